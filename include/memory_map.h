@@ -1,0 +1,146 @@
+/*
+ * memory_map.h: the whole public API of the memory-map core.
+ *
+ * The core reads a PyPTO pass dump (Python source written after a compiler
+ * pass) and computes the memory-map model of ../shared/spec/model.md: compute
+ * functions, tiles with lexical lifetimes, merged aliases, views, conflicts
+ * and per-space high-water marks against a backend's capacities.
+ *
+ * The boundary is deliberately narrow: bytes of a dump in, a model or an
+ * error out, in one call. Everything the page and the CLI need crosses it as
+ * JSON written by the core, so JS never re-implements the model.
+ *
+ * Ownership: every pointer returned by a function here is owned by the
+ * caller and freed with the matching *_free function (or mm_free for plain
+ * buffers). Inputs are only read during the call; the core keeps no
+ * reference to them afterwards. The core has no global mutable state, so
+ * separate calls may run on separate threads.
+ */
+#ifndef MEMORY_MAP_H
+#define MEMORY_MAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- Limits */
+
+/* Largest dump the core accepts, in bytes (256 MiB). Real dumps are a few
+ * MB; the limit keeps memory bounded for hostile input. */
+#define MM_MAX_INPUT_BYTES ((size_t)256 * 1024 * 1024)
+
+/* ----------------------------------------------------------------- Errors */
+
+typedef enum mm_status {
+  MM_OK = 0,
+  MM_ERR_SYNTAX,      /* not valid Python: `line` is where parsing stopped */
+  MM_ERR_ENCODING,    /* not UTF-8 text, NUL bytes, binary data */
+  MM_ERR_NO_TILES,    /* no compute function binds a tile MemRef */
+  MM_ERR_UNALLOCATED, /* MemRefs still at offset 0: dump predates allocation */
+  MM_ERR_BACKEND,     /* an explicit backend name that is not in the table */
+  MM_ERR_LIMIT,       /* input too large or a value out of range */
+  MM_ERR_NO_MEMORY    /* an allocation failed */
+} mm_status;
+
+/* What went wrong and where. Filled by mm_model_parse on failure; release
+ * with mm_error_clear (safe on a zeroed or already cleared struct). */
+typedef struct mm_error {
+  mm_status status;
+  uint32_t line;          /* 1-based input line, 0 when not tied to a line */
+  char *message;          /* NUL-terminated, owned by this struct */
+  char **functions;       /* MM_ERR_UNALLOCATED: the functions refused */
+  size_t function_count;
+} mm_error;
+
+/* Frees the error's message and function list and zeroes it. */
+void mm_error_clear(mm_error *error);
+
+/* Short stable identifier of a status, as written in error JSON:
+ * "syntax", "encoding", "no_tiles", "unallocated", "backend", "limit",
+ * "no_memory" ("ok" for MM_OK). Static storage; do not free. */
+const char *mm_status_name(mm_status status);
+
+/* --------------------------------------------------------------- Backends */
+
+/* One SoC description: capacities in bytes, 0 where the space is absent. */
+typedef struct mm_backend {
+  const char *name; /* "Ascend910B" */
+  const char *arch; /* pto.target_arch value, "a2a3" */
+  uint64_t vec, mat, left, right, acc, bias, left_scale, right_scale;
+} mm_backend;
+
+/* Number of known backends, and the i-th (NULL when out of range). The table
+ * is static storage; do not free. */
+size_t mm_backend_count(void);
+const mm_backend *mm_backend_at(size_t index);
+
+/* The backend named `name` (exact match), or NULL. */
+const mm_backend *mm_backend_find(const char *name);
+
+/* Capacity of `space` ("Vec", "Mat", ...) in bytes, 0 when the backend has
+ * none for it. `space` need not be NUL-terminated. */
+uint64_t mm_backend_capacity(const mm_backend *backend, const char *space, size_t space_len);
+
+/* ------------------------------------------------------------------ Model */
+
+typedef struct mm_model mm_model;
+
+typedef struct mm_options {
+  /* Base name of the dump file ("32_after_AllocateMemoryAddr.py"); gives
+   * the model's `dump` and `pass_name`. NULL means "dump.py". */
+  const char *dump_name;
+  /* Explicit backend name (the CLI's -b); NULL to detect. An unknown name
+   * fails with MM_ERR_BACKEND listing the known ones. */
+  const char *backend;
+  /* Text of the case's .pto files, concatenated in name order, searched for
+   * the first `pto.target_arch = "<arch>"`; NULL when there are none. */
+  const char *pto_text;
+  size_t pto_len;
+} mm_options;
+
+/* Parses `len` bytes of a dump and computes its model.
+ * Returns the model (free with mm_model_free), or NULL with `error` filled
+ * (clear it with mm_error_clear). `options` may be NULL. The input need not
+ * be NUL-terminated and may contain any bytes. */
+mm_model *mm_model_parse(const char *input, size_t len, const mm_options *options,
+                         mm_error *error);
+
+/* Frees a model and everything it owns. NULL is allowed. */
+void mm_model_free(mm_model *model);
+
+/* Number of compute functions in the model, and of boxes over all of them. */
+size_t mm_model_function_count(const mm_model *model);
+size_t mm_model_box_count(const mm_model *model);
+
+/* Writes the model as JSON (the keys of model.md). Returns a NUL-terminated
+ * buffer owned by the caller (free with mm_free) and stores its length in
+ * `*out_len` when non-NULL; NULL when out of memory. */
+char *mm_model_to_json(const mm_model *model, size_t *out_len);
+
+/* Writes an error as JSON: {"error": <status name>, "message": ..., "line":
+ * N, "functions": [...]} ("line" and "functions" only when set). Ownership
+ * as for mm_model_to_json. */
+char *mm_error_to_json(const mm_error *error, size_t *out_len);
+
+/* ------------------------------------------------------ One-call boundary */
+
+/* Everything the page needs in one call (the WebAssembly export): parses
+ * and returns the model's JSON, or the error's JSON when the dump is
+ * refused. `dump_name`, `backend` and `pto_text` as in mm_options (each may
+ * be NULL). The result is owned by the caller (mm_free); `*out_len` gets its
+ * length. NULL only when out of memory. */
+char *mm_analyze_json(const char *input, size_t len, const char *dump_name,
+                      const char *backend, const char *pto_text, size_t pto_len,
+                      size_t *out_len);
+
+/* Frees a buffer returned by this API. */
+void mm_free(void *buffer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MEMORY_MAP_H */

@@ -1,0 +1,406 @@
+/* cli.c: the memory-map command line (../shared/spec/cli.md). Resolves a
+ * dump from a file or folder, detects the backend from the case's ptoas/,
+ * runs the core, and writes the model as JSON or as a self-contained page.
+ * Built natively and for WASI (tools/memory-map runs that under Node). */
+#include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "memory_map.h"
+
+#define USAGE "usage: memory-map <path> [-o OUTPUT] [-p PASS_NAME] [-b BACKEND] [--json]\n"
+
+typedef struct cli_args {
+  const char *path, *output, *pass_name, *backend;
+  bool json;
+} cli_args;
+
+typedef struct text {
+  char *data;
+  size_t len;
+} text;
+
+static int usage_error(const char *message, const char *detail) {
+  fprintf(stderr, "%smemory-map: error: %s%s\n", USAGE, message, detail ? detail : "");
+  return 2;
+}
+
+static void print_help(void) {
+  printf(USAGE
+         "\n"
+         "Render the on-chip memory layout of a PyPTO pass dump.\n\n"
+         "  <path>                a dump (.../passes_dump/NN_after_Pass.py), a passes_dump/\n"
+         "                        folder, or a build_output/<case>/ folder\n"
+         "  -o, --output OUTPUT   where to write (default: <dump>.memory_map.html beside\n"
+         "                        the dump; with --json, standard output)\n"
+         "  -p, --pass-name NAME  pass to pick inside a folder (default AllocateMemoryAddr)\n"
+         "  -b, --backend NAME    Ascend910B or Ascend950 (default: detected from the\n"
+         "                        case's ptoas/*.pto, else Ascend910B, assumed)\n"
+         "  --json                write the model as JSON instead of a page\n"
+         "  -h, --help            show this help\n");
+}
+
+/* Matches `-o X`, `-oX`, `--output X` and `--output=X`. */
+static int option_value(int argc, char **argv, int *i, const char *short_name,
+                        const char *long_name, const char **out) {
+  const char *arg = argv[*i];
+  size_t long_len = strlen(long_name);
+  const char *value = NULL;
+  if (strcmp(arg, short_name) == 0 || strcmp(arg, long_name) == 0) {
+    if (*i + 1 >= argc) return -1;
+    value = argv[++*i];
+  } else if (strncmp(arg, short_name, 2) == 0 && arg[1] != '-' && arg[2]) {
+    value = arg + 2;
+  } else if (strncmp(arg, long_name, long_len) == 0 && arg[long_len] == '=') {
+    value = arg + long_len + 1;
+  } else {
+    return 0;
+  }
+  *out = value;
+  return 1;
+}
+
+static int parse_args(int argc, char **argv, cli_args *args) {
+  static const struct {
+    const char *short_name, *long_name;
+    size_t field;
+  } options[] = {
+      {"-o", "--output", offsetof(cli_args, output)},
+      {"-p", "--pass-name", offsetof(cli_args, pass_name)},
+      {"-b", "--backend", offsetof(cli_args, backend)},
+  };
+  bool options_done = false;
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    if (!options_done && arg[0] == '-' && arg[1]) {
+      if (strcmp(arg, "--") == 0) {
+        options_done = true;
+        continue;
+      }
+      if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) return 3;
+      if (strcmp(arg, "--json") == 0) {
+        args->json = true;
+        continue;
+      }
+      int matched = 0;
+      for (size_t k = 0; k < 3 && !matched; k++) {
+        const char **slot = (const char **)((char *)args + options[k].field);
+        matched = option_value(argc, argv, &i, options[k].short_name, options[k].long_name, slot);
+        if (matched < 0) return usage_error("argument needs a value: ", arg);
+      }
+      if (!matched) return usage_error("unrecognized argument: ", arg);
+    } else if (!args->path) {
+      args->path = arg;
+    } else {
+      return usage_error("unrecognized argument: ", arg);
+    }
+  }
+  if (!args->path) return usage_error("the following arguments are required: path", NULL);
+  if (!args->pass_name) args->pass_name = "AllocateMemoryAddr";
+  return 0;
+}
+
+/* ------------------------------------------------------------- paths */
+
+static char *join(const char *dir, const char *name) {
+  size_t a = strlen(dir), b = strlen(name);
+  char *path = malloc(a + b + 2);
+  if (!path) return NULL;
+  memcpy(path, dir, a);
+  size_t n = a;
+  if (a && dir[a - 1] != '/') path[n++] = '/';
+  memcpy(path + n, name, b + 1);
+  return path;
+}
+
+/* WASI has no working directory of its own: relative paths are resolved
+ * against PWD, which the Node wrapper passes in. */
+static char *absolute(const char *path) {
+#ifdef __wasi__
+  const char *pwd = getenv("PWD");
+  if (path[0] != '/' && pwd) return join(pwd, path);
+#endif
+  size_t n = strlen(path);
+  char *copy = malloc(n + 1);
+  if (copy) memcpy(copy, path, n + 1);
+  return copy;
+}
+
+static char *dirname_of(const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (!slash) return absolute(".");
+  size_t n = slash == path ? 1 : (size_t)(slash - path);
+  char *dir = malloc(n + 1);
+  if (!dir) return NULL;
+  memcpy(dir, path, n);
+  dir[n] = 0;
+  return dir;
+}
+
+static const char *basename_of(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+static bool is_dir(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Compares the leading numbers of two names as numbers of any length. */
+static int compare_numbers(const char *a, const char *b) {
+  while (*a == '0' && a[1] >= '0' && a[1] <= '9') a++;
+  while (*b == '0' && b[1] >= '0' && b[1] <= '9') b++;
+  size_t la = strspn(a, "0123456789"), lb = strspn(b, "0123456789");
+  if (la != lb) return la < lb ? -1 : 1;
+  return strncmp(a, b, la);
+}
+
+static bool matches_pass(const char *name, const char *pass) {
+  size_t n = strlen(name), p = strlen(pass);
+  if (n < p + 10) return false;
+  return memcmp(name + n - 3, ".py", 3) == 0 && memcmp(name + n - 3 - p, pass, p) == 0 &&
+         memcmp(name + n - 3 - p - 7, "_after_", 7) == 0;
+}
+
+/* The highest-numbered `*_after_<pass>.py` in `dir` (numeric order, so
+ * 10_ beats 9_; names tie-break in byte order). */
+static char *find_dump(const char *dir, const char *pass) {
+  DIR *d = opendir(dir);
+  if (!d) return NULL;
+  char *best = NULL;
+  struct dirent *entry;
+  while ((entry = readdir(d)) != NULL) {
+    if (!matches_pass(entry->d_name, pass)) continue;
+    int order = best ? compare_numbers(entry->d_name, best) : 1;
+    if (order > 0 || (order == 0 && strcmp(entry->d_name, best) > 0)) {
+      free(best);
+      best = strdup(entry->d_name);
+    }
+  }
+  closedir(d);
+  char *path = best ? join(dir, best) : NULL;
+  free(best);
+  return path;
+}
+
+/* ------------------------------------------------------------- files */
+
+static bool read_file(const char *path, text *out, size_t limit, char *why, size_t why_len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    snprintf(why, why_len, "cannot read %s: %s", path, strerror(errno));
+    return false;
+  }
+  size_t cap = 1 << 16, len = 0;
+  char *data = malloc(cap);
+  while (data) {
+    size_t n = fread(data + len, 1, cap - len, f);
+    len += n;
+    if (len > limit) {
+      snprintf(why, why_len, "%s is larger than %zu bytes (256 MiB), the largest dump accepted",
+               path, limit);
+      free(data);
+      fclose(f);
+      return false;
+    }
+    if (n == 0) break;
+    if (len == cap) {
+      char *bigger = realloc(data, cap * 2);
+      if (!bigger) {
+        free(data);
+        data = NULL;
+        break;
+      }
+      data = bigger;
+      cap *= 2;
+    }
+  }
+  bool ok = data && !ferror(f);
+  fclose(f);
+  if (!ok) {
+    snprintf(why, why_len, "cannot read %s", path);
+    free(data);
+    return false;
+  }
+  out->data = data;
+  out->len = len;
+  return true;
+}
+
+static int compare_cstrings(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The texts of the case's ptoas/ *.pto files, concatenated in name order. */
+static text read_pto_files(const char *dump_path) {
+  text all = {NULL, 0};
+  char *dump_dir = dirname_of(dump_path);
+  char *case_dir = dump_dir ? dirname_of(dump_dir) : NULL;
+  char *ptoas = case_dir ? join(case_dir, "ptoas") : NULL;
+  DIR *d = ptoas ? opendir(ptoas) : NULL;
+  char **names = NULL;
+  size_t count = 0, cap = 0;
+  struct dirent *entry;
+  while (d && (entry = readdir(d)) != NULL) {
+    size_t n = strlen(entry->d_name);
+    if (n < 5 || strcmp(entry->d_name + n - 4, ".pto") != 0) continue;
+    if (count == cap) {
+      cap = cap ? cap * 2 : 16;
+      char **bigger = realloc(names, cap * sizeof *names);
+      if (!bigger) break;
+      names = bigger;
+    }
+    names[count++] = strdup(entry->d_name);
+  }
+  if (d) closedir(d);
+  if (count) qsort(names, count, sizeof *names, compare_cstrings);
+  for (size_t i = 0; i < count; i++) {
+    char why[256];
+    char *path = names[i] ? join(ptoas, names[i]) : NULL;
+    text one;
+    if (path && read_file(path, &one, MM_MAX_INPUT_BYTES, why, sizeof why)) {
+      char *bigger = realloc(all.data, all.len + one.len + 1);
+      if (bigger) {
+        all.data = bigger;
+        memcpy(all.data + all.len, one.data, one.len);
+        all.len += one.len;
+        all.data[all.len++] = '\n';
+      }
+      free(one.data);
+    }
+    free(path);
+    free(names[i]);
+  }
+  free(names);
+  free(ptoas);
+  free(case_dir);
+  free(dump_dir);
+  return all;
+}
+
+/* Writes through a temporary file and renames it, so a failure never
+ * leaves a partial output behind. */
+static bool write_file(const char *path, const char *data, size_t len) {
+  char *tmp = malloc(strlen(path) + 10);
+  if (!tmp) return false;
+  sprintf(tmp, "%s.partial", path);
+  FILE *f = fopen(tmp, "wb");
+  bool ok = f && fwrite(data, 1, len, f) == len;
+  if (f) ok = fclose(f) == 0 && ok;
+  if (ok) ok = rename(tmp, path) == 0;
+  if (!ok) {
+    fprintf(stderr, "error: cannot write %s: %s\n", path, strerror(errno));
+    remove(tmp);
+  }
+  free(tmp);
+  return ok;
+}
+
+/* ------------------------------------------------------------ output */
+
+char *mm_cli_page(const char *model_json, size_t json_len, size_t *page_len, char *why,
+                  size_t why_len);
+
+static char *default_output(const char *dump) {
+  size_t n = strlen(dump);
+  if (n > 3 && strcmp(dump + n - 3, ".py") == 0) n -= 3;
+  char *out = malloc(n + 17);
+  if (!out) return NULL;
+  memcpy(out, dump, n);
+  memcpy(out + n, ".memory_map.html", 17);
+  return out;
+}
+
+static int report(const mm_error *error, const char *dump) {
+  if (error->line)
+    fprintf(stderr, "error: %s:%u: %s\n", dump, (unsigned)error->line, error->message);
+  else
+    fprintf(stderr, "error: %s\n", error->message ? error->message : "out of memory");
+  return 1;
+}
+
+static char *resolve_dump(const cli_args *args, char *why, size_t why_len) {
+  char *path = absolute(args->path);
+  struct stat st;
+  if (!path) return NULL;
+  if (stat(path, &st) != 0) {
+    snprintf(why, why_len, "%s: %s", args->path, strerror(errno));
+    free(path);
+    return NULL;
+  }
+  if (!S_ISDIR(st.st_mode)) return path;
+  char *passes = join(path, "passes_dump");
+  char *dump = NULL;
+  if (passes) dump = find_dump(is_dir(passes) ? passes : path, args->pass_name);
+  if (!dump)
+    snprintf(why, why_len,
+             "no '*_after_%s.py' dump under %s: compile with pass dumps enabled (pytest "
+             "tests/st/<case>.py --dump-passes --save-kernels) or give the dump file itself",
+             args->pass_name, args->path);
+  free(passes);
+  free(path);
+  return dump;
+}
+
+static int run(const cli_args *args) {
+  char why[1024] = "out of memory";
+  char *dump = resolve_dump(args, why, sizeof why);
+  if (!dump) {
+    fprintf(stderr, "error: %s\n", why);
+    return 1;
+  }
+  text input = {NULL, 0}, pto = {NULL, 0};
+  int status = 1;
+  if (!read_file(dump, &input, MM_MAX_INPUT_BYTES, why, sizeof why)) {
+    fprintf(stderr, "error: %s\n", why);
+    free(dump);
+    return 1;
+  }
+  if (!args->backend) pto = read_pto_files(dump);
+  mm_options options = {basename_of(dump), args->backend, pto.data, pto.len};
+  mm_error error;
+  mm_model *model = mm_model_parse(input.data, input.len, &options, &error);
+  size_t json_len = 0;
+  char *json = model ? mm_model_to_json(model, &json_len) : NULL;
+  if (!model) {
+    status = report(&error, dump);
+  } else if (!json) {
+    fprintf(stderr, "error: out of memory\n");
+  } else if (args->json && !args->output) {
+    status = fwrite(json, 1, json_len, stdout) == json_len ? 0 : 1;
+  } else {
+    char *output = args->output ? absolute(args->output) : default_output(dump);
+    size_t page_len = 0;
+    char *page = args->json ? NULL : mm_cli_page(json, json_len, &page_len, why, sizeof why);
+    if (!args->json && !page) {
+      fprintf(stderr, "error: %s\n", why);
+    } else if (output && write_file(output, page ? page : json, page ? page_len : json_len)) {
+      printf("wrote %s\n", args->output ? args->output : output);
+      status = 0;
+    }
+    free(page);
+    free(output);
+  }
+  mm_free(json);
+  mm_model_free(model);
+  mm_error_clear(&error);
+  free(input.data);
+  free(pto.data);
+  free(dump);
+  return status;
+}
+
+int main(int argc, char **argv) {
+  cli_args args = {0};
+  int parsed = parse_args(argc, argv, &args);
+  if (parsed == 3) {
+    print_help();
+    return 0;
+  }
+  return parsed ? parsed : run(&args);
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian 12 machine lacks to build and test memory-map.
+# Idempotent: each package is installed only when missing, so `npm test`
+# can call this every time at little cost.
+set -euo pipefail
+
+# Debian packages, each with a probe that tells whether it is already there.
+#   emscripten                 emcc, the browser build (toolchain.md)
+#   wasi-libc + rt-wasm32      clang --target=wasm32-wasi, the CLI build
+#   libclang-rt-14-dev         ASan/UBSan/libFuzzer runtimes for clang
+#   chromium                   the page tests
+declare -A probe=(
+  [emscripten]=/usr/bin/emcc
+  [wasi-libc]=/usr/lib/wasm32-wasi/libc.a
+  [libclang-rt-14-dev-wasm32]=/usr/lib/llvm-14/lib/clang/14.0.6/lib/wasi/libclang_rt.builtins-wasm32.a
+  [libclang-rt-14-dev]=/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
+  [chromium]=/usr/bin/chromium
+)
+missing=()
+for pkg in "${!probe[@]}"; do
+  [ -e "${probe[$pkg]}" ] || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+# npm dev dependencies (playwright-core only; it never downloads a browser).
+cd "$(dirname "$0")/.."
+if [ -f package.json ] && [ ! -d node_modules/playwright-core ]; then
+  npm install --no-audit --no-fund >&2
+fi

@@ -1,0 +1,171 @@
+/* arena.c: the core's only allocation functions, a bump arena, buffers. */
+#include "arena.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void *mm__alloc(size_t size) { return malloc(size ? size : 1); }
+void *mm__realloc(void *ptr, size_t size) { return realloc(ptr, size ? size : 1); }
+void mm__dealloc(void *ptr) { free(ptr); }
+
+struct mm_arena_block {
+  mm_arena_block *next;
+  size_t capacity;
+  /* data follows, aligned to max_align_t */
+};
+
+#define MM_ARENA_HEADER (((sizeof(mm_arena_block) + 15) / 16) * 16)
+#define MM_ARENA_MIN_BLOCK ((size_t)64 * 1024)
+
+void mm_arena_init(mm_arena *arena) { memset(arena, 0, sizeof *arena); }
+
+static bool arena_grow(mm_arena *arena, size_t size) {
+  size_t capacity = size > MM_ARENA_MIN_BLOCK ? size : MM_ARENA_MIN_BLOCK;
+  if (capacity > SIZE_MAX - MM_ARENA_HEADER) return false;
+  mm_arena_block *block = mm__alloc(MM_ARENA_HEADER + capacity);
+  if (!block) return false;
+  block->next = arena->head;
+  block->capacity = capacity;
+  arena->head = block;
+  arena->used = 0;
+  arena->capacity = capacity;
+  return true;
+}
+
+void *mm_arena_alloc(mm_arena *arena, size_t size) {
+  if (arena->failed) return NULL;
+  size = (size + 15) & ~(size_t)15;
+  if (size < 16) size = 16;
+  if (!arena->head || arena->capacity - arena->used < size) {
+    if (!arena_grow(arena, size)) {
+      arena->failed = true;
+      return NULL;
+    }
+  }
+  char *data = (char *)arena->head + MM_ARENA_HEADER + arena->used;
+  arena->used += size;
+  return data;
+}
+
+char *mm_arena_strndup(mm_arena *arena, const char *text, size_t len) {
+  char *copy = mm_arena_alloc(arena, len + 1);
+  if (!copy) return NULL;
+  if (len) memcpy(copy, text, len);
+  copy[len] = 0;
+  return copy;
+}
+
+void mm_arena_reset(mm_arena *arena) {
+  if (!arena->head) return;
+  /* Keep the oldest block (the tail of the chain): typical statements fit. */
+  mm_arena_block *block = arena->head;
+  while (block->next) {
+    mm_arena_block *next = block->next;
+    mm__dealloc(block);
+    block = next;
+  }
+  arena->head = block;
+  arena->used = 0;
+  arena->capacity = block->capacity;
+}
+
+void mm_arena_free(mm_arena *arena) {
+  mm_arena_block *block = arena->head;
+  while (block) {
+    mm_arena_block *next = block->next;
+    mm__dealloc(block);
+    block = next;
+  }
+  memset(arena, 0, sizeof *arena);
+}
+
+bool mm_buf_reserve(mm_buf *buf, size_t extra) {
+  if (buf->failed) return false;
+  if (extra > SIZE_MAX / 2 - buf->len) {
+    buf->failed = true;
+    return false;
+  }
+  if (buf->len + extra + 1 <= buf->cap) return true;
+  size_t cap = buf->cap ? buf->cap : 256;
+  while (cap < buf->len + extra + 1) cap *= 2;
+  char *data = mm__realloc(buf->data, cap);
+  if (!data) {
+    buf->failed = true;
+    return false;
+  }
+  buf->data = data;
+  buf->cap = cap;
+  return true;
+}
+
+void mm_buf_append(mm_buf *buf, const char *text, size_t len) {
+  if (!mm_buf_reserve(buf, len)) return;
+  if (len) memcpy(buf->data + buf->len, text, len);
+  buf->len += len;
+  buf->data[buf->len] = 0;
+}
+
+void mm_buf_puts(mm_buf *buf, const char *text) { mm_buf_append(buf, text, strlen(text)); }
+
+void mm_buf_putc(mm_buf *buf, char c) {
+  if (!mm_buf_reserve(buf, 1)) return;
+  buf->data[buf->len++] = c;
+  buf->data[buf->len] = 0;
+}
+
+void mm_buf_put_int(mm_buf *buf, int64_t value) {
+  char digits[24];
+  size_t n = 0;
+  uint64_t magnitude = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
+  do {
+    digits[n++] = (char)('0' + magnitude % 10);
+    magnitude /= 10;
+  } while (magnitude);
+  if (value < 0) mm_buf_putc(buf, '-');
+  if (!mm_buf_reserve(buf, n)) return;
+  while (n) buf->data[buf->len++] = digits[--n];
+  buf->data[buf->len] = 0;
+}
+
+void mm_buf_free(mm_buf *buf) {
+  mm__dealloc(buf->data);
+  memset(buf, 0, sizeof *buf);
+}
+
+void mm_vec_init(mm_vec *vec, size_t item_size) {
+  memset(vec, 0, sizeof *vec);
+  vec->item_size = item_size;
+}
+
+void *mm_vec_push(mm_vec *vec) {
+  if (vec->failed) return NULL;
+  if (vec->len == vec->cap) {
+    size_t cap = vec->cap ? vec->cap * 2 : 16;
+    if (cap > SIZE_MAX / vec->item_size) {
+      vec->failed = true;
+      return NULL;
+    }
+    void *items = mm__realloc(vec->items, cap * vec->item_size);
+    if (!items) {
+      vec->failed = true;
+      return NULL;
+    }
+    vec->items = items;
+    vec->cap = cap;
+  }
+  void *item = (char *)vec->items + vec->len * vec->item_size;
+  memset(item, 0, vec->item_size);
+  vec->len++;
+  return item;
+}
+
+void *mm_vec_at(const mm_vec *vec, size_t index) {
+  return index < vec->len ? (char *)vec->items + index * vec->item_size : NULL;
+}
+
+void mm_vec_free(mm_vec *vec) {
+  mm__dealloc(vec->items);
+  size_t item_size = vec->item_size;
+  memset(vec, 0, sizeof *vec);
+  vec->item_size = item_size;
+}

@@ -1,0 +1,59 @@
+/* arena.h: bump allocation for parse-lifetime data, and growable buffers.
+ * Every allocation of the core goes through mm__alloc/mm__realloc/mm__dealloc
+ * (one place to count or fail allocations in tests). */
+#ifndef MM_ARENA_H
+#define MM_ARENA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+void *mm__alloc(size_t size);
+void *mm__realloc(void *ptr, size_t size);
+void mm__dealloc(void *ptr);
+
+/* A chain of blocks; everything allocated from it is freed together. */
+typedef struct mm_arena_block mm_arena_block;
+typedef struct mm_arena {
+  mm_arena_block *head;
+  size_t used;     /* bytes used in head */
+  size_t capacity; /* bytes available in head */
+  bool failed;     /* an allocation failed; results are NULL from then on */
+} mm_arena;
+
+void mm_arena_init(mm_arena *arena);
+void *mm_arena_alloc(mm_arena *arena, size_t size);
+/* Copies `len` bytes and appends a NUL. */
+char *mm_arena_strndup(mm_arena *arena, const char *text, size_t len);
+/* Frees all blocks but the first, and rewinds: cheap reuse per statement. */
+void mm_arena_reset(mm_arena *arena);
+void mm_arena_free(mm_arena *arena);
+
+/* A growable byte buffer (JSON output, scratch strings). */
+typedef struct mm_buf {
+  char *data;
+  size_t len, cap;
+  bool failed;
+} mm_buf;
+
+bool mm_buf_reserve(mm_buf *buf, size_t extra);
+void mm_buf_append(mm_buf *buf, const char *text, size_t len);
+void mm_buf_puts(mm_buf *buf, const char *text);
+void mm_buf_putc(mm_buf *buf, char c);
+void mm_buf_put_int(mm_buf *buf, int64_t value);
+void mm_buf_free(mm_buf *buf);
+
+/* A growable array of fixed-size items. */
+typedef struct mm_vec {
+  void *items;
+  size_t len, cap, item_size;
+  bool failed;
+} mm_vec;
+
+void mm_vec_init(mm_vec *vec, size_t item_size);
+/* Appends one zeroed item and returns it, NULL when out of memory. */
+void *mm_vec_push(mm_vec *vec);
+void *mm_vec_at(const mm_vec *vec, size_t index);
+void mm_vec_free(mm_vec *vec);
+
+#endif

@@ -1,0 +1,42 @@
+/* backends.c: the SoC capacity table (model.md, "Backends"). This is the
+ * only place backends are described: adding one is adding a row. */
+#include <stddef.h>
+#include <string.h>
+
+#include "memory_map.h"
+
+/* Vec is the safe usable size: 184 KB of 192 KB, and 240 KB of 248 KB. */
+static const mm_backend backends[] = {
+    /* name         arch    vec     mat     left   right  acc     bias  lscale rscale */
+    {"Ascend910B", "a2a3", 188416, 524288, 65536, 65536, 131072, 1024, 0, 0},
+    {"Ascend950", "a5", 245760, 524288, 65536, 65536, 262144, 4096, 4096, 4096},
+};
+
+size_t mm_backend_count(void) { return sizeof backends / sizeof backends[0]; }
+
+const mm_backend *mm_backend_at(size_t index) {
+  return index < mm_backend_count() ? &backends[index] : NULL;
+}
+
+const mm_backend *mm_backend_find(const char *name) {
+  for (size_t i = 0; name && i < mm_backend_count(); i++)
+    if (strcmp(backends[i].name, name) == 0) return &backends[i];
+  return NULL;
+}
+
+uint64_t mm_backend_capacity(const mm_backend *backend, const char *space, size_t len) {
+  static const struct {
+    const char *space;
+    size_t field;
+  } fields[] = {
+      {"Vec", offsetof(mm_backend, vec)},         {"Mat", offsetof(mm_backend, mat)},
+      {"Left", offsetof(mm_backend, left)},       {"Right", offsetof(mm_backend, right)},
+      {"Acc", offsetof(mm_backend, acc)},         {"Bias", offsetof(mm_backend, bias)},
+      {"LeftScale", offsetof(mm_backend, left_scale)},
+      {"RightScale", offsetof(mm_backend, right_scale)},
+  };
+  for (size_t i = 0; backend && i < sizeof fields / sizeof fields[0]; i++)
+    if (strlen(fields[i].space) == len && memcmp(fields[i].space, space, len) == 0)
+      return *(const uint64_t *)((const char *)backend + fields[i].field);
+  return 0;
+}

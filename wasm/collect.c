@@ -1,0 +1,214 @@
+/* collect.c: listens to the parser and builds each compute function's
+ * tiles: which functions count (model.md, "Compute functions"), their
+ * bindings, and lexical lifetimes extended by every read. */
+#include "collect.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tiles.h"
+
+typedef struct binding {
+  const char *name; /* into the source */
+  uint32_t name_len;
+  uint32_t line, end_line, depth, seq;
+  mm_tile_fields fields;
+  const char *op;
+} binding;
+
+static bool str_is(mm_str s, const char *word) {
+  return s.len == strlen(word) && memcmp(s.text, word, s.len) == 0;
+}
+
+/* The `type=` of the first decorator call of a dotted name ending in
+ * `.function`: the last component of its dotted value. */
+static mm_str function_type(const char *src, mm_node *const *decorators, size_t count) {
+  mm_str none = {NULL, 0};
+  for (size_t i = 0; i < count; i++) {
+    const mm_node *d = decorators[i];
+    if (d->kind != N_CALL || !mm_is_dotted_ending(src, d->kids[0], "function")) continue;
+    for (uint32_t k = d->positional; k < d->count; k++) {
+      const mm_node *kw = d->kids[k];
+      if (kw->len == 4 && memcmp(src + kw->start, "type", 4) == 0)
+        return mm_dotted_last(src, kw->kids[0]);
+    }
+  }
+  return none;
+}
+
+static bool function_begin(void *context, const mm_node *name, mm_node *const *decorators,
+                           size_t decorator_count, uint32_t first_line) {
+  mm_collector *c = context;
+  mm_str type = function_type(c->src, decorators, decorator_count);
+  if (!str_is(type, "AIC") && !str_is(type, "AIV") && !str_is(type, "InCore")) return false;
+  c->active = true;
+  c->name = c->src + name->start;
+  c->name_len = name->len;
+  c->ftype = type;
+  c->first_line = first_line;
+  c->bindings.len = 0;
+  c->seq = 0;
+  mm_names_clear(&c->reads);
+  return true;
+}
+
+static void add_binding(mm_collector *c, const mm_node *name, const mm_node *annotation,
+                        const char *op, uint32_t line, uint32_t end_line, uint32_t depth) {
+  mm_tile_fields fields;
+  if (!mm_tile_from_annotation(c->src, annotation, &c->model->arena, &fields, c->diag)) return;
+  binding *b = mm_vec_push(&c->bindings);
+  if (!b || !op) {
+    mm_diag_set(c->diag, MM_ERR_NO_MEMORY, line, "out of memory");
+    return;
+  }
+  b->name = c->src + name->start;
+  b->name_len = name->len;
+  b->line = line;
+  b->end_line = end_line;
+  b->depth = depth;
+  b->seq = c->seq++;
+  b->fields = fields;
+  b->op = op;
+}
+
+static void parameter(void *context, const mm_node *name, const mm_node *annotation,
+                      uint32_t line, uint32_t end_line) {
+  mm_collector *c = context;
+  add_binding(c, name, annotation, "param", line, end_line, 0);
+}
+
+static void binding_event(void *context, const mm_node *name, const mm_node *annotation,
+                          const mm_node *value, uint32_t line, uint32_t end_line,
+                          uint32_t depth) {
+  mm_collector *c = context;
+  /* Most annotations are scalars and tensors: rule them out before making
+   * an op string. */
+  if (annotation->kind != N_SUBSCRIPT || !mm_is_dotted_ending(c->src, annotation->kids[0], "Tile"))
+    return;
+  add_binding(c, name, annotation, mm_value_op(c->src, value, &c->model->arena), line, end_line,
+              depth);
+}
+
+static void load(void *context, const mm_node *name) {
+  mm_collector *c = context;
+  bool added;
+  mm_name_entry *e = mm_names_upsert(&c->reads, c->src + name->start, name->len, &added);
+  if (!e) {
+    mm_diag_set(c->diag, MM_ERR_NO_MEMORY, name->line, "out of memory");
+    return;
+  }
+  if (added || name->line < e->value[0]) e->value[0] = name->line;
+  if (added || name->line > e->value[1]) e->value[1] = name->line;
+}
+
+/* Parameters first, then bindings breadth-first: shallowest, then in
+ * source order (what ast.walk yields). */
+static int compare_bindings(const void *a, const void *b) {
+  const binding *x = a, *y = b;
+  if (x->depth != y->depth) return x->depth < y->depth ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static char *copy_str(mm_arena *arena, mm_str s) { return mm_arena_strndup(arena, s.text, s.len); }
+
+/* One tile per name: the first binding's fields, the lifetime of all. */
+static size_t merge_bindings(mm_collector *c, mm_tile *tiles, mm_names *by_name) {
+  size_t count = 0;
+  binding *bs = c->bindings.items;
+  mm_arena *arena = &c->model->arena;
+  for (size_t i = 0; i < c->bindings.len; i++) {
+    bool added;
+    mm_name_entry *e = mm_names_upsert(by_name, bs[i].name, bs[i].name_len, &added);
+    if (!e) return SIZE_MAX;
+    if (!added) {
+      mm_tile *t = &tiles[e->value[0]];
+      if (bs[i].line < t->start) t->start = bs[i].line;
+      if (bs[i].end_line > t->end) t->end = bs[i].end_line;
+      continue;
+    }
+    e->value[0] = (uint32_t)count;
+    mm_tile *t = &tiles[count++];
+    const mm_tile_fields *f = &bs[i].fields;
+    t->name = mm_arena_strndup(arena, bs[i].name, bs[i].name_len);
+    t->space = copy_str(arena, f->space);
+    t->base = f->base;
+    t->dtype = copy_str(arena, f->dtype);
+    t->op = bs[i].op;
+    t->offset = f->offset;
+    t->size = f->size;
+    t->shape = f->shape;
+    t->shape_len = f->shape_len;
+    t->start = bs[i].line;
+    t->end = bs[i].end_line;
+    if (!t->name || !t->space || !t->dtype) return SIZE_MAX;
+  }
+  return count;
+}
+
+static void extend_by_reads(mm_collector *c, mm_tile *tiles, size_t count) {
+  for (size_t i = 0; i < count; i++) {
+    const mm_name_entry *e = mm_names_find(&c->reads, tiles[i].name, strlen(tiles[i].name));
+    if (!e) continue;
+    if (e->value[0] < tiles[i].start) tiles[i].start = e->value[0];
+    if (e->value[1] > tiles[i].end) tiles[i].end = e->value[1];
+  }
+}
+
+/* The text of lines [first, last], for `source`. */
+static void function_source(mm_collector *c, mm_function *fn) {
+  size_t begin = fn->src_start - 1 < c->line_count ? c->line_starts[fn->src_start - 1] : c->src_len;
+  size_t end = fn->src_end < c->line_count ? c->line_starts[fn->src_end] : c->src_len;
+  fn->source = c->src + begin;
+  fn->source_len = end - begin;
+}
+
+static void function_end(void *context, uint32_t last_line) {
+  mm_collector *c = context;
+  c->active = false;
+  if (mm_diag_failed(c->diag) || c->bindings.len == 0) return; /* no tile: skipped */
+  mm_arena *arena = &c->model->arena;
+  qsort(c->bindings.items, c->bindings.len, sizeof(binding), compare_bindings);
+  mm_tile *tiles = mm_arena_alloc(arena, c->bindings.len * sizeof *tiles);
+  mm_names by_name = {0};
+  size_t count = tiles ? merge_bindings(c, tiles, &by_name) : SIZE_MAX;
+  mm_names_free(&by_name);
+  mm_function *fn = count != SIZE_MAX ? mm_vec_push(&c->model->functions) : NULL;
+  if (!fn) {
+    mm_diag_set(c->diag, MM_ERR_NO_MEMORY, last_line, "out of memory");
+    return;
+  }
+  extend_by_reads(c, tiles, count);
+  fn->name = mm_arena_strndup(arena, c->name, c->name_len);
+  fn->ftype = copy_str(arena, c->ftype);
+  fn->src_start = c->first_line;
+  fn->src_end = last_line;
+  fn->tiles = tiles;
+  fn->tile_count = count;
+  function_source(c, fn);
+  if (!fn->name || !fn->ftype || !mm_function_layout(fn, c->backend, arena))
+    mm_diag_set(c->diag, MM_ERR_NO_MEMORY, last_line, "out of memory");
+}
+
+void mm_collector_init(mm_collector *c, const char *src, size_t src_len, const mm_lexed *lexed,
+                       mm_model *model, const mm_backend *backend, mm_diag *diag) {
+  memset(c, 0, sizeof *c);
+  c->src = src;
+  c->src_len = src_len;
+  c->line_starts = lexed->line_starts;
+  c->line_count = lexed->line_count;
+  c->model = model;
+  c->backend = backend;
+  c->diag = diag;
+  mm_vec_init(&c->bindings, sizeof(binding));
+  c->events.context = c;
+  c->events.function_begin = function_begin;
+  c->events.parameter = parameter;
+  c->events.binding = binding_event;
+  c->events.load = load;
+  c->events.function_end = function_end;
+}
+
+void mm_collector_free(mm_collector *c) {
+  mm_vec_free(&c->bindings);
+  mm_names_free(&c->reads);
+}

@@ -1,0 +1,37 @@
+/* collect.h: turns parser events into the model's functions and tiles. */
+#ifndef MM_COLLECT_H
+#define MM_COLLECT_H
+
+#include <stdbool.h>
+
+#include "lexer.h"
+#include "model_internal.h"
+#include "names.h"
+#include "parser.h"
+#include "tiles.h"
+
+typedef struct mm_collector {
+  mm_parse_events events; /* hand these to mm_parse */
+  const char *src;
+  size_t src_len;
+  const uint32_t *line_starts;
+  size_t line_count;
+  mm_model *model;
+  const mm_backend *backend;
+  mm_diag *diag;
+  /* the function being read */
+  bool active;
+  const char *name;
+  size_t name_len;
+  mm_str ftype;
+  uint32_t first_line, seq;
+  mm_vec bindings;
+  mm_names reads; /* name -> first and last line read */
+} mm_collector;
+
+void mm_collector_init(mm_collector *collector, const char *src, size_t src_len,
+                       const mm_lexed *lexed, mm_model *model, const mm_backend *backend,
+                       mm_diag *diag);
+void mm_collector_free(mm_collector *collector);
+
+#endif

@@ -1,0 +1,25 @@
+/* diag.h: the first error met while reading a dump, with its line. */
+#ifndef MM_DIAG_H
+#define MM_DIAG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "memory_map.h"
+
+typedef struct mm_diag {
+  mm_status status; /* MM_OK until something fails */
+  uint32_t line;
+  char message[512];
+} mm_diag;
+
+/* Records the error unless one is already recorded (the first one wins). */
+void mm_diag_set(mm_diag *diag, mm_status status, uint32_t line, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static inline bool mm_diag_failed(const mm_diag *diag) { return diag->status != MM_OK; }
+
+#endif

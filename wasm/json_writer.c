@@ -1,0 +1,194 @@
+/* json_writer.c: the model and errors as JSON, written in one pass into
+ * one buffer. Strings escape <, >, & and U+2028/U+2029 as well, so the
+ * output can sit inside an HTML <script> element as it is. */
+#include <string.h>
+
+#include "arena.h"
+#include "model_internal.h"
+
+static void put_string(mm_buf *out, const char *s, size_t len) {
+  static const char hex[] = "0123456789abcdef";
+  mm_buf_reserve(out, len + 2);
+  mm_buf_putc(out, '"');
+  size_t run = 0; /* bytes copied as they are, flushed in one append */
+  for (size_t i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)s[i];
+    const char *escape = NULL;
+    char unicode[7];
+    bool line_separator = c == 0xE2 && i + 2 < len && (unsigned char)s[i + 1] == 0x80 &&
+                          ((unsigned char)s[i + 2] == 0xA8 || (unsigned char)s[i + 2] == 0xA9);
+    if (c == '"') escape = "\\\"";
+    else if (c == '\\') escape = "\\\\";
+    else if (c == '\n') escape = "\\n";
+    else if (c == '\r') escape = "\\r";
+    else if (c == '\t') escape = "\\t";
+    else if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7F || line_separator) {
+      unsigned code = line_separator ? 0x2028u + ((unsigned char)s[i + 2] - 0xA8u) : c;
+      unicode[0] = '\\';
+      unicode[1] = 'u';
+      for (int k = 0; k < 4; k++) unicode[2 + k] = hex[(code >> (12 - 4 * k)) & 0xF];
+      unicode[6] = 0;
+      escape = unicode;
+      if (line_separator) i += 2;
+    }
+    if (!escape) {
+      run++;
+      continue;
+    }
+    mm_buf_append(out, s + i - run - (line_separator ? 2 : 0), run);
+    run = 0;
+    mm_buf_puts(out, escape);
+  }
+  mm_buf_append(out, s + len - run, run);
+  mm_buf_putc(out, '"');
+}
+
+static void put_cstring(mm_buf *out, const char *s) { put_string(out, s, strlen(s)); }
+
+static void put_bool(mm_buf *out, bool value) { mm_buf_puts(out, value ? "true" : "false"); }
+
+/* `source`: each line between src_start and src_end, without its end. */
+static void put_source(mm_buf *out, const mm_function *fn) {
+  mm_buf_putc(out, '[');
+  const char *s = fn->source;
+  size_t len = fn->source_len, begin = 0;
+  uint32_t lines = fn->src_end - fn->src_start + 1;
+  for (uint32_t line = 0; line < lines; line++) {
+    size_t end = begin;
+    while (end < len && s[end] != '\n' && s[end] != '\r') end++;
+    if (line) mm_buf_putc(out, ',');
+    put_string(out, s + begin, end - begin);
+    if (end < len && s[end] == '\r' && end + 1 < len && s[end + 1] == '\n') end++;
+    begin = end < len ? end + 1 : end;
+  }
+  mm_buf_putc(out, ']');
+}
+
+static void put_space(mm_buf *out, const mm_space_usage *u) {
+  mm_buf_puts(out, "{\"space\":");
+  put_cstring(out, u->space);
+  mm_buf_puts(out, ",\"hwm\":");
+  mm_buf_put_int(out, u->hwm);
+  mm_buf_puts(out, ",\"limit\":");
+  mm_buf_put_int(out, u->limit);
+  mm_buf_puts(out, ",\"tiles\":");
+  mm_buf_put_int(out, u->tiles);
+  mm_buf_puts(out, ",\"bases\":");
+  mm_buf_put_int(out, u->bases);
+  mm_buf_putc(out, '}');
+}
+
+static void put_box(mm_buf *out, const mm_box *box) {
+  const mm_tile *t = box->tile;
+  mm_buf_puts(out, "{\"name\":");
+  put_cstring(out, t->name);
+  mm_buf_puts(out, ",\"space\":");
+  put_cstring(out, t->space);
+  mm_buf_puts(out, ",\"base\":");
+  put_cstring(out, t->base);
+  mm_buf_puts(out, ",\"offset\":");
+  mm_buf_put_int(out, t->offset);
+  mm_buf_puts(out, ",\"size\":");
+  mm_buf_put_int(out, t->size);
+  mm_buf_puts(out, ",\"shape\":[");
+  for (uint32_t i = 0; i < t->shape_len; i++) {
+    if (i) mm_buf_putc(out, ',');
+    mm_buf_put_int(out, t->shape[i]);
+  }
+  mm_buf_puts(out, "],\"dtype\":");
+  put_cstring(out, t->dtype);
+  mm_buf_puts(out, ",\"op\":");
+  put_cstring(out, t->op);
+  mm_buf_puts(out, ",\"start\":");
+  mm_buf_put_int(out, box->start);
+  mm_buf_puts(out, ",\"end\":");
+  mm_buf_put_int(out, box->end);
+  mm_buf_puts(out, ",\"aliases\":[");
+  for (uint32_t i = 0; i < box->alias_count; i++) {
+    if (i) mm_buf_putc(out, ',');
+    put_cstring(out, box->aliases[i]);
+  }
+  mm_buf_puts(out, "],\"view\":");
+  put_bool(out, box->view);
+  mm_buf_puts(out, ",\"conflict\":");
+  put_bool(out, box->conflict);
+  mm_buf_putc(out, '}');
+}
+
+static void put_function(mm_buf *out, const mm_function *fn) {
+  mm_buf_puts(out, "{\"name\":");
+  put_cstring(out, fn->name);
+  mm_buf_puts(out, ",\"ftype\":");
+  put_cstring(out, fn->ftype);
+  mm_buf_puts(out, ",\"src_start\":");
+  mm_buf_put_int(out, fn->src_start);
+  mm_buf_puts(out, ",\"src_end\":");
+  mm_buf_put_int(out, fn->src_end);
+  mm_buf_puts(out, ",\"source\":");
+  put_source(out, fn);
+  mm_buf_puts(out, ",\"spaces\":[");
+  for (size_t i = 0; i < fn->space_count; i++) {
+    if (i) mm_buf_putc(out, ',');
+    put_space(out, &fn->spaces[i]);
+  }
+  mm_buf_puts(out, "],\"boxes\":[");
+  for (size_t i = 0; i < fn->box_count; i++) {
+    if (i) mm_buf_puts(out, ",\n");
+    put_box(out, &fn->boxes[i]);
+  }
+  mm_buf_puts(out, "]}");
+}
+
+char *mm_model_to_json(const mm_model *model, size_t *out_len) {
+  mm_buf out = {0};
+  mm_buf_reserve(&out, 4096);
+  mm_buf_puts(&out, "{\"dump\":");
+  put_cstring(&out, model->dump);
+  mm_buf_puts(&out, ",\"pass_name\":");
+  put_cstring(&out, model->pass_name);
+  mm_buf_puts(&out, ",\"backend\":{\"name\":");
+  put_cstring(&out, model->backend->name);
+  mm_buf_puts(&out, ",\"arch\":");
+  put_cstring(&out, model->backend->arch);
+  mm_buf_puts(&out, ",\"detected\":");
+  put_bool(&out, model->detected);
+  mm_buf_puts(&out, "},\n\"functions\":[\n");
+  for (size_t i = 0; i < model->functions.len; i++) {
+    if (i) mm_buf_puts(&out, ",\n");
+    put_function(&out, mm_vec_at(&model->functions, i));
+  }
+  mm_buf_puts(&out, "]}\n");
+  if (out.failed) {
+    mm_buf_free(&out);
+    return NULL;
+  }
+  if (out_len) *out_len = out.len;
+  return out.data;
+}
+
+char *mm_error_to_json(const mm_error *error, size_t *out_len) {
+  mm_buf out = {0};
+  mm_buf_puts(&out, "{\"error\":");
+  put_cstring(&out, mm_status_name(error->status));
+  mm_buf_puts(&out, ",\"message\":");
+  put_cstring(&out, error->message ? error->message : "");
+  if (error->line) {
+    mm_buf_puts(&out, ",\"line\":");
+    mm_buf_put_int(&out, error->line);
+  }
+  if (error->function_count) {
+    mm_buf_puts(&out, ",\"functions\":[");
+    for (size_t i = 0; i < error->function_count; i++) {
+      if (i) mm_buf_putc(&out, ',');
+      put_cstring(&out, error->functions[i]);
+    }
+    mm_buf_putc(&out, ']');
+  }
+  mm_buf_puts(&out, "}\n");
+  if (out.failed) {
+    mm_buf_free(&out);
+    return NULL;
+  }
+  if (out_len) *out_len = out.len;
+  return out.data;
+}

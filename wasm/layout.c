@@ -1,0 +1,254 @@
+/* layout.c: model.md's "Boxes", "Overlaps" and "Spaces": tiles grouped by
+ * slot, merged into runs where lifetimes touch, sorted, checked pairwise
+ * for views and conflicts, and summed up per space. */
+#include <stdlib.h>
+
+#include "arena.h"
+#include <string.h>
+
+#include "model_internal.h"
+
+static const char *const space_order[] = {"Vec", "Mat", "Left", "LeftScale",
+                                          "Right", "RightScale", "Acc", "Bias"};
+#define KNOWN_SPACES (sizeof space_order / sizeof space_order[0])
+
+uint32_t mm_space_rank(const char *space) {
+  for (uint32_t i = 0; i < KNOWN_SPACES; i++)
+    if (strcmp(space, space_order[i]) == 0) return i;
+  return KNOWN_SPACES;
+}
+
+/* qsort is not stable: every comparison ends on an index, which makes the
+ * order total and equal to a stable sort's. */
+typedef struct slot_key {
+  const mm_tile *tile;
+  uint32_t index;
+} slot_key;
+
+static int cmp_i64(int64_t a, int64_t b) { return a < b ? -1 : a > b; }
+static int cmp_u32(uint32_t a, uint32_t b) { return a < b ? -1 : a > b; }
+
+static int compare_slot(const void *pa, const void *pb) {
+  const slot_key *a = pa, *b = pb;
+  int r = strcmp(a->tile->space, b->tile->space);
+  if (!r) r = strcmp(a->tile->base, b->tile->base);
+  if (!r) r = cmp_i64(a->tile->offset, b->tile->offset);
+  if (!r) r = cmp_i64(a->tile->size, b->tile->size);
+  return r ? r : cmp_u32(a->index, b->index);
+}
+
+static bool same_slot(const mm_tile *a, const mm_tile *b) {
+  return a->offset == b->offset && a->size == b->size && strcmp(a->space, b->space) == 0 &&
+         strcmp(a->base, b->base) == 0;
+}
+
+typedef struct slot_range {
+  size_t begin, end; /* in the sorted keys */
+  uint32_t first;    /* first appearance */
+} slot_range;
+
+static int compare_slot_range(const void *pa, const void *pb) {
+  return cmp_u32(((const slot_range *)pa)->first, ((const slot_range *)pb)->first);
+}
+
+static int compare_by_start(const void *pa, const void *pb) {
+  const slot_key *a = pa, *b = pb;
+  int r = cmp_u32(a->tile->start, b->tile->start);
+  return r ? r : cmp_u32(a->index, b->index);
+}
+
+static int compare_boxes(const void *pa, const void *pb) {
+  const mm_box *a = pa, *b = pb;
+  int r = cmp_u32(a->rank, b->rank);
+  if (!r) r = cmp_i64(a->tile->offset, b->tile->offset);
+  if (!r) r = cmp_u32(a->start, b->start);
+  return r ? r : cmp_u32(a->order, b->order);
+}
+
+/* A space with two or more bases, each with its lowest offset at 0: the
+ * layout before AllocateMemoryAddr (model.md, "Refusals"). `keys` are
+ * sorted by space, base, offset, so a base's first key is its lowest. */
+static bool detect_unallocated(const slot_key *keys, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    const char *space = keys[i].tile->space;
+    size_t bases = 0;
+    bool all_zero = true;
+    while (i < n && strcmp(keys[i].tile->space, space) == 0) {
+      const char *base = keys[i].tile->base;
+      bases++;
+      all_zero &= keys[i].tile->offset == 0;
+      while (i < n && strcmp(keys[i].tile->space, space) == 0 &&
+             strcmp(keys[i].tile->base, base) == 0)
+        i++;
+    }
+    if (bases >= 2 && all_zero) return true;
+  }
+  return false;
+}
+
+/* Walks one slot's tiles by start, emitting a box per run. */
+static bool emit_runs(mm_function *fn, slot_key *members, size_t n, mm_arena *arena) {
+  qsort(members, n, sizeof *members, compare_by_start);
+  size_t i = 0;
+  while (i < n) {
+    size_t j = i + 1;
+    uint32_t end = members[i].tile->end;
+    while (j < n && members[j].tile->start <= end) {
+      if (members[j].tile->end > end) end = members[j].tile->end;
+      j++;
+    }
+    mm_box *box = &fn->boxes[fn->box_count];
+    memset(box, 0, sizeof *box);
+    box->tile = members[i].tile;
+    box->start = members[i].tile->start;
+    box->end = end;
+    box->rank = mm_space_rank(box->tile->space);
+    box->order = (uint32_t)fn->box_count++;
+    box->alias_count = (uint32_t)(j - i - 1);
+    if (box->alias_count) {
+      box->aliases = mm_arena_alloc(arena, box->alias_count * sizeof *box->aliases);
+      if (!box->aliases) return false;
+      for (size_t k = i + 1; k < j; k++) box->aliases[k - i - 1] = members[k].tile->name;
+    }
+    i = j;
+  }
+  return true;
+}
+
+static bool make_boxes(mm_function *fn, slot_key *keys, mm_arena *arena) {
+  size_t n = fn->tile_count, slot_count = 0;
+  slot_range *slots = mm__alloc(n * sizeof *slots);
+  if (!slots) return false;
+  for (size_t i = 0; i < n;) {
+    size_t j = i + 1;
+    while (j < n && same_slot(keys[i].tile, keys[j].tile)) j++;
+    slots[slot_count++] = (slot_range){i, j, keys[i].index};
+    i = j;
+  }
+  qsort(slots, slot_count, sizeof *slots, compare_slot_range);
+  bool ok = true;
+  for (size_t s = 0; s < slot_count && ok; s++)
+    ok = emit_runs(fn, keys + slots[s].begin, slots[s].end - slots[s].begin, arena);
+  mm__dealloc(slots);
+  return ok;
+}
+
+/* ------------------------------------------------------------ overlaps */
+
+typedef struct span_key {
+  const mm_box *box;
+  uint32_t position; /* in the sorted boxes */
+} span_key;
+
+static int compare_span(const void *pa, const void *pb) {
+  const span_key *a = pa, *b = pb;
+  int r = strcmp(a->box->tile->space, b->box->tile->space);
+  if (!r) r = cmp_i64(a->box->tile->offset, b->box->tile->offset);
+  return r ? r : cmp_u32(a->position, b->position);
+}
+
+static void classify_pair(mm_box *boxes, const span_key *a, const span_key *b) {
+  mm_box *x = &boxes[a->position], *y = &boxes[b->position];
+  if (!(x->start <= y->end && y->start <= x->end)) return; /* lifetimes apart */
+  if (strcmp(x->tile->base, y->tile->base) == 0) {
+    /* A view into one allocation: the narrower box, the later when equal. */
+    mm_box *later = a->position > b->position ? x : y;
+    mm_box *narrower = x->tile->size < y->tile->size   ? x
+                       : y->tile->size < x->tile->size ? y
+                                                       : later;
+    narrower->view = true;
+  } else {
+    x->conflict = y->conflict = true;
+  }
+}
+
+/* Sweep per space by offset: only boxes starting inside another's bytes
+ * can overlap it. */
+static bool find_overlaps(mm_function *fn) {
+  size_t n = fn->box_count;
+  span_key *keys = mm__alloc((n ? n : 1) * sizeof *keys);
+  if (!keys) return false;
+  for (size_t i = 0; i < n; i++) keys[i] = (span_key){&fn->boxes[i], (uint32_t)i};
+  qsort(keys, n, sizeof *keys, compare_span);
+  for (size_t i = 0; i < n; i++) {
+    const mm_tile *a = keys[i].box->tile;
+    if (a->size <= 0) continue;
+    int64_t end = a->offset + a->size;
+    for (size_t j = i + 1; j < n; j++) {
+      const mm_tile *b = keys[j].box->tile;
+      if (strcmp(a->space, b->space) != 0 || b->offset >= end) break;
+      if (b->size > 0) classify_pair(fn->boxes, &keys[i], &keys[j]);
+    }
+  }
+  mm__dealloc(keys);
+  return true;
+}
+
+/* -------------------------------------------------------------- spaces */
+
+static int compare_strings(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static uint32_t count_bases(const mm_function *fn, const char *space, const char **scratch) {
+  size_t n = 0;
+  for (size_t i = 0; i < fn->box_count; i++)
+    if (strcmp(fn->boxes[i].tile->space, space) == 0) scratch[n++] = fn->boxes[i].tile->base;
+  qsort(scratch, n, sizeof *scratch, compare_strings);
+  uint32_t distinct = 0;
+  for (size_t i = 0; i < n; i++)
+    if (i == 0 || strcmp(scratch[i], scratch[i - 1]) != 0) distinct++;
+  return distinct;
+}
+
+static bool sum_spaces(mm_function *fn, const mm_backend *backend, mm_arena *arena) {
+  fn->spaces = mm_arena_alloc(arena, (fn->box_count ? fn->box_count : 1) * sizeof *fn->spaces);
+  const char **scratch = mm__alloc((fn->box_count ? fn->box_count : 1) * sizeof *scratch);
+  if (!fn->spaces || !scratch) {
+    mm__dealloc(scratch);
+    return false;
+  }
+  fn->space_count = 0;
+  for (size_t i = 0; i < fn->box_count; i++) {
+    const mm_tile *t = fn->boxes[i].tile;
+    mm_space_usage *u = NULL;
+    for (size_t k = 0; k < fn->space_count && !u; k++)
+      if (strcmp(fn->spaces[k].space, t->space) == 0) u = &fn->spaces[k];
+    if (!u) {
+      u = &fn->spaces[fn->space_count++];
+      memset(u, 0, sizeof *u);
+      u->space = t->space;
+      u->hwm = t->offset + t->size;
+      u->bases = count_bases(fn, t->space, scratch);
+    }
+    if (t->offset + t->size > u->hwm) u->hwm = t->offset + t->size;
+    u->tiles++;
+  }
+  for (size_t k = 0; k < fn->space_count; k++) {
+    mm_space_usage *u = &fn->spaces[k];
+    uint64_t capacity = mm_backend_capacity(backend, u->space, strlen(u->space));
+    u->limit = capacity ? (int64_t)capacity : u->hwm;
+  }
+  mm__dealloc(scratch);
+  return true;
+}
+
+bool mm_function_layout(mm_function *fn, const mm_backend *backend, mm_arena *arena) {
+  size_t n = fn->tile_count;
+  slot_key *keys = mm__alloc((n ? n : 1) * sizeof *keys);
+  fn->boxes = mm_arena_alloc(arena, (n ? n : 1) * sizeof *fn->boxes);
+  fn->box_count = 0;
+  if (!keys || !fn->boxes) {
+    mm__dealloc(keys);
+    return false;
+  }
+  for (size_t i = 0; i < n; i++) keys[i] = (slot_key){&fn->tiles[i], (uint32_t)i};
+  qsort(keys, n, sizeof *keys, compare_slot);
+  fn->unallocated = detect_unallocated(keys, n);
+  bool ok = make_boxes(fn, keys, arena);
+  mm__dealloc(keys);
+  if (!ok) return false;
+  qsort(fn->boxes, fn->box_count, sizeof *fn->boxes, compare_boxes);
+  return find_overlaps(fn) && sum_spaces(fn, backend, arena);
+}

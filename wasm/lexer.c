@@ -1,0 +1,622 @@
+/* lexer.c: Python's tokenizer rules, as CPython applies them to a file:
+ * logical lines, INDENT/DEDENT with tab consistency, implicit joining inside
+ * brackets, backslash continuations, string prefixes and triple quotes.
+ * Messages follow CPython's wording so users recognise them. */
+#include "lexer.h"
+
+#include <string.h>
+
+#define MAX_BRACKETS 200 /* CPython's MAXLEVEL: "too many nested parentheses" */
+#define MAX_INDENT 100   /* CPython's MAXINDENT */
+
+typedef struct lexer {
+  const char *src;
+  size_t pos, end;
+  uint32_t line;
+  bool with_lines;
+  mm_vec tokens;     /* mm_token */
+  mm_vec lines;      /* uint32_t line starts */
+  char brackets[MAX_BRACKETS];
+  uint32_t bracket_lines[MAX_BRACKETS];
+  int depth;         /* open brackets */
+  int base_depth;    /* 1 when lexing an f-string part */
+  int indents[MAX_INDENT + 1], alt_indents[MAX_INDENT + 1];
+  int indent_top;
+  mm_diag *diag;
+} lexer;
+
+static bool failed(const lexer *lx) { return mm_diag_failed(lx->diag); }
+
+static void oom(lexer *lx) { mm_diag_set(lx->diag, MM_ERR_NO_MEMORY, lx->line, "out of memory"); }
+
+static void emit(lexer *lx, uint8_t kind, size_t start, size_t len, uint32_t line) {
+  mm_token *tok = mm_vec_push(&lx->tokens);
+  if (!tok) {
+    oom(lx);
+    return;
+  }
+  tok->kind = kind;
+  tok->start = (uint32_t)start;
+  tok->len = (uint32_t)len;
+  tok->line = line;
+  tok->end_line = lx->line;
+}
+
+static void record_line_start(lexer *lx) {
+  if (!lx->with_lines) return;
+  uint32_t *start = mm_vec_push(&lx->lines);
+  if (!start) oom(lx);
+  else *start = (uint32_t)lx->pos;
+}
+
+/* Consumes a line end (\n, \r\n or \r) at pos, if any. */
+static bool take_newline(lexer *lx) {
+  char c = lx->pos < lx->end ? lx->src[lx->pos] : 0;
+  if (c == '\n') {
+    lx->pos++;
+  } else if (c == '\r') {
+    lx->pos++;
+    if (lx->pos < lx->end && lx->src[lx->pos] == '\n') lx->pos++;
+  } else {
+    return false;
+  }
+  lx->line++;
+  record_line_start(lx);
+  return true;
+}
+
+static bool at_newline(const lexer *lx) {
+  return lx->pos < lx->end && (lx->src[lx->pos] == '\n' || lx->src[lx->pos] == '\r');
+}
+
+/* Decodes the UTF-8 sequence at `pos` (already validated). */
+static uint32_t decode_utf8(const char *src, size_t pos, size_t *len) {
+  const unsigned char *s = (const unsigned char *)src + pos;
+  if (s[0] < 0x80) {
+    *len = 1;
+    return s[0];
+  }
+  if (s[0] < 0xE0) {
+    *len = 2;
+    return ((uint32_t)(s[0] & 0x1F) << 6) | (s[1] & 0x3F);
+  }
+  if (s[0] < 0xF0) {
+    *len = 3;
+    return ((uint32_t)(s[0] & 0x0F) << 12) | ((uint32_t)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
+  }
+  *len = 4;
+  return ((uint32_t)(s[0] & 0x07) << 18) | ((uint32_t)(s[1] & 0x3F) << 12) |
+         ((uint32_t)(s[2] & 0x3F) << 6) | (s[3] & 0x3F);
+}
+
+/* Whether a non-ASCII code point may appear in an identifier. Without the
+ * Unicode tables this approximates XID_Continue: letters of every script
+ * pass; Latin-1 punctuation, general punctuation, symbols, arrows, box
+ * drawing, dingbats, CJK punctuation, full-width ASCII punctuation, private
+ * use and emoji do not. */
+static bool is_identifier_code_point(uint32_t cp) {
+  if (cp < 0xC0) return cp == 0xAA || cp == 0xB5 || cp == 0xBA;
+  if (cp == 0xD7 || cp == 0xF7) return false;
+  if (cp >= 0x2000 && cp <= 0x2BFF) return cp == 0x203F || cp == 0x2040 || cp == 0x2054;
+  if (cp >= 0x3000 && cp <= 0x3004) return false;
+  if (cp >= 0x3008 && cp <= 0x3020) return false;
+  if (cp >= 0xE000 && cp <= 0xF8FF) return false;
+  if (cp >= 0xFE30 && cp <= 0xFE4F) return false;
+  if (cp >= 0xFF00 && cp <= 0xFF0F) return false;
+  if (cp >= 0xFFF0 && cp <= 0xFFFF) return false;
+  if (cp >= 0x1F000 && cp <= 0x1FAFF) return false;
+  return true;
+}
+
+static bool is_ascii_ident_start(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+static void invalid_character(lexer *lx) {
+  size_t n;
+  uint32_t cp = decode_utf8(lx->src, lx->pos, &n);
+  if (cp < 0x20 || cp == 0x7F)
+    mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "invalid non-printable character U+%04X",
+                (unsigned)cp);
+  else
+    mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "invalid character '%.*s' (U+%04X)", (int)n,
+                lx->src + lx->pos, (unsigned)cp);
+}
+
+/* Advances over identifier characters; false when none. */
+static bool scan_identifier(lexer *lx) {
+  size_t start = lx->pos;
+  while (lx->pos < lx->end) {
+    char c = lx->src[lx->pos];
+    if (is_ascii_ident_start(c) || is_digit(c)) {
+      lx->pos++;
+    } else if ((unsigned char)c >= 0x80) {
+      size_t n;
+      uint32_t cp = decode_utf8(lx->src, lx->pos, &n);
+      if (!is_identifier_code_point(cp)) break;
+      lx->pos += n;
+    } else {
+      break;
+    }
+  }
+  return lx->pos > start;
+}
+
+static const struct {
+  const char *word;
+  uint8_t kind;
+} keywords[] = {
+    {"False", TK_KW_FALSE},   {"None", TK_KW_NONE},         {"True", TK_KW_TRUE},
+    {"and", TK_KW_AND},       {"as", TK_KW_AS},             {"assert", TK_KW_ASSERT},
+    {"async", TK_KW_ASYNC},   {"await", TK_KW_AWAIT},       {"break", TK_KW_BREAK},
+    {"class", TK_KW_CLASS},   {"continue", TK_KW_CONTINUE}, {"def", TK_KW_DEF},
+    {"del", TK_KW_DEL},       {"elif", TK_KW_ELIF},         {"else", TK_KW_ELSE},
+    {"except", TK_KW_EXCEPT}, {"finally", TK_KW_FINALLY},   {"for", TK_KW_FOR},
+    {"from", TK_KW_FROM},     {"global", TK_KW_GLOBAL},     {"if", TK_KW_IF},
+    {"import", TK_KW_IMPORT}, {"in", TK_KW_IN},             {"is", TK_KW_IS},
+    {"lambda", TK_KW_LAMBDA}, {"nonlocal", TK_KW_NONLOCAL}, {"not", TK_KW_NOT},
+    {"or", TK_KW_OR},         {"pass", TK_KW_PASS},         {"raise", TK_KW_RAISE},
+    {"return", TK_KW_RETURN}, {"try", TK_KW_TRY},           {"while", TK_KW_WHILE},
+    {"with", TK_KW_WITH},     {"yield", TK_KW_YIELD},
+};
+
+static uint8_t keyword_kind(const char *text, size_t len) {
+  if (len < 2 || len > 8) return TK_NAME;
+  for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
+    if (strlen(keywords[i].word) == len && memcmp(keywords[i].word, text, len) == 0)
+      return keywords[i].kind;
+  return TK_NAME;
+}
+
+/* String prefix flags for `text`, or -1 when it is not a string prefix. */
+static int string_prefix_flags(const char *text, size_t len) {
+  int flags = 0;
+  if (len > 2) return -1;
+  for (size_t i = 0; i < len; i++) {
+    int bit;
+    switch (text[i] | 0x20) {
+    case 'r': bit = STR_RAW; break;
+    case 'b': bit = STR_BYTES; break;
+    case 'f': bit = STR_FORMAT; break;
+    case 'u': bit = 16; break;
+    default: return -1;
+    }
+    if (flags & bit) return -1;
+    flags |= bit;
+  }
+  if ((flags & 16) && len > 1) return -1;           /* u combines with nothing */
+  if ((flags & STR_BYTES) && (flags & STR_FORMAT)) return -1;
+  return flags & ~16;
+}
+
+/* Scans a string body starting at the opening quote. */
+static void scan_string(lexer *lx, size_t start, int flags) {
+  uint32_t line = lx->line;
+  char quote = lx->src[lx->pos];
+  bool triple = lx->pos + 2 < lx->end && lx->src[lx->pos + 1] == quote &&
+                lx->src[lx->pos + 2] == quote;
+  lx->pos += triple ? 3 : 1;
+  for (;;) {
+    if (lx->pos >= lx->end) {
+      mm_diag_set(lx->diag, MM_ERR_SYNTAX, line,
+                  triple ? "unterminated triple-quoted string literal (detected at line %u)"
+                         : "unterminated string literal (detected at line %u)",
+                  (unsigned)lx->line);
+      return;
+    }
+    char c = lx->src[lx->pos];
+    if (c == '\\') {
+      lx->pos++;
+      if (!take_newline(lx) && lx->pos < lx->end) lx->pos++;
+    } else if (c == '\n' || c == '\r') {
+      if (!triple) {
+        mm_diag_set(lx->diag, MM_ERR_SYNTAX, line,
+                    "unterminated string literal (detected at line %u)", (unsigned)lx->line);
+        return;
+      }
+      take_newline(lx);
+    } else if (c == quote) {
+      if (!triple) {
+        lx->pos++;
+        break;
+      }
+      if (lx->pos + 2 < lx->end && lx->src[lx->pos + 1] == quote &&
+          lx->src[lx->pos + 2] == quote) {
+        lx->pos += 3;
+        break;
+      }
+      lx->pos++;
+    } else {
+      lx->pos++;
+    }
+  }
+  emit(lx, TK_STRING, start, lx->pos - start, line);
+  if (!failed(lx)) {
+    mm_token *tok = mm_vec_at(&lx->tokens, lx->tokens.len - 1);
+    size_t prefix = 0;
+    while (lx->src[start + prefix] != quote) prefix++;
+    tok->flags = (uint8_t)(flags | (triple ? STR_TRIPLE : 0) | (prefix << 4));
+  }
+}
+
+/* Digits of a base with single underscores between them; false on a
+ * misplaced underscore. */
+static bool scan_digits(lexer *lx, int base, bool required) {
+  size_t start = lx->pos;
+  for (;;) {
+    while (lx->pos < lx->end) {
+      char c = lx->src[lx->pos];
+      bool ok = base == 16   ? (is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'))
+                : base == 8  ? (c >= '0' && c <= '7')
+                : base == 2  ? (c == '0' || c == '1')
+                             : is_digit(c);
+      if (!ok) break;
+      lx->pos++;
+    }
+    if (lx->pos < lx->end && lx->src[lx->pos] == '_' && lx->pos > start) {
+      lx->pos++;
+      size_t before = lx->pos;
+      char c = lx->pos < lx->end ? lx->src[lx->pos] : 0;
+      bool ok = base == 16 ? (is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'))
+                           : (is_digit(c) && (base != 8 || c <= '7') && (base != 2 || c <= '1'));
+      if (!ok) return false;
+      lx->pos = before;
+      continue;
+    }
+    break;
+  }
+  return !required || lx->pos > start;
+}
+
+static void scan_exponent_and_imaginary(lexer *lx, bool *is_float) {
+  if (lx->pos < lx->end && (lx->src[lx->pos] | 0x20) == 'e') {
+    size_t save = lx->pos++;
+    if (lx->pos < lx->end && (lx->src[lx->pos] == '+' || lx->src[lx->pos] == '-')) lx->pos++;
+    if (lx->pos < lx->end && is_digit(lx->src[lx->pos])) {
+      scan_digits(lx, 10, true);
+      *is_float = true;
+    } else {
+      lx->pos = save;
+    }
+  }
+  if (lx->pos < lx->end && (lx->src[lx->pos] | 0x20) == 'j') {
+    lx->pos++;
+    *is_float = true;
+  }
+}
+
+static void scan_number(lexer *lx) {
+  size_t start = lx->pos;
+  uint32_t line = lx->line;
+  char c = lx->src[lx->pos];
+  char next = lx->pos + 1 < lx->end ? (char)(lx->src[lx->pos + 1] | 0x20) : 0;
+  bool is_float = false;
+  if (c == '0' && (next == 'x' || next == 'o' || next == 'b')) {
+    lx->pos += 2;
+    if (lx->pos < lx->end && lx->src[lx->pos] == '_') lx->pos++;
+    int base = next == 'x' ? 16 : next == 'o' ? 8 : 2;
+    if (!scan_digits(lx, base, true)) {
+      mm_diag_set(lx->diag, MM_ERR_SYNTAX, line, "invalid %s literal",
+                  base == 16 ? "hexadecimal" : base == 8 ? "octal" : "binary");
+      return;
+    }
+  } else {
+    if (c != '.' && !scan_digits(lx, 10, true)) {
+      mm_diag_set(lx->diag, MM_ERR_SYNTAX, line, "invalid decimal literal");
+      return;
+    }
+    if (lx->pos < lx->end && lx->src[lx->pos] == '.') {
+      lx->pos++;
+      is_float = true;
+      if (!scan_digits(lx, 10, false)) {
+        mm_diag_set(lx->diag, MM_ERR_SYNTAX, line, "invalid decimal literal");
+        return;
+      }
+    }
+    scan_exponent_and_imaginary(lx, &is_float);
+    if (!is_float && c == '0') {
+      for (size_t i = start; i < lx->pos; i++)
+        if (lx->src[i] != '0' && lx->src[i] != '_') {
+          mm_diag_set(lx->diag, MM_ERR_SYNTAX, line,
+                      "leading zeros in decimal integer literals are not permitted; use an 0o "
+                      "prefix for octal integers");
+          return;
+        }
+    }
+  }
+  emit(lx, TK_NUMBER, start, lx->pos - start, line);
+}
+
+static const struct {
+  const char *text;
+  uint8_t op;
+} operators[] = {
+    /* longest first */
+    {"**=", OP_DSTAREQ}, {"//=", OP_DSLASHEQ}, {">>=", OP_RSHIFTEQ}, {"<<=", OP_LSHIFTEQ},
+    {"...", OP_ELLIPSIS}, {"->", OP_ARROW},    {":=", OP_WALRUS},    {"**", OP_DSTAR},
+    {"//", OP_DSLASH},   {"<<", OP_LSHIFT},    {">>", OP_RSHIFT},    {"<=", OP_LESSEQ},
+    {">=", OP_GREATEREQ}, {"==", OP_EQEQ},     {"!=", OP_NOTEQ},     {"+=", OP_PLUSEQ},
+    {"-=", OP_MINUSEQ},  {"*=", OP_STAREQ},    {"/=", OP_SLASHEQ},   {"%=", OP_PERCENTEQ},
+    {"&=", OP_AMPEREQ},  {"|=", OP_VBAREQ},    {"^=", OP_CIRCUMFLEXEQ}, {"@=", OP_ATEQ},
+    {"(", OP_LPAR},      {")", OP_RPAR},       {"[", OP_LSQB},       {"]", OP_RSQB},
+    {"{", OP_LBRACE},    {"}", OP_RBRACE},     {":", OP_COLON},      {",", OP_COMMA},
+    {";", OP_SEMI},      {".", OP_DOT},        {"@", OP_AT},         {"=", OP_EQUAL},
+    {"+", OP_PLUS},      {"-", OP_MINUS},      {"*", OP_STAR},       {"/", OP_SLASH},
+    {"%", OP_PERCENT},   {"|", OP_VBAR},       {"&", OP_AMPER},      {"^", OP_CIRCUMFLEX},
+    {"~", OP_TILDE},     {"<", OP_LESS},       {">", OP_GREATER},
+};
+
+static void track_bracket(lexer *lx, uint8_t op) {
+  static const char opening[] = "([{", closing[] = ")]}";
+  char c = lx->src[lx->pos];
+  if (op == OP_LPAR || op == OP_LSQB || op == OP_LBRACE) {
+    if (lx->depth >= MAX_BRACKETS) {
+      mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "too many nested parentheses");
+      return;
+    }
+    lx->brackets[lx->depth] = c;
+    lx->bracket_lines[lx->depth] = lx->line;
+    lx->depth++;
+  } else if (op == OP_RPAR || op == OP_RSQB || op == OP_RBRACE) {
+    if (lx->depth <= lx->base_depth) {
+      mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "unmatched '%c'", c);
+      return;
+    }
+    char open = lx->brackets[lx->depth - 1];
+    if (strchr(opening, open) - opening != strchr(closing, c) - closing) {
+      uint32_t open_line = lx->bracket_lines[lx->depth - 1];
+      if (open_line != lx->line)
+        mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line,
+                    "closing parenthesis '%c' does not match opening parenthesis '%c' on line %u",
+                    c, open, (unsigned)open_line);
+      else
+        mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line,
+                    "closing parenthesis '%c' does not match opening parenthesis '%c'", c, open);
+      return;
+    }
+    lx->depth--;
+  }
+}
+
+static void scan_operator(lexer *lx) {
+  for (size_t i = 0; i < sizeof operators / sizeof operators[0]; i++) {
+    size_t n = strlen(operators[i].text);
+    if (lx->end - lx->pos >= n && memcmp(lx->src + lx->pos, operators[i].text, n) == 0) {
+      track_bracket(lx, operators[i].op);
+      if (failed(lx)) return;
+      emit(lx, TK_OP, lx->pos, n, lx->line);
+      if (!failed(lx)) ((mm_token *)mm_vec_at(&lx->tokens, lx->tokens.len - 1))->op = operators[i].op;
+      lx->pos += n;
+      return;
+    }
+  }
+  invalid_character(lx);
+}
+
+/* Measures the indentation at the start of a logical line and emits
+ * INDENT/DEDENT. Returns false when the line is blank or a comment. */
+static bool handle_indentation(lexer *lx) {
+  int col = 0, alt = 0;
+  while (lx->pos < lx->end) {
+    char c = lx->src[lx->pos];
+    if (c == ' ') {
+      col++;
+      alt++;
+    } else if (c == '\t') {
+      col = (col / 8 + 1) * 8;
+      alt++;
+    } else if (c == '\f') {
+      col = alt = 0;
+    } else {
+      break;
+    }
+    lx->pos++;
+  }
+  if (lx->pos >= lx->end || at_newline(lx) || lx->src[lx->pos] == '#') return false;
+  if (lx->src[lx->pos] == '\\' && lx->pos + 1 < lx->end &&
+      (lx->src[lx->pos + 1] == '\n' || lx->src[lx->pos + 1] == '\r'))
+    return true; /* a continuation: indentation counts from here as written */
+  int top = lx->indent_top;
+  if (col == lx->indents[top]) {
+    if (alt != lx->alt_indents[top]) goto tab_error;
+  } else if (col > lx->indents[top]) {
+    if (top + 1 > MAX_INDENT) {
+      mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "too many levels of indentation");
+      return true;
+    }
+    if (alt <= lx->alt_indents[top]) goto tab_error;
+    lx->indent_top++;
+    lx->indents[lx->indent_top] = col;
+    lx->alt_indents[lx->indent_top] = alt;
+    emit(lx, TK_INDENT, lx->pos, 0, lx->line);
+  } else {
+    while (lx->indent_top > 0 && col < lx->indents[lx->indent_top]) {
+      lx->indent_top--;
+      emit(lx, TK_DEDENT, lx->pos, 0, lx->line);
+    }
+    if (col != lx->indents[lx->indent_top]) {
+      mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line,
+                  "unindent does not match any outer indentation level");
+      return true;
+    }
+    if (alt != lx->alt_indents[lx->indent_top]) goto tab_error;
+  }
+  return true;
+tab_error:
+  mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line,
+              "inconsistent use of tabs and spaces in indentation");
+  return true;
+}
+
+static void skip_comment(lexer *lx) {
+  while (lx->pos < lx->end && !at_newline(lx)) lx->pos++;
+}
+
+static void scan_name_or_string(lexer *lx) {
+  size_t start = lx->pos;
+  uint32_t line = lx->line;
+  scan_identifier(lx);
+  size_t len = lx->pos - start;
+  if (lx->pos < lx->end && (lx->src[lx->pos] == '"' || lx->src[lx->pos] == '\'')) {
+    int flags = string_prefix_flags(lx->src + start, len);
+    if (flags >= 0) {
+      scan_string(lx, start, flags);
+      return;
+    }
+  }
+  emit(lx, keyword_kind(lx->src + start, len), start, len, line);
+}
+
+/* One token (or none, for blanks, comments and continuations). */
+static void scan_token(lexer *lx, bool *line_start) {
+  char c = lx->src[lx->pos];
+  if (c == ' ' || c == '\t' || c == '\f') {
+    lx->pos++;
+  } else if (c == '#') {
+    skip_comment(lx);
+  } else if (c == '\n' || c == '\r') {
+    if (lx->depth == 0) {
+      emit(lx, TK_NEWLINE, lx->pos, 0, lx->line);
+      *line_start = true;
+    }
+    take_newline(lx);
+  } else if (c == '\\') {
+    lx->pos++;
+    if (!take_newline(lx)) {
+      if (lx->pos >= lx->end)
+        mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "unexpected EOF while parsing");
+      else
+        mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line,
+                    "unexpected character after line continuation character");
+    } else if (lx->pos >= lx->end) {
+      mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "unexpected EOF while parsing");
+    }
+  } else if (is_ascii_ident_start(c)) {
+    scan_name_or_string(lx);
+  } else if (is_digit(c) || (c == '.' && lx->pos + 1 < lx->end && is_digit(lx->src[lx->pos + 1]))) {
+    scan_number(lx);
+  } else if (c == '"' || c == '\'') {
+    scan_string(lx, lx->pos, 0);
+  } else {
+    scan_operator(lx);
+  }
+}
+
+static void finish(lexer *lx) {
+  if (lx->depth > lx->base_depth) {
+    mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->bracket_lines[lx->depth - 1],
+                "'%c' was never closed", lx->brackets[lx->depth - 1]);
+    return;
+  }
+  size_t n = lx->tokens.len;
+  const mm_token *last = n ? mm_vec_at(&lx->tokens, n - 1) : NULL;
+  if (last && last->kind != TK_NEWLINE && last->kind != TK_DEDENT && last->kind != TK_INDENT)
+    emit(lx, TK_NEWLINE, lx->pos, 0, lx->line);
+  while (lx->indent_top > 0) {
+    lx->indent_top--;
+    emit(lx, TK_DEDENT, lx->pos, 0, lx->line);
+  }
+  emit(lx, TK_END, lx->pos, 0, lx->line);
+}
+
+bool mm_lex(const char *input, size_t begin, size_t end, uint32_t base_line, bool in_brackets,
+            bool with_lines, mm_lexed *out, mm_diag *diag) {
+  lexer lx;
+  memset(&lx, 0, sizeof lx);
+  lx.src = input;
+  lx.pos = begin;
+  lx.end = end;
+  lx.line = base_line;
+  lx.with_lines = with_lines;
+  lx.diag = diag;
+  lx.depth = lx.base_depth = in_brackets ? 1 : 0;
+  if (in_brackets) lx.brackets[0] = '{';
+  mm_vec_init(&lx.tokens, sizeof(mm_token));
+  mm_vec_init(&lx.lines, sizeof(uint32_t));
+  memset(out, 0, sizeof *out);
+  record_line_start(&lx);
+  /* A UTF-8 byte order mark is not part of the source (CPython skips it). */
+  if (begin == 0 && end >= 3 && memcmp(input, "\xEF\xBB\xBF", 3) == 0) lx.pos = 3;
+  bool line_start = !in_brackets;
+  while (!failed(&lx) && lx.pos < lx.end) {
+    if (line_start && lx.depth == 0) {
+      if (!handle_indentation(&lx)) {
+        /* blank or comment-only line: no tokens, no NEWLINE */
+        skip_comment(&lx);
+        take_newline(&lx);
+        continue;
+      }
+      line_start = false;
+      if (failed(&lx)) break;
+    }
+    size_t before = lx.pos;
+    if ((unsigned char)lx.src[lx.pos] >= 0x80) {
+      /* identifiers that start with a non-ASCII letter */
+      size_t n;
+      uint32_t cp = decode_utf8(lx.src, lx.pos, &n);
+      if (!is_identifier_code_point(cp)) {
+        invalid_character(&lx);
+        break;
+      }
+      scan_name_or_string(&lx);
+    } else {
+      scan_token(&lx, &line_start);
+    }
+    if (lx.pos == before && !failed(&lx)) lx.pos++; /* defensive: always progress */
+  }
+  if (!failed(&lx)) finish(&lx);
+  out->tokens = lx.tokens.items;
+  out->count = lx.tokens.len;
+  out->line_starts = lx.lines.items;
+  out->line_count = lx.lines.len;
+  if (lx.tokens.failed || lx.lines.failed) oom(&lx);
+  return !failed(&lx);
+}
+
+void mm_lexed_free(mm_lexed *lexed) {
+  mm__dealloc(lexed->tokens);
+  mm__dealloc(lexed->line_starts);
+  memset(lexed, 0, sizeof *lexed);
+}
+
+bool mm_check_text(const char *input, size_t len, mm_diag *diag) {
+  const unsigned char *s = (const unsigned char *)input;
+  uint32_t line = 1;
+  size_t i = 0;
+  if (len >= 2 && ((s[0] == 0xFF && s[1] == 0xFE) || (s[0] == 0xFE && s[1] == 0xFF))) {
+    mm_diag_set(diag, MM_ERR_ENCODING, 1,
+                "the file is UTF-16 (it starts with a UTF-16 byte order mark); dumps are UTF-8 "
+                "text");
+    return false;
+  }
+  while (i < len) {
+    unsigned char c = s[i];
+    if (c < 0x80) {
+      if (c == 0) {
+        mm_diag_set(diag, MM_ERR_ENCODING, line,
+                    "source code cannot contain null bytes (line %u): not a text dump",
+                    (unsigned)line);
+        return false;
+      }
+      if (c == '\n' || (c == '\r' && !(i + 1 < len && s[i + 1] == '\n'))) line++;
+      i++;
+      continue;
+    }
+    size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    bool ok = n && i + n <= len;
+    for (size_t k = 1; ok && k < n; k++) ok = (s[i + k] & 0xC0) == 0x80;
+    if (ok && n == 3) {
+      ok = !(c == 0xE0 && s[i + 1] < 0xA0) && !(c == 0xED && s[i + 1] >= 0xA0);
+    } else if (ok && n == 4) {
+      ok = !(c == 0xF0 && s[i + 1] < 0x90) && !(c == 0xF4 && s[i + 1] >= 0x90);
+    }
+    if (!ok) {
+      mm_diag_set(diag, MM_ERR_ENCODING, line,
+                  "invalid UTF-8 byte 0x%02X at line %u: dumps are UTF-8 text", c, (unsigned)line);
+      return false;
+    }
+    i += n;
+  }
+  return true;
+}

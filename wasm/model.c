@@ -1,0 +1,224 @@
+/* model.c: the public entry points: validates the bytes, chooses the
+ * backend, runs lexer, parser and collector, and applies the refusals. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect.h"
+#include "lexer.h"
+#include "model_internal.h"
+#include "parser.h"
+
+const char *mm_status_name(mm_status status) {
+  switch (status) {
+  case MM_OK: return "ok";
+  case MM_ERR_SYNTAX: return "syntax";
+  case MM_ERR_ENCODING: return "encoding";
+  case MM_ERR_NO_TILES: return "no_tiles";
+  case MM_ERR_UNALLOCATED: return "unallocated";
+  case MM_ERR_BACKEND: return "backend";
+  case MM_ERR_LIMIT: return "limit";
+  case MM_ERR_NO_MEMORY: return "no_memory";
+  }
+  return "unknown";
+}
+
+void mm_error_clear(mm_error *error) {
+  if (!error) return;
+  mm__dealloc(error->message);
+  for (size_t i = 0; i < error->function_count; i++) mm__dealloc(error->functions[i]);
+  mm__dealloc(error->functions);
+  memset(error, 0, sizeof *error);
+}
+
+void mm_free(void *buffer) { mm__dealloc(buffer); }
+
+static char *heap_copy(const char *text) {
+  size_t n = strlen(text);
+  char *copy = mm__alloc(n + 1);
+  if (copy) memcpy(copy, text, n + 1);
+  return copy;
+}
+
+static void fail(mm_error *error, const mm_diag *diag) {
+  if (!error) return;
+  mm_error_clear(error);
+  error->status = diag->status;
+  error->line = diag->line;
+  error->message = heap_copy(diag->message);
+}
+
+/* ------------------------------------------------------------ backend */
+
+/* The first `pto.target_arch = "<arch>"` (whitespace allowed around =). */
+static const mm_backend *backend_from_pto(const char *text, size_t len) {
+  static const char key[] = "pto.target_arch";
+  const size_t key_len = sizeof key - 1;
+  for (size_t i = 0; text && i + key_len <= len; i++) {
+    if (memcmp(text + i, key, key_len) != 0) continue;
+    size_t j = i + key_len;
+    while (j < len && (text[j] == ' ' || text[j] == '\t')) j++;
+    if (j >= len || text[j] != '=') continue;
+    j++;
+    while (j < len && (text[j] == ' ' || text[j] == '\t')) j++;
+    if (j >= len || text[j] != '"') continue;
+    size_t begin = ++j;
+    while (j < len && text[j] != '"' && text[j] != '\n') j++;
+    if (j >= len || text[j] != '"') continue;
+    for (size_t b = 0; b < mm_backend_count(); b++) {
+      const mm_backend *backend = mm_backend_at(b);
+      if (strlen(backend->arch) == j - begin && memcmp(backend->arch, text + begin, j - begin) == 0)
+        return backend;
+    }
+    return NULL; /* the first attribute decides, even for an unknown arch */
+  }
+  return NULL;
+}
+
+static bool choose_backend(mm_model *model, const mm_options *options, mm_diag *diag) {
+  if (options && options->backend) {
+    model->backend = mm_backend_find(options->backend);
+    model->detected = true;
+    if (!model->backend) {
+      char known[256] = "";
+      for (size_t i = 0; i < mm_backend_count(); i++) {
+        if (i) strncat(known, ", ", sizeof known - strlen(known) - 1);
+        strncat(known, mm_backend_at(i)->name, sizeof known - strlen(known) - 1);
+      }
+      mm_diag_set(diag, MM_ERR_BACKEND, 0, "unknown backend '%.100s'; known backends: %s",
+                  options->backend, known);
+      return false;
+    }
+    return true;
+  }
+  model->backend = options ? backend_from_pto(options->pto_text, options->pto_len) : NULL;
+  model->detected = model->backend != NULL;
+  if (!model->backend) model->backend = mm_backend_at(0);
+  return true;
+}
+
+/* ---------------------------------------------------------- dump name */
+
+static bool name_dump(mm_model *model, const mm_options *options) {
+  const char *dump = options && options->dump_name ? options->dump_name : "dump.py";
+  size_t len = strlen(dump);
+  model->dump = mm_arena_strndup(&model->arena, dump, len);
+  /* pass_name: without a leading "<digits>_after_" and the ".py" suffix */
+  size_t begin = 0, digits = 0;
+  while (digits < len && dump[digits] >= '0' && dump[digits] <= '9') digits++;
+  if (digits && len - digits >= 7 && memcmp(dump + digits, "_after_", 7) == 0) begin = digits + 7;
+  size_t end = len;
+  if (end - begin >= 3 && memcmp(dump + end - 3, ".py", 3) == 0) end -= 3;
+  model->pass_name = mm_arena_strndup(&model->arena, dump + begin, end - begin);
+  return model->dump && model->pass_name;
+}
+
+/* ------------------------------------------------------------ refusals */
+
+static bool refuse_unallocated(const mm_model *model, mm_error *error) {
+  size_t count = 0;
+  for (size_t i = 0; i < model->functions.len; i++)
+    count += ((const mm_function *)mm_vec_at(&model->functions, i))->unallocated;
+  if (!count) return false;
+  mm_buf names = {0};
+  mm_error_clear(error);
+  error->status = MM_ERR_UNALLOCATED;
+  error->functions = mm__alloc(count * sizeof *error->functions);
+  for (size_t i = 0; i < model->functions.len; i++) {
+    const mm_function *fn = mm_vec_at(&model->functions, i);
+    if (!fn->unallocated) continue;
+    if (names.len) mm_buf_puts(&names, ", ");
+    mm_buf_puts(&names, fn->name);
+    if (error->functions) error->functions[error->function_count++] = heap_copy(fn->name);
+  }
+  mm_buf msg = {0};
+  mm_buf_puts(&msg, "addresses are not assigned yet: every MemRef still sits at offset 0 in ");
+  mm_buf_puts(&msg, names.data ? names.data : "");
+  mm_buf_puts(&msg, ", so the dump predates AllocateMemoryAddr. Use the dump written after "
+                    "AllocateMemoryAddr (or a later pass).");
+  error->message = msg.failed ? NULL : msg.data;
+  if (msg.failed) mm_buf_free(&msg);
+  mm_buf_free(&names);
+  return true;
+}
+
+/* --------------------------------------------------------------- parse */
+
+static bool analyse(mm_model *model, const char *input, size_t len, mm_diag *diag) {
+  mm_lexed lexed;
+  if (!mm_check_text(input, len, diag)) return false;
+  bool ok = mm_lex(input, 0, len, 1, false, true, &lexed, diag);
+  if (ok) {
+    mm_collector collector;
+    mm_collector_init(&collector, input, len, &lexed, model, model->backend, diag);
+    ok = mm_parse(input, &lexed, &collector.events, diag) && !mm_diag_failed(diag);
+    mm_collector_free(&collector);
+  }
+  mm_lexed_free(&lexed);
+  return ok;
+}
+
+mm_model *mm_model_parse(const char *input, size_t len, const mm_options *options,
+                         mm_error *error) {
+  mm_diag diag = {0};
+  if (error) memset(error, 0, sizeof *error);
+  mm_model *model = mm__alloc(sizeof *model);
+  if (!model) {
+    mm_diag_set(&diag, MM_ERR_NO_MEMORY, 0, "out of memory");
+    fail(error, &diag);
+    return NULL;
+  }
+  memset(model, 0, sizeof *model);
+  mm_arena_init(&model->arena);
+  mm_vec_init(&model->functions, sizeof(mm_function));
+  if (len > MM_MAX_INPUT_BYTES) {
+    mm_diag_set(&diag, MM_ERR_LIMIT, 0,
+                "the dump is %zu bytes; the largest accepted is %zu bytes (256 MiB)", len,
+                MM_MAX_INPUT_BYTES);
+  } else if (!input && len) {
+    mm_diag_set(&diag, MM_ERR_LIMIT, 0, "no input");
+  } else if (choose_backend(model, options, &diag) && name_dump(model, options)) {
+    analyse(model, input ? input : "", len, &diag);
+  } else if (!mm_diag_failed(&diag)) {
+    mm_diag_set(&diag, MM_ERR_NO_MEMORY, 0, "out of memory");
+  }
+  if (!mm_diag_failed(&diag) && model->functions.len == 0)
+    mm_diag_set(&diag, MM_ERR_NO_TILES, 0,
+                "no compute function (AIC, AIV or InCore) binds a tile with a MemRef: use a "
+                "dump written at or after the AllocateMemoryAddr pass; earlier passes carry no "
+                "MemRef addresses");
+  if (mm_diag_failed(&diag)) {
+    fail(error, &diag);
+  } else if (!refuse_unallocated(model, error)) {
+    return model;
+  }
+  mm_model_free(model);
+  return NULL;
+}
+
+void mm_model_free(mm_model *model) {
+  if (!model) return;
+  mm_vec_free(&model->functions);
+  mm_arena_free(&model->arena);
+  mm__dealloc(model);
+}
+
+size_t mm_model_function_count(const mm_model *model) { return model->functions.len; }
+
+size_t mm_model_box_count(const mm_model *model) {
+  size_t n = 0;
+  for (size_t i = 0; i < model->functions.len; i++)
+    n += ((const mm_function *)mm_vec_at(&model->functions, i))->box_count;
+  return n;
+}
+
+char *mm_analyze_json(const char *input, size_t len, const char *dump_name, const char *backend,
+                      const char *pto_text, size_t pto_len, size_t *out_len) {
+  mm_options options = {dump_name, backend, pto_text, pto_len};
+  mm_error error;
+  mm_model *model = mm_model_parse(input, len, &options, &error);
+  char *json = model ? mm_model_to_json(model, out_len) : mm_error_to_json(&error, out_len);
+  mm_model_free(model);
+  mm_error_clear(&error);
+  return json;
+}

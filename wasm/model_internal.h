@@ -1,0 +1,68 @@
+/* model_internal.h: the model's data, as the JSON writer and the page see
+ * it. Everything is allocated in the model's arena. */
+#ifndef MM_MODEL_INTERNAL_H
+#define MM_MODEL_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "memory_map.h"
+
+/* One named tile after merging its bindings (model.md, "Tiles"). */
+typedef struct mm_tile {
+  const char *name, *space, *base, *dtype, *op;
+  int64_t offset, size;
+  const int64_t *shape;
+  uint32_t shape_len;
+  uint32_t start, end; /* lexical lifetime */
+} mm_tile;
+
+/* What is drawn: a run of tiles in one slot (model.md, "Boxes"). */
+typedef struct mm_box {
+  const mm_tile *tile; /* the run's first tile gives the fields */
+  uint32_t start, end;
+  const char **aliases;
+  uint32_t alias_count;
+  uint32_t rank;  /* space rank */
+  uint32_t order; /* position before sorting, for stability */
+  bool view, conflict;
+} mm_box;
+
+typedef struct mm_space_usage {
+  const char *space;
+  int64_t hwm, limit;
+  uint32_t tiles, bases;
+} mm_space_usage;
+
+typedef struct mm_function {
+  const char *name, *ftype;
+  uint32_t src_start, src_end;
+  const char *source; /* lines src_start..src_end as written */
+  size_t source_len;
+  mm_tile *tiles;
+  size_t tile_count;
+  mm_box *boxes;
+  size_t box_count;
+  mm_space_usage *spaces;
+  size_t space_count;
+  bool unallocated; /* a space with 2+ bases, each lowest at offset 0 */
+} mm_function;
+
+struct mm_model {
+  mm_arena arena;
+  const char *dump, *pass_name;
+  const mm_backend *backend;
+  bool detected;
+  mm_vec functions; /* mm_function */
+};
+
+/* Groups a function's tiles into boxes, finds views and conflicts, and
+ * sums up each space (layout.c). False when out of memory. */
+bool mm_function_layout(mm_function *fn, const mm_backend *backend, mm_arena *arena);
+
+/* Rank of a space in the fixed order Vec, Mat, Left, LeftScale, Right,
+ * RightScale, Acc, Bias; 8 for any other. */
+uint32_t mm_space_rank(const char *space);
+
+#endif

@@ -1,0 +1,69 @@
+/* names.c: open addressing with linear probing, FNV-1a hashes. */
+#include "names.h"
+
+#include <string.h>
+
+#include "arena.h"
+
+static uint32_t hash_bytes(const char *key, size_t len) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)key[i]) * 16777619u;
+  return h;
+}
+
+static mm_name_entry *probe(mm_name_entry *slots, size_t cap, const char *key, size_t len,
+                            uint32_t hash) {
+  size_t i = hash & (cap - 1);
+  for (;;) {
+    mm_name_entry *e = &slots[i];
+    if (!e->key || (e->hash == hash && e->len == len && memcmp(e->key, key, len) == 0)) return e;
+    i = (i + 1) & (cap - 1);
+  }
+}
+
+static bool grow(mm_names *names) {
+  size_t cap = names->cap ? names->cap * 2 : 64;
+  mm_name_entry *slots = mm__alloc(cap * sizeof *slots);
+  if (!slots) return false;
+  memset(slots, 0, cap * sizeof *slots);
+  for (size_t i = 0; i < names->cap; i++) {
+    const mm_name_entry *old = &names->slots[i];
+    if (old->key) *probe(slots, cap, old->key, old->len, old->hash) = *old;
+  }
+  mm__dealloc(names->slots);
+  names->slots = slots;
+  names->cap = cap;
+  return true;
+}
+
+mm_name_entry *mm_names_upsert(mm_names *names, const char *key, size_t len, bool *added) {
+  *added = false;
+  if ((names->count + 1) * 4 > names->cap * 3 && !grow(names)) return NULL;
+  uint32_t hash = hash_bytes(key, len);
+  mm_name_entry *e = probe(names->slots, names->cap, key, len, hash);
+  if (!e->key) {
+    e->key = key;
+    e->len = (uint32_t)len;
+    e->hash = hash;
+    e->value[0] = e->value[1] = 0;
+    names->count++;
+    *added = true;
+  }
+  return e;
+}
+
+const mm_name_entry *mm_names_find(const mm_names *names, const char *key, size_t len) {
+  if (!names->cap) return NULL;
+  const mm_name_entry *e = probe(names->slots, names->cap, key, len, hash_bytes(key, len));
+  return e->key ? e : NULL;
+}
+
+void mm_names_clear(mm_names *names) {
+  if (names->slots) memset(names->slots, 0, names->cap * sizeof *names->slots);
+  names->count = 0;
+}
+
+void mm_names_free(mm_names *names) {
+  mm__dealloc(names->slots);
+  memset(names, 0, sizeof *names);
+}

@@ -1,0 +1,212 @@
+/* parse_base.c: token and node plumbing for the parser, assignment-target
+ * rules, and the walk that reports reads of names. */
+#include <stdio.h>
+#include <string.h>
+
+#include "parser_internal.h"
+
+bool p_at_name(const parser *p, const char *word) {
+  const mm_token *t = p_peek(p);
+  size_t n = strlen(word);
+  return t->kind == TK_NAME && t->len == n && memcmp(p->src + t->start, word, n) == 0;
+}
+
+const mm_token *p_advance(parser *p) {
+  const mm_token *t = p_peek(p);
+  if (t->kind == TK_END) return t;
+  p->pos++;
+  if (t->kind != TK_NEWLINE && t->kind != TK_INDENT && t->kind != TK_DEDENT)
+    p->prev_end_line = t->end_line;
+  return t;
+}
+
+bool p_accept_op(parser *p, int op) {
+  if (!p_at_op(p, op)) return false;
+  p_advance(p);
+  return true;
+}
+
+bool p_accept(parser *p, int kind) {
+  if (!p_at(p, kind)) return false;
+  p_advance(p);
+  return true;
+}
+
+void p_error_at(parser *p, const mm_token *tok, const char *message) {
+  if (tok->kind == TK_INDENT) {
+    mm_diag_set(p->diag, MM_ERR_SYNTAX, tok->line, "unexpected indent");
+  } else if (tok->kind == TK_DEDENT) {
+    mm_diag_set(p->diag, MM_ERR_SYNTAX, tok->line, "%s (unexpected end of block)", message);
+  } else if (tok->kind == TK_END) {
+    mm_diag_set(p->diag, MM_ERR_SYNTAX, tok->line, "%s (unexpected end of file)", message);
+  } else if (tok->kind == TK_NEWLINE) {
+    mm_diag_set(p->diag, MM_ERR_SYNTAX, tok->line, "%s (unexpected end of line)", message);
+  } else {
+    /* Quote the token so the user can find it on the line; long tokens
+     * (strings) are cut, and a cut never splits a UTF-8 sequence. */
+    size_t n = tok->len;
+    if (n > 40) {
+      n = 40;
+      while (n > 0 && ((unsigned char)p->src[tok->start + n] & 0xC0) == 0x80) n--;
+    }
+    mm_diag_set(p->diag, MM_ERR_SYNTAX, tok->line, "%s at '%.*s%s'", message, (int)n,
+                p->src + tok->start, n < tok->len ? "..." : "");
+  }
+}
+
+void p_error_node(parser *p, const mm_node *node, const char *message) {
+  mm_diag_set(p->diag, MM_ERR_SYNTAX, node->line, "%s", message);
+}
+
+bool p_expect_op(parser *p, int op, const char *what) {
+  if (p_accept_op(p, op)) return true;
+  if (!p_failed(p)) {
+    char message[64];
+    snprintf(message, sizeof message, "invalid syntax: expected '%s'", what);
+    p_error_at(p, p_peek(p), message);
+  }
+  return false;
+}
+
+static mm_node *node_alloc(parser *p, int kind) {
+  mm_node *node = mm_arena_alloc(p->arena, sizeof *node);
+  if (!node) {
+    mm_diag_set(p->diag, MM_ERR_NO_MEMORY, p_peek(p)->line, "out of memory");
+    return NULL;
+  }
+  memset(node, 0, sizeof *node);
+  node->kind = (uint8_t)kind;
+  return node;
+}
+
+mm_node *p_node(parser *p, int kind, const mm_token *first) {
+  mm_node *node = node_alloc(p, kind);
+  if (!node) return NULL;
+  node->start = first->start;
+  node->len = first->len;
+  node->line = first->line;
+  node->end_line = first->end_line;
+  return node;
+}
+
+mm_node *p_node_at(parser *p, int kind, const mm_node *first) {
+  mm_node *node = node_alloc(p, kind);
+  if (!node) return NULL;
+  node->start = first->start;
+  node->len = first->len;
+  node->line = first->line;
+  node->end_line = first->end_line;
+  return node;
+}
+
+size_t p_mark(const parser *p) { return p->scratch->len; }
+
+void p_push(parser *p, mm_node *kid) {
+  mm_node **slot = mm_vec_push(p->scratch);
+  if (!slot) mm_diag_set(p->diag, MM_ERR_NO_MEMORY, p_peek(p)->line, "out of memory");
+  else *slot = kid;
+}
+
+mm_node *p_finish(parser *p, mm_node *node, size_t mark) {
+  if (!node || p_failed(p)) return NULL;
+  size_t count = p->scratch->len - mark;
+  if (count) {
+    node->kids = mm_arena_alloc(p->arena, count * sizeof *node->kids);
+    if (!node->kids) {
+      mm_diag_set(p->diag, MM_ERR_NO_MEMORY, node->line, "out of memory");
+      return NULL;
+    }
+    memcpy(node->kids, (mm_node **)p->scratch->items + mark, count * sizeof *node->kids);
+  }
+  node->count = (uint32_t)count;
+  p->scratch->len = mark;
+  if (p->prev_end_line > node->end_line) node->end_line = p->prev_end_line;
+  return node;
+}
+
+bool p_enter(parser *p, const mm_token *at) {
+  if (++p->nesting > MM_MAX_NESTING) {
+    mm_diag_set(p->diag, MM_ERR_SYNTAX, at->line,
+                "expression nested too deeply (more than %d levels)", MM_MAX_NESTING);
+    return false;
+  }
+  return true;
+}
+
+static const char *describe(const mm_node *node) {
+  switch (node->kind) {
+  case N_CALL: return "function call";
+  case N_INT: case N_STR: case N_BYTES: case N_CONST: return "literal";
+  case N_COMPARE: return "comparison";
+  case N_LAMBDA: return "lambda";
+  case N_IFEXP: return "conditional expression";
+  case N_NAMEDEXPR: return "named expression";
+  case N_COMP: return "comprehension";
+  case N_DICT: return "dict literal";
+  case N_SET: return "set display";
+  case N_YIELD: return "yield expression";
+  case N_AWAIT: return "await expression";
+  case N_JOINEDSTR: return "f-string expression";
+  default: return "expression";
+  }
+}
+
+bool check_target(parser *p, mm_node *node, target_kind kind) {
+  char message[96];
+  switch (node->kind) {
+  case N_NAME:
+  case N_ATTRIBUTE:
+  case N_SUBSCRIPT:
+    node->ctx = kind == TARGET_DEL ? CTX_DEL : CTX_STORE;
+    return true;
+  case N_TUPLE:
+  case N_LIST:
+    if (kind == TARGET_AUG) {
+      snprintf(message, sizeof message, "'%s' is an illegal expression for augmented assignment",
+               node->kind == N_TUPLE ? "tuple" : "list");
+      p_error_node(p, node, message);
+      return false;
+    }
+    if (kind == TARGET_ANN) {
+      p_error_node(p, node, "only single target (not tuple) can be annotated");
+      return false;
+    }
+    node->ctx = kind == TARGET_DEL ? CTX_DEL : CTX_STORE;
+    for (uint32_t i = 0; i < node->count; i++)
+      if (!check_target(p, node->kids[i], kind)) return false;
+    return true;
+  case N_STARRED:
+    if (kind == TARGET_DEL || kind == TARGET_AUG || kind == TARGET_ANN) {
+      p_error_node(p, node, "cannot use starred expression here");
+      return false;
+    }
+    node->ctx = CTX_STORE;
+    return check_target(p, node->kids[0], kind);
+  default:
+    snprintf(message, sizeof message, "cannot %s %s", kind == TARGET_DEL ? "delete" : "assign to",
+             describe(node));
+    p_error_node(p, node, message);
+    return false;
+  }
+}
+
+void p_emit_loads(parser *p, const mm_node *node) {
+  if (!p->tracking || !node || p_failed(p)) return;
+  /* Iterative: chains such as a + b + ... nest as deep as they are long. */
+  p->walk->len = 0;
+  const mm_node **top = mm_vec_push(p->walk);
+  if (!top) goto oom;
+  *top = node;
+  while (p->walk->len) {
+    const mm_node *n = ((const mm_node **)p->walk->items)[--p->walk->len];
+    if (n->kind == N_NAME && n->ctx == CTX_LOAD) p->events->load(p->events->context, n);
+    for (uint32_t i = 0; i < n->count; i++) {
+      const mm_node **slot = mm_vec_push(p->walk);
+      if (!slot) goto oom;
+      *slot = n->kids[i];
+    }
+  }
+  return;
+oom:
+  mm_diag_set(p->diag, MM_ERR_NO_MEMORY, node->line, "out of memory");
+}

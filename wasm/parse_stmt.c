@@ -1,0 +1,655 @@
+/* parse_stmt.c: Python statements, and the events the model listens to:
+ * functions directly in top-level classes, their annotated parameters and
+ * bindings, and reads. Statement depth follows Python's AST (an `elif` is an
+ * `If` nested in the `orelse` of the one before; an `except` body sits
+ * below its handler), because model.md orders bindings breadth-first. */
+#include <string.h>
+
+#include "parser_internal.h"
+
+typedef enum scope { SCOPE_MODULE, SCOPE_TOP_CLASS, SCOPE_OTHER } scope;
+
+static void parse_statement(parser *p, uint32_t depth, scope sc);
+
+static void statement_done(parser *p) {
+  mm_arena_reset(p->arena);
+  p->scratch->len = 0;
+}
+
+static void block_expected(parser *p, const mm_token *header, const char *what) {
+  mm_diag_set(p->diag, MM_ERR_SYNTAX, p_peek(p)->line,
+              "expected an indented block after %s on line %u", what, (unsigned)header->line);
+}
+
+/* `:` then either an indented block or simple statements on the same line. */
+static void parse_block(parser *p, uint32_t depth, scope sc, const mm_token *header,
+                        const char *what);
+
+/* ------------------------------------------------- simple statements */
+
+static mm_node *parse_rhs(parser *p) {
+  if (p_at(p, TK_KW_YIELD)) return parse_yield_expression(p);
+  return parse_star_expressions(p);
+}
+
+static void parse_assignment_or_expression(parser *p, uint32_t depth) {
+  const mm_token *first = p_peek(p);
+  mm_node *lhs = parse_rhs(p);
+  if (!lhs) return;
+  if (p_accept_op(p, OP_COLON)) {
+    if (!check_target(p, lhs, TARGET_ANN)) return;
+    mm_node *annotation = parse_expression(p);
+    mm_node *value = NULL;
+    if (annotation && p_accept_op(p, OP_EQUAL)) value = parse_rhs(p);
+    if (p_failed(p)) return;
+    if (p->tracking && lhs->kind == N_NAME)
+      p->events->binding(p->events->context, lhs, annotation, value, first->line,
+                         p->prev_end_line, depth);
+    p_emit_loads(p, lhs);
+    p_emit_loads(p, annotation);
+    p_emit_loads(p, value);
+    return;
+  }
+  const mm_token *t = p_peek(p);
+  if (t->kind == TK_OP && t->op >= OP_PLUSEQ && t->op <= OP_ATEQ) {
+    if (!check_target(p, lhs, TARGET_AUG)) return;
+    p_advance(p);
+    mm_node *value = parse_rhs(p);
+    p_emit_loads(p, lhs);
+    p_emit_loads(p, value);
+    return;
+  }
+  while (!p_failed(p) && p_accept_op(p, OP_EQUAL)) {
+    if (!check_target(p, lhs, TARGET_ASSIGN)) return;
+    p_emit_loads(p, lhs);
+    lhs = parse_rhs(p);
+    if (!lhs) return;
+  }
+  p_emit_loads(p, lhs);
+}
+
+static void parse_dotted_module(parser *p) {
+  if (!p_accept(p, TK_NAME)) {
+    p_error_at(p, p_peek(p), "invalid syntax: expected a module name");
+    return;
+  }
+  while (!p_failed(p) && p_accept_op(p, OP_DOT))
+    if (!p_accept(p, TK_NAME)) p_error_at(p, p_peek(p), "invalid syntax: expected a name");
+}
+
+static void parse_as_name(parser *p) {
+  if (p_accept(p, TK_KW_AS) && !p_accept(p, TK_NAME))
+    p_error_at(p, p_peek(p), "invalid syntax: expected a name after 'as'");
+}
+
+static void parse_import(parser *p) {
+  do {
+    parse_dotted_module(p);
+    parse_as_name(p);
+  } while (!p_failed(p) && p_accept_op(p, OP_COMMA));
+}
+
+static void parse_from_import(parser *p) {
+  bool relative = false;
+  while (p_accept_op(p, OP_DOT) || p_accept_op(p, OP_ELLIPSIS)) relative = true;
+  if (!relative || p_at(p, TK_NAME)) parse_dotted_module(p);
+  if (p_failed(p)) return;
+  if (!p_accept(p, TK_KW_IMPORT)) {
+    p_error_at(p, p_peek(p), "invalid syntax: expected 'import'");
+    return;
+  }
+  if (p_accept_op(p, OP_STAR)) return;
+  bool paren = p_accept_op(p, OP_LPAR);
+  do {
+    if (paren && p_at_op(p, OP_RPAR)) break;
+    if (!p_accept(p, TK_NAME)) {
+      p_error_at(p, p_peek(p), "invalid syntax: expected a name to import");
+      return;
+    }
+    parse_as_name(p);
+  } while (!p_failed(p) && p_accept_op(p, OP_COMMA));
+  if (paren) p_expect_op(p, OP_RPAR, ")");
+}
+
+static void parse_simple_statement(parser *p, uint32_t depth) {
+  const mm_token *t = p_peek(p);
+  switch (t->kind) {
+  case TK_KW_PASS: case TK_KW_BREAK: case TK_KW_CONTINUE:
+    p_advance(p);
+    return;
+  case TK_KW_RETURN:
+    p_advance(p);
+    if (starts_expression(p)) p_emit_loads(p, parse_star_expressions(p));
+    return;
+  case TK_KW_RAISE:
+    p_advance(p);
+    if (starts_expression(p)) {
+      p_emit_loads(p, parse_expression(p));
+      if (p_accept(p, TK_KW_FROM)) p_emit_loads(p, parse_expression(p));
+    }
+    return;
+  case TK_KW_GLOBAL: case TK_KW_NONLOCAL:
+    p_advance(p);
+    do {
+      if (!p_accept(p, TK_NAME)) p_error_at(p, p_peek(p), "invalid syntax: expected a name");
+    } while (!p_failed(p) && p_accept_op(p, OP_COMMA));
+    return;
+  case TK_KW_DEL: {
+    p_advance(p);
+    mm_node *targets = parse_star_expressions(p);
+    if (targets && check_target(p, targets, TARGET_DEL)) p_emit_loads(p, targets);
+    return;
+  }
+  case TK_KW_ASSERT:
+    p_advance(p);
+    p_emit_loads(p, parse_expression(p));
+    if (p_accept_op(p, OP_COMMA)) p_emit_loads(p, parse_expression(p));
+    return;
+  case TK_KW_IMPORT:
+    p_advance(p);
+    parse_import(p);
+    return;
+  case TK_KW_FROM:
+    p_advance(p);
+    parse_from_import(p);
+    return;
+  default:
+    if (!starts_expression(p) && t->kind != TK_KW_YIELD) {
+      p_error_at(p, t, "invalid syntax");
+      return;
+    }
+    parse_assignment_or_expression(p, depth);
+  }
+}
+
+static void parse_simple_statements(parser *p, uint32_t depth) {
+  for (;;) {
+    parse_simple_statement(p, depth);
+    if (p_failed(p)) return;
+    if (!p_accept_op(p, OP_SEMI) || p_at(p, TK_NEWLINE)) break;
+  }
+  if (!p_accept(p, TK_NEWLINE)) p_error_at(p, p_peek(p), "invalid syntax");
+}
+
+static void parse_block(parser *p, uint32_t depth, scope sc, const mm_token *header,
+                        const char *what) {
+  if (!p_expect_op(p, OP_COLON, ":")) return;
+  statement_done(p);
+  if (!p_accept(p, TK_NEWLINE)) {
+    parse_simple_statements(p, depth);
+    return;
+  }
+  if (!p_accept(p, TK_INDENT)) {
+    block_expected(p, header, what);
+    return;
+  }
+  while (!p_failed(p) && !p_at(p, TK_DEDENT) && !p_at(p, TK_END)) parse_statement(p, depth, sc);
+  p_accept(p, TK_DEDENT);
+}
+
+/* -------------------------------------------------- compound statements */
+
+static void parse_if(parser *p, uint32_t depth) {
+  const mm_token *header = p_advance(p);
+  p_emit_loads(p, parse_named_expression(p));
+  parse_block(p, depth + 1, SCOPE_OTHER, header, "'if' statement");
+  uint32_t elifs = 0;
+  while (!p_failed(p) && p_at(p, TK_KW_ELIF)) {
+    header = p_advance(p);
+    elifs++;
+    p_emit_loads(p, parse_named_expression(p));
+    parse_block(p, depth + 1 + elifs, SCOPE_OTHER, header, "'elif' statement");
+  }
+  if (!p_failed(p) && p_at(p, TK_KW_ELSE)) {
+    header = p_advance(p);
+    parse_block(p, depth + 1 + elifs, SCOPE_OTHER, header, "'else' statement");
+  }
+}
+
+static void parse_else_clause(parser *p, uint32_t depth) {
+  if (!p_failed(p) && p_at(p, TK_KW_ELSE)) {
+    const mm_token *header = p_advance(p);
+    parse_block(p, depth + 1, SCOPE_OTHER, header, "'else' statement");
+  }
+}
+
+static void parse_while(parser *p, uint32_t depth) {
+  const mm_token *header = p_advance(p);
+  p_emit_loads(p, parse_named_expression(p));
+  parse_block(p, depth + 1, SCOPE_OTHER, header, "'while' statement");
+  parse_else_clause(p, depth);
+}
+
+static void parse_for(parser *p, uint32_t depth) {
+  const mm_token *header = p_advance(p);
+  mm_node *target = parse_target_list(p, true);
+  if (!target) return;
+  if (!p_accept(p, TK_KW_IN)) {
+    p_error_at(p, p_peek(p), "invalid syntax: expected 'in'");
+    return;
+  }
+  mm_node *iter = parse_star_expressions(p);
+  p_emit_loads(p, target);
+  p_emit_loads(p, iter);
+  parse_block(p, depth + 1, SCOPE_OTHER, header, "'for' statement");
+  parse_else_clause(p, depth);
+}
+
+/* Whether `with (` opens parenthesized with-items: the matching `)` is
+ * followed by the block's `:`. */
+static bool with_items_parenthesized(const parser *p) {
+  int level = 0;
+  for (size_t k = 0;; k++) {
+    const mm_token *t = p_peek_at(p, k);
+    if (t->kind == TK_END || t->kind == TK_NEWLINE) return false;
+    if (t->kind != TK_OP) continue;
+    if (t->op == OP_LPAR || t->op == OP_LSQB || t->op == OP_LBRACE) level++;
+    if (t->op == OP_RPAR || t->op == OP_RSQB || t->op == OP_RBRACE) {
+      if (--level == 0) {
+        const mm_token *next = p_peek_at(p, k + 1);
+        return next->kind == TK_OP && next->op == OP_COLON;
+      }
+    }
+  }
+}
+
+static void parse_with_item(parser *p) {
+  p_emit_loads(p, parse_expression(p));
+  if (p_accept(p, TK_KW_AS)) p_emit_loads(p, parse_target_list(p, false));
+}
+
+static void parse_with(parser *p, uint32_t depth) {
+  const mm_token *header = p_advance(p);
+  bool paren = p_at_op(p, OP_LPAR) && with_items_parenthesized(p);
+  if (paren) p_advance(p);
+  do {
+    if (paren && p_at_op(p, OP_RPAR)) break;
+    parse_with_item(p);
+  } while (!p_failed(p) && p_accept_op(p, OP_COMMA));
+  if (paren) p_expect_op(p, OP_RPAR, ")");
+  parse_block(p, depth + 1, SCOPE_OTHER, header, "'with' statement");
+}
+
+static void parse_try(parser *p, uint32_t depth) {
+  const mm_token *header = p_advance(p);
+  parse_block(p, depth + 1, SCOPE_OTHER, header, "'try' statement");
+  bool handlers = false, final = false;
+  while (!p_failed(p) && p_at(p, TK_KW_EXCEPT)) {
+    const mm_token *except = p_advance(p);
+    handlers = true;
+    p_accept_op(p, OP_STAR);
+    if (!p_at_op(p, OP_COLON)) {
+      mm_node *type = parse_expression(p);
+      if (type && p_at_op(p, OP_COMMA)) {
+        p_error_node(p, type, "multiple exception types must be parenthesized");
+        return;
+      }
+      p_emit_loads(p, type);
+      if (p_accept(p, TK_KW_AS) && !p_accept(p, TK_NAME))
+        p_error_at(p, p_peek(p), "invalid syntax: expected a name after 'as'");
+    }
+    parse_block(p, depth + 2, SCOPE_OTHER, except, "'except' statement");
+  }
+  if (handlers) parse_else_clause(p, depth);
+  if (!p_failed(p) && p_at(p, TK_KW_FINALLY)) {
+    const mm_token *fin = p_advance(p);
+    final = true;
+    parse_block(p, depth + 1, SCOPE_OTHER, fin, "'finally' statement");
+  }
+  if (!p_failed(p) && !handlers && !final)
+    p_error_at(p, p_peek(p), "expected 'except' or 'finally' block");
+}
+
+/* ------------------------------------------------------------- match */
+
+static void parse_pattern(parser *p, mm_node *reads);
+
+/* Value patterns (`Color.RED`) and class patterns read their dotted name;
+ * captures (`case x:`) bind it. The reads are kept as kids of `reads`. */
+static void parse_name_pattern(parser *p, mm_node *reads) {
+  bool dotted = p_peek_at(p, 1)->kind == TK_OP && p_peek_at(p, 1)->op == OP_DOT;
+  bool is_class = p_peek_at(p, 1)->kind == TK_OP && p_peek_at(p, 1)->op == OP_LPAR;
+  if (!dotted && !is_class) {
+    p_advance(p); /* a capture or the wildcard */
+    return;
+  }
+  mm_node *name = parse_dotted_name_expr(p);
+  if (!name) return;
+  p_push(p, name);
+  if (!p_accept_op(p, OP_LPAR)) return;
+  while (!p_failed(p) && !p_at_op(p, OP_RPAR)) {
+    if (p_at(p, TK_NAME) && p_peek_at(p, 1)->kind == TK_OP && p_peek_at(p, 1)->op == OP_EQUAL) {
+      p_advance(p);
+      p_advance(p);
+    }
+    parse_pattern(p, reads);
+    if (!p_accept_op(p, OP_COMMA)) break;
+  }
+  p_expect_op(p, OP_RPAR, ")");
+}
+
+static void parse_literal_pattern(parser *p) {
+  if (p_at(p, TK_STRING)) {
+    while (p_accept(p, TK_STRING)) {}
+    return;
+  }
+  p_accept_op(p, OP_MINUS);
+  if (!p_accept(p, TK_NUMBER)) {
+    p_error_at(p, p_peek(p), "invalid pattern");
+    return;
+  }
+  if (p_accept_op(p, OP_PLUS) || p_accept_op(p, OP_MINUS))
+    if (!p_accept(p, TK_NUMBER)) p_error_at(p, p_peek(p), "invalid pattern");
+}
+
+static void parse_mapping_pattern(parser *p, mm_node *reads) {
+  while (!p_failed(p) && !p_at_op(p, OP_RBRACE)) {
+    if (p_accept_op(p, OP_DSTAR)) {
+      if (!p_accept(p, TK_NAME)) p_error_at(p, p_peek(p), "invalid pattern");
+    } else {
+      if (p_at(p, TK_NAME)) {
+        mm_node *key = parse_dotted_name_expr(p);
+        if (key && key->kind == N_NAME) p_error_node(p, key, "invalid pattern: mapping key");
+        if (key) p_push(p, key);
+      } else if (p_at(p, TK_KW_NONE) || p_at(p, TK_KW_TRUE) || p_at(p, TK_KW_FALSE)) {
+        p_advance(p);
+      } else {
+        parse_literal_pattern(p);
+      }
+      if (p_expect_op(p, OP_COLON, ":")) parse_pattern(p, reads);
+    }
+    if (!p_accept_op(p, OP_COMMA)) break;
+  }
+  p_expect_op(p, OP_RBRACE, "}");
+}
+
+static void parse_closed_pattern(parser *p, mm_node *reads) {
+  const mm_token *t = p_peek(p);
+  if (!p_enter(p, t)) return;
+  if (t->kind == TK_NAME) {
+    parse_name_pattern(p, reads);
+  } else if (t->kind == TK_KW_NONE || t->kind == TK_KW_TRUE || t->kind == TK_KW_FALSE) {
+    p_advance(p);
+  } else if (t->kind == TK_OP && t->op == OP_STAR) {
+    p_advance(p);
+    if (!p_accept(p, TK_NAME)) p_error_at(p, p_peek(p), "invalid pattern");
+  } else if (t->kind == TK_OP && (t->op == OP_LPAR || t->op == OP_LSQB)) {
+    int close = t->op == OP_LPAR ? OP_RPAR : OP_RSQB;
+    p_advance(p);
+    while (!p_failed(p) && !p_at_op(p, close)) {
+      parse_pattern(p, reads);
+      if (!p_accept_op(p, OP_COMMA)) break;
+    }
+    p_expect_op(p, close, close == OP_RPAR ? ")" : "]");
+  } else if (t->kind == TK_OP && t->op == OP_LBRACE) {
+    p_advance(p);
+    parse_mapping_pattern(p, reads);
+  } else {
+    parse_literal_pattern(p);
+  }
+  p_leave(p);
+}
+
+static void parse_pattern(parser *p, mm_node *reads) {
+  do {
+    parse_closed_pattern(p, reads);
+  } while (!p_failed(p) && p_accept_op(p, OP_VBAR));
+  if (!p_failed(p) && p_accept(p, TK_KW_AS) && !p_accept(p, TK_NAME))
+    p_error_at(p, p_peek(p), "invalid pattern target");
+}
+
+/* `match` is a soft keyword: a statement only when the logical line ends
+ * with ':' and an indented `case` follows. */
+static bool at_match_statement(const parser *p) {
+  if (!p_at_name(p, "match")) return false;
+  const mm_token *next = p_peek_at(p, 1);
+  if (next->kind == TK_NEWLINE || (next->kind == TK_OP && next->op != OP_LPAR &&
+                                   next->op != OP_LSQB && next->op != OP_LBRACE &&
+                                   next->op != OP_MINUS && next->op != OP_STAR &&
+                                   next->op != OP_TILDE && next->op != OP_PLUS))
+    return false;
+  size_t k = 1;
+  while (p_peek_at(p, k)->kind != TK_NEWLINE && p_peek_at(p, k)->kind != TK_END) k++;
+  const mm_token *colon = p_peek_at(p, k - 1);
+  const mm_token *indent = p_peek_at(p, k + 1), *kw = p_peek_at(p, k + 2);
+  return colon->kind == TK_OP && colon->op == OP_COLON && indent->kind == TK_INDENT &&
+         kw->kind == TK_NAME && kw->len == 4 && memcmp(p->src + kw->start, "case", 4) == 0;
+}
+
+static void parse_match(parser *p, uint32_t depth) {
+  const mm_token *header = p_advance(p);
+  p_emit_loads(p, parse_star_named_expressions_tuple(p));
+  if (!p_expect_op(p, OP_COLON, ":")) return;
+  statement_done(p);
+  p_accept(p, TK_NEWLINE);
+  p_accept(p, TK_INDENT);
+  while (!p_failed(p) && !p_at(p, TK_DEDENT) && !p_at(p, TK_END)) {
+    if (!p_at_name(p, "case")) {
+      p_error_at(p, p_peek(p), "invalid syntax: expected 'case'");
+      return;
+    }
+    const mm_token *case_tok = p_advance(p);
+    mm_node *reads = p_node(p, N_PATTERN, case_tok);
+    size_t mark = p_mark(p);
+    do {
+      if (p_at_op(p, OP_COLON) || p_at(p, TK_KW_IF)) break;
+      parse_pattern(p, reads);
+    } while (!p_failed(p) && p_accept_op(p, OP_COMMA));
+    reads = p_finish(p, reads, mark);
+    p_emit_loads(p, reads);
+    if (!p_failed(p) && p_accept(p, TK_KW_IF)) p_emit_loads(p, parse_named_expression(p));
+    parse_block(p, depth + 2, SCOPE_OTHER, case_tok, "'case' statement");
+  }
+  if (!p_failed(p) && !p_accept(p, TK_DEDENT)) block_expected(p, header, "'match' statement");
+}
+
+/* ---------------------------------------------------- def and class */
+
+typedef struct decorators {
+  mm_node **items;
+  size_t count;
+  uint32_t first_line; /* 0 when there are none */
+} decorators;
+
+static void parse_parameter(parser *p, bool own, bool allow_annotation, bool *seen_default,
+                            bool keyword_only) {
+  const mm_token *name_tok = p_peek(p);
+  if (!p_accept(p, TK_NAME)) {
+    p_error_at(p, name_tok, "invalid syntax: expected a parameter name");
+    return;
+  }
+  mm_node *annotation = NULL;
+  if (allow_annotation && p_accept_op(p, OP_COLON)) annotation = parse_expression(p);
+  if (p_failed(p)) return;
+  uint32_t end_line = p->prev_end_line;
+  if (p_accept_op(p, OP_EQUAL)) {
+    p_emit_loads(p, parse_expression(p));
+    *seen_default = true;
+  } else if (*seen_default && !keyword_only) {
+    p_error_at(p, name_tok, "non-default argument follows default argument");
+    return;
+  }
+  if (annotation) {
+    if (own) {
+      mm_node *name = p_node(p, N_NAME, name_tok);
+      if (!name) return;
+      name->ctx = CTX_STORE;
+      p->events->parameter(p->events->context, name, annotation, name_tok->line, end_line);
+    }
+    p_emit_loads(p, annotation);
+  }
+}
+
+static void parse_parameters(parser *p, bool own) {
+  bool seen_default = false, seen_star = false, seen_slash = false;
+  while (!p_failed(p) && !p_at_op(p, OP_RPAR)) {
+    if (p_accept_op(p, OP_SLASH)) {
+      if (seen_slash || seen_star) p_error_at(p, p_peek(p), "invalid syntax: misplaced '/'");
+      seen_slash = true;
+    } else if (p_accept_op(p, OP_STAR)) {
+      if (seen_star) p_error_at(p, p_peek(p), "* argument may appear only once");
+      seen_star = true;
+      if (p_at(p, TK_NAME)) parse_parameter(p, own, true, &seen_default, true);
+    } else if (p_accept_op(p, OP_DSTAR)) {
+      parse_parameter(p, own, true, &seen_default, true);
+      p_accept_op(p, OP_COMMA);
+      if (!p_at_op(p, OP_RPAR))
+        p_error_at(p, p_peek(p), "arguments cannot follow var-keyword argument");
+      break;
+    } else {
+      parse_parameter(p, own, true, &seen_default, seen_star);
+    }
+    if (!p_accept_op(p, OP_COMMA)) break;
+  }
+  p_expect_op(p, OP_RPAR, ")");
+}
+
+static void parse_def(parser *p, uint32_t depth, scope sc, const decorators *decs) {
+  bool is_async = p_accept(p, TK_KW_ASYNC);
+  const mm_token *def_tok = p_advance(p); /* 'def' */
+  const mm_token *name_tok = p_peek(p);
+  if (!p_accept(p, TK_NAME)) {
+    p_error_at(p, name_tok, "invalid syntax: expected a function name");
+    return;
+  }
+  bool own = false;
+  if (sc == SCOPE_TOP_CLASS && !is_async && !p->tracking) {
+    mm_node *name = p_node(p, N_NAME, name_tok);
+    if (!name) return;
+    name->ctx = CTX_STORE;
+    own = p->events->function_begin(p->events->context, name, decs->items, decs->count,
+                                    decs->count ? decs->first_line : def_tok->line);
+    p->tracking = own;
+  }
+  for (size_t i = 0; i < decs->count; i++) p_emit_loads(p, decs->items[i]);
+  if (!p_expect_op(p, OP_LPAR, "(")) return;
+  parse_parameters(p, own);
+  if (!p_failed(p) && p_accept_op(p, OP_ARROW)) p_emit_loads(p, parse_expression(p));
+  if (p_failed(p)) return;
+  parse_block(p, own ? 1 : depth + 1, SCOPE_OTHER, def_tok, "function definition");
+  if (own && !p_failed(p)) {
+    p->events->function_end(p->events->context, p->prev_end_line);
+    p->tracking = false;
+  }
+}
+
+static void parse_class(parser *p, uint32_t depth, scope sc, const decorators *decs) {
+  const mm_token *class_tok = p_advance(p);
+  const mm_token *name_tok = p_peek(p);
+  if (!p_accept(p, TK_NAME)) {
+    p_error_at(p, name_tok, "invalid syntax: expected a class name");
+    return;
+  }
+  for (size_t i = 0; i < decs->count; i++) p_emit_loads(p, decs->items[i]);
+  if (p_at_op(p, OP_LPAR)) {
+    mm_node *name = p_node(p, N_NAME, name_tok);
+    if (!name) return;
+    mm_node *bases = parse_call_tail(p, name);
+    if (bases) {
+      name->ctx = CTX_STORE; /* the class name itself is no read */
+      p_emit_loads(p, bases);
+    }
+  }
+  if (p_failed(p)) return;
+  parse_block(p, depth + 1, sc == SCOPE_MODULE ? SCOPE_TOP_CLASS : SCOPE_OTHER, class_tok,
+              "class definition");
+}
+
+static void parse_decorated(parser *p, uint32_t depth, scope sc) {
+  decorators decs = {NULL, 0, 0};
+  size_t mark = p_mark(p);
+  while (!p_failed(p) && p_accept_op(p, OP_AT)) {
+    if (!decs.first_line) decs.first_line = p_peek(p)->line;
+    mm_node *expr = parse_named_expression(p);
+    if (!expr) return;
+    p_push(p, expr);
+    if (!p_accept(p, TK_NEWLINE)) {
+      p_error_at(p, p_peek(p), "invalid syntax");
+      return;
+    }
+  }
+  decs.count = p->scratch->len - mark;
+  decs.items = mm_arena_alloc(p->arena, (decs.count ? decs.count : 1) * sizeof *decs.items);
+  if (!decs.items) {
+    mm_diag_set(p->diag, MM_ERR_NO_MEMORY, p_peek(p)->line, "out of memory");
+    return;
+  }
+  memcpy(decs.items, (mm_node **)p->scratch->items + mark, decs.count * sizeof *decs.items);
+  p->scratch->len = mark;
+  if (p_at(p, TK_KW_DEF) || (p_at(p, TK_KW_ASYNC) && p_peek_at(p, 1)->kind == TK_KW_DEF))
+    parse_def(p, depth, sc, &decs);
+  else if (p_at(p, TK_KW_CLASS))
+    parse_class(p, depth, sc, &decs);
+  else
+    p_error_at(p, p_peek(p), "invalid syntax: expected 'def' or 'class' after a decorator");
+}
+
+static void parse_statement(parser *p, uint32_t depth, scope sc) {
+  static const decorators none = {NULL, 0, 0};
+  statement_done(p);
+  const mm_token *t = p_peek(p);
+  switch (t->kind) {
+  case TK_OP:
+    if (t->op == OP_AT) {
+      parse_decorated(p, depth, sc);
+      return;
+    }
+    break;
+  case TK_KW_DEF: parse_def(p, depth, sc, &none); return;
+  case TK_KW_CLASS: parse_class(p, depth, sc, &none); return;
+  case TK_KW_IF: parse_if(p, depth); return;
+  case TK_KW_WHILE: parse_while(p, depth); return;
+  case TK_KW_FOR: parse_for(p, depth); return;
+  case TK_KW_TRY: parse_try(p, depth); return;
+  case TK_KW_WITH: parse_with(p, depth); return;
+  case TK_KW_ASYNC: {
+    int next = p_peek_at(p, 1)->kind;
+    if (next == TK_KW_DEF) {
+      parse_def(p, depth, sc, &none);
+    } else if (next == TK_KW_FOR || next == TK_KW_WITH) {
+      p_advance(p);
+      if (next == TK_KW_FOR) parse_for(p, depth);
+      else parse_with(p, depth);
+    } else {
+      p_error_at(p, t, "invalid syntax");
+    }
+    return;
+  }
+  case TK_INDENT:
+    p_error_at(p, t, "unexpected indent");
+    return;
+  case TK_NAME:
+    if (at_match_statement(p)) {
+      parse_match(p, depth);
+      return;
+    }
+    break;
+  default:
+    break;
+  }
+  parse_simple_statements(p, depth);
+}
+
+bool mm_parse(const char *source, const mm_lexed *lexed, const mm_parse_events *events,
+              mm_diag *diag) {
+  mm_arena arena;
+  mm_vec scratch, walk;
+  mm_arena_init(&arena);
+  mm_vec_init(&scratch, sizeof(mm_node *));
+  mm_vec_init(&walk, sizeof(const mm_node *));
+  parser p;
+  memset(&p, 0, sizeof p);
+  p.src = source;
+  p.toks = lexed->tokens;
+  p.count = lexed->count;
+  p.arena = &arena;
+  p.scratch = &scratch;
+  p.walk = &walk;
+  p.diag = diag;
+  p.events = events;
+  while (!p_failed(&p) && !p_at(&p, TK_END)) parse_statement(&p, 0, SCOPE_MODULE);
+  mm_arena_free(&arena);
+  mm_vec_free(&scratch);
+  mm_vec_free(&walk);
+  return !p_failed(&p);
+}

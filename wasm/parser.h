@@ -1,0 +1,44 @@
+/* parser.h: a recursive-descent parser for Python source, statement by
+ * statement, reporting what the model needs as events: the functions
+ * defined directly in top-level classes, their parameters, annotated
+ * bindings and every read of a name. It accepts exactly what Python's own
+ * parser accepts for the constructs dumps use, and stops at the first
+ * syntax error with its line. */
+#ifndef MM_PARSER_H
+#define MM_PARSER_H
+
+#include <stdbool.h>
+
+#include "ast.h"
+#include "diag.h"
+#include "lexer.h"
+
+/* What the parser tells its listener. Names arrive as N_NAME nodes (their
+ * text and line); all nodes are valid only during the call. */
+typedef struct mm_parse_events {
+  void *context;
+  /* A `def` directly in the body of a top-level class. `first_line` is the
+   * line of its first decorator, or of `def`. Return true to receive the
+   * events of this function until function_end. */
+  bool (*function_begin)(void *context, const mm_node *name, mm_node *const *decorators,
+                         size_t decorator_count, uint32_t first_line);
+  /* An annotated parameter of the function itself; lines span the name and
+   * its annotation. */
+  void (*parameter)(void *context, const mm_node *name, const mm_node *annotation,
+                    uint32_t line, uint32_t end_line);
+  /* `NAME: annotation [= value]` anywhere in the function; `depth` is the
+   * statement's depth in Python's AST below the function (its body is 1). */
+  void (*binding)(void *context, const mm_node *name, const mm_node *annotation,
+                  const mm_node *value, uint32_t line, uint32_t end_line, uint32_t depth);
+  /* A read of a name (a Name node with Load context). */
+  void (*load)(void *context, const mm_node *name);
+  /* The function ended; `last_line` is the last line of its last statement. */
+  void (*function_end)(void *context, uint32_t last_line);
+} mm_parse_events;
+
+/* Parses the tokens of `lexed` (made from `source`). False on a syntax
+ * error, with `diag` filled. */
+bool mm_parse(const char *source, const mm_lexed *lexed, const mm_parse_events *events,
+              mm_diag *diag);
+
+#endif

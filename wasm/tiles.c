@@ -1,0 +1,362 @@
+/* tiles.c: model.md's tile rules: a `.Tile[...]` annotation holding a
+ * `.MemRef(base, offset, size)` call and a `.Mem.<Space>` attribute, each
+ * taken first in breadth-first order; its shape, dtype and op. */
+#include "tiles.h"
+
+#include <string.h>
+
+#include "lexer.h"
+
+/* Integers beyond this cannot be held exactly by a JSON reader (JS). */
+#define MAX_EXACT_INTEGER ((int64_t)1 << 53)
+
+static bool text_is(const char *src, const mm_node *node, const char *word) {
+  size_t n = strlen(word);
+  return node->len == n && memcmp(src + node->start, word, n) == 0;
+}
+
+static bool is_dotted(const mm_node *node, size_t *parts) {
+  size_t n = 1;
+  while (node->kind == N_ATTRIBUTE) {
+    node = node->kids[0];
+    n++;
+  }
+  *parts = n;
+  return node->kind == N_NAME;
+}
+
+bool mm_is_dotted_ending(const char *src, const mm_node *node, const char *last) {
+  size_t parts;
+  return node->kind == N_ATTRIBUTE && text_is(src, node, last) && is_dotted(node, &parts);
+}
+
+mm_str mm_dotted_last(const char *src, const mm_node *node) {
+  size_t parts;
+  mm_str s = {NULL, 0};
+  if ((node->kind == N_ATTRIBUTE || node->kind == N_NAME) && is_dotted(node, &parts)) {
+    s.text = src + node->start;
+    s.len = node->len;
+  }
+  return s;
+}
+
+/* ---------------------------------------------------------- integers */
+
+typedef enum int_result { INT_NONE, INT_OK, INT_RANGE } int_result;
+
+static int digit_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  c = (char)(c | 0x20);
+  return c >= 'a' && c <= 'f' ? c - 'a' + 10 : 99;
+}
+
+static int_result literal_value(const char *src, const mm_node *node, int64_t *value) {
+  if (node->kind != N_INT) return INT_NONE;
+  const char *s = src + node->start;
+  size_t len = node->len, i = 0;
+  int base = 10;
+  if (len > 1 && s[0] == '0' && strchr("xXoObB", s[1])) {
+    base = (s[1] | 0x20) == 'x' ? 16 : (s[1] | 0x20) == 'o' ? 8 : 2;
+    i = 2;
+  }
+  int64_t v = 0;
+  for (; i < len; i++) {
+    if (s[i] == '_') continue;
+    int d = digit_value(s[i]);
+    if (d >= base) return INT_NONE;
+    if (v > (MAX_EXACT_INTEGER - d) / base) return INT_RANGE;
+    v = v * base + d;
+  }
+  *value = v;
+  return INT_OK;
+}
+
+/* An integer literal or a negated one. */
+static int_result plain_integer(const char *src, const mm_node *node, int64_t *value) {
+  if (node->kind == N_UNARY && node->op == OP_MINUS && node->count == 1) {
+    int_result r = literal_value(src, node->kids[0], value);
+    if (r == INT_OK) *value = -*value;
+    return r;
+  }
+  return literal_value(src, node, value);
+}
+
+/* A plain integer, or `<...>.const(<plain integer>, ...)`. */
+static int_result usable_integer(const char *src, const mm_node *node, int64_t *value) {
+  if (node->kind == N_CALL && node->positional >= 2 &&
+      mm_is_dotted_ending(src, node->kids[0], "const"))
+    return plain_integer(src, node->kids[1], value);
+  return plain_integer(src, node, value);
+}
+
+/* ----------------------------------------------------------- strings */
+
+static void put_utf8(mm_buf *out, uint32_t cp) {
+  char b[4];
+  size_t n;
+  if (cp < 0x80) {
+    b[0] = (char)cp;
+    n = 1;
+  } else if (cp < 0x800) {
+    b[0] = (char)(0xC0 | (cp >> 6));
+    b[1] = (char)(0x80 | (cp & 0x3F));
+    n = 2;
+  } else if (cp < 0x10000) {
+    b[0] = (char)(0xE0 | (cp >> 12));
+    b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    b[2] = (char)(0x80 | (cp & 0x3F));
+    n = 3;
+  } else {
+    b[0] = (char)(0xF0 | (cp >> 18));
+    b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    b[3] = (char)(0x80 | (cp & 0x3F));
+    n = 4;
+  }
+  mm_buf_append(out, b, n);
+}
+
+static size_t hex_escape(const char *s, size_t i, size_t end, size_t digits, mm_buf *out) {
+  uint32_t cp = 0;
+  size_t k = 0;
+  for (; k < digits && i + k < end && digit_value(s[i + k]) < 16; k++)
+    cp = cp * 16 + (uint32_t)digit_value(s[i + k]);
+  if (k < digits || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+    mm_buf_putc(out, '\\'); /* malformed: keep the text as written */
+    return i - 1;
+  }
+  put_utf8(out, cp);
+  return i + k;
+}
+
+/* Python's escapes in a non-raw string body [i, end). */
+static void decode_body(const char *s, size_t i, size_t end, bool raw, mm_buf *out) {
+  while (i < end) {
+    char c = s[i];
+    if (c != '\\' || raw || i + 1 >= end) {
+      mm_buf_putc(out, c);
+      i++;
+      continue;
+    }
+    char e = s[i + 1];
+    i += 2;
+    switch (e) {
+    case '\n': break;
+    case '\r': if (i < end && s[i] == '\n') i++; break;
+    case 'a': mm_buf_putc(out, '\a'); break;
+    case 'b': mm_buf_putc(out, '\b'); break;
+    case 'f': mm_buf_putc(out, '\f'); break;
+    case 'n': mm_buf_putc(out, '\n'); break;
+    case 'r': mm_buf_putc(out, '\r'); break;
+    case 't': mm_buf_putc(out, '\t'); break;
+    case 'v': mm_buf_putc(out, '\v'); break;
+    case 'x': i = hex_escape(s, i, end, 2, out); break;
+    case 'u': i = hex_escape(s, i, end, 4, out); break;
+    case 'U': i = hex_escape(s, i, end, 8, out); break;
+    default:
+      if (e >= '0' && e <= '7') {
+        uint32_t cp = (uint32_t)(e - '0');
+        for (int k = 0; k < 2 && i < end && s[i] >= '0' && s[i] <= '7'; k++) cp = cp * 8 + (uint32_t)(s[i++] - '0');
+        put_utf8(out, cp);
+      } else if (e == '\\' || e == '\'' || e == '"') {
+        mm_buf_putc(out, e);
+      } else {
+        mm_buf_putc(out, '\\'); /* unknown escapes stay as written */
+        mm_buf_putc(out, e);
+      }
+    }
+  }
+}
+
+/* The value of a (possibly implicitly concatenated) string constant. */
+static char *decode_string(const char *src, const mm_node *node, mm_arena *arena) {
+  mm_buf out = {0};
+  size_t i = node->start, end = node->start + node->len;
+  while (i < end) {
+    char c = src[i];
+    if (c == '#') { /* a comment between literals */
+      while (i < end && src[i] != '\n' && src[i] != '\r') i++;
+      continue;
+    }
+    if (c != '\'' && c != '"' && (c | 0x20) != 'r' && (c | 0x20) != 'u') {
+      i++; /* whitespace, line ends, continuations between literals */
+      continue;
+    }
+    bool raw = false;
+    while (src[i] != '\'' && src[i] != '"') raw |= (src[i++] | 0x20) == 'r';
+    char quote = src[i];
+    size_t q = (i + 2 < end && src[i + 1] == quote && src[i + 2] == quote) ? 3 : 1;
+    size_t body = i + q, j = body;
+    while (j < end) {
+      if (src[j] == '\\') {
+        j += 2;
+      } else if (src[j] == quote && (q == 1 || (src[j + 1] == quote && src[j + 2] == quote))) {
+        break;
+      } else {
+        j++;
+      }
+    }
+    decode_body(src, body, j, raw, &out);
+    i = j + q;
+  }
+  char *text = out.failed ? NULL : mm_arena_strndup(arena, out.data ? out.data : "", out.len);
+  mm_buf_free(&out);
+  return text;
+}
+
+/* ------------------------------------------------------------ memref */
+
+typedef struct memref {
+  const mm_node *base;
+  int64_t offset, size;
+} memref;
+
+static bool report_range(const mm_node *node, mm_diag *diag) {
+  mm_diag_set(diag, MM_ERR_LIMIT, node->line,
+              "a MemRef offset or size on line %u is beyond 2^53 bytes", (unsigned)node->line);
+  return false;
+}
+
+/* Whether `call` is a usable `<...>.MemRef(base, offset, size, ...)`. */
+static bool usable_memref(const char *src, const mm_node *call, memref *out, mm_diag *diag) {
+  if (call->kind != N_CALL || call->positional < 4 ||
+      !mm_is_dotted_ending(src, call->kids[0], "MemRef"))
+    return false;
+  const mm_node *base = call->kids[1];
+  if (base->kind != N_NAME && base->kind != N_STR) return false;
+  int_result r1 = usable_integer(src, call->kids[2], &out->offset);
+  int_result r2 = usable_integer(src, call->kids[3], &out->size);
+  if (r1 == INT_RANGE || r2 == INT_RANGE) return report_range(call, diag);
+  out->base = base;
+  return r1 == INT_OK && r2 == INT_OK;
+}
+
+/* `<...>.Mem.<Space>`: the attribute's value is itself `.Mem`. */
+static bool is_space_attribute(const char *src, const mm_node *node) {
+  return node->kind == N_ATTRIBUTE && node->kids[0]->kind == N_ATTRIBUTE &&
+         text_is(src, node->kids[0], "Mem");
+}
+
+/* Breadth-first, as ast.walk: the first usable MemRef and the first space. */
+static bool find_memref_and_space(const char *src, const mm_node *root, memref *ref,
+                                  const mm_node **space, mm_diag *diag) {
+  mm_vec queue;
+  mm_vec_init(&queue, sizeof(const mm_node *));
+  bool found_ref = false;
+  *space = NULL;
+  const mm_node **slot = mm_vec_push(&queue);
+  if (slot) *slot = root;
+  for (size_t head = 0; head < queue.len && !(found_ref && *space); head++) {
+    const mm_node *node = ((const mm_node **)queue.items)[head];
+    if (!found_ref && usable_memref(src, node, ref, diag)) found_ref = true;
+    if (mm_diag_failed(diag)) break;
+    if (!*space && is_space_attribute(src, node)) *space = node;
+    for (uint32_t i = 0; i < node->count; i++) {
+      slot = mm_vec_push(&queue);
+      if (slot) *slot = node->kids[i];
+    }
+  }
+  bool ok = !queue.failed;
+  if (queue.failed) mm_diag_set(diag, MM_ERR_NO_MEMORY, root->line, "out of memory");
+  mm_vec_free(&queue);
+  return ok && found_ref && *space;
+}
+
+/* --------------------------------------------------- shape and dtype */
+
+static bool is_upper_word(const char *s, size_t len) {
+  bool cased = false;
+  for (size_t i = 0; i < len; i++) {
+    if (s[i] >= 'a' && s[i] <= 'z') return false;
+    if (s[i] >= 'A' && s[i] <= 'Z') cased = true;
+  }
+  return cased;
+}
+
+static bool read_shape(const char *src, const mm_node *first, mm_arena *arena,
+                       mm_tile_fields *out, mm_diag *diag) {
+  out->shape = NULL;
+  out->shape_len = 0;
+  if (first->kind != N_LIST) return true;
+  int64_t *dims = mm_arena_alloc(arena, (first->count ? first->count : 1) * sizeof *dims);
+  if (!dims) return false;
+  for (uint32_t i = 0; i < first->count; i++) {
+    int_result r = usable_integer(src, first->kids[i], &dims[i]);
+    if (r == INT_RANGE) return report_range(first, diag);
+    if (r != INT_OK) return true; /* not a list of integers: shape [] */
+  }
+  out->shape = dims;
+  out->shape_len = first->count;
+  return true;
+}
+
+static void read_dtype(const char *src, mm_node *const *elements, uint32_t count,
+                       mm_tile_fields *out) {
+  out->dtype.text = "";
+  out->dtype.len = 0;
+  for (uint32_t i = 1; i < 3 && i < count; i++) {
+    const mm_node *e = elements[i];
+    if (e->kind == N_ATTRIBUTE && e->kids[0]->kind == N_NAME &&
+        is_upper_word(src + e->start, e->len)) {
+      out->dtype.text = src + e->start;
+      out->dtype.len = e->len;
+      return;
+    }
+  }
+}
+
+bool mm_tile_from_annotation(const char *src, const mm_node *annotation, mm_arena *arena,
+                             mm_tile_fields *out, mm_diag *diag) {
+  if (annotation->kind != N_SUBSCRIPT || !mm_is_dotted_ending(src, annotation->kids[0], "Tile"))
+    return false;
+  memref ref;
+  const mm_node *space;
+  if (!find_memref_and_space(src, annotation, &ref, &space, diag)) return false;
+  if (text_is(src, space, "DDR")) return false; /* off-chip: not a tile */
+  out->space.text = src + space->start;
+  out->space.len = space->len;
+  out->base = ref.base->kind == N_NAME
+                  ? mm_arena_strndup(arena, src + ref.base->start, ref.base->len)
+                  : decode_string(src, ref.base, arena);
+  out->offset = ref.offset;
+  out->size = ref.size;
+  const mm_node *slice = annotation->kids[1];
+  mm_node *const *elements = slice->kind == N_TUPLE ? slice->kids : &annotation->kids[1];
+  uint32_t count = slice->kind == N_TUPLE ? slice->count : 1;
+  if (!out->base || (count && !read_shape(src, elements[0], arena, out, diag))) {
+    if (!mm_diag_failed(diag)) mm_diag_set(diag, MM_ERR_NO_MEMORY, annotation->line, "out of memory");
+    return false;
+  }
+  read_dtype(src, elements, count, out);
+  return true;
+}
+
+char *mm_value_op(const char *src, const mm_node *value, mm_arena *arena) {
+  size_t parts;
+  if (!value || value->kind != N_CALL || !is_dotted(value->kids[0], &parts))
+    return mm_arena_strndup(arena, "", 0);
+  /* Join the parts: spaces or comments may sit between them in the source. */
+  const mm_node *chain[64];
+  size_t n = 0;
+  const mm_node *node = value->kids[0];
+  mm_buf out = {0};
+  while (n < 64) {
+    chain[n++] = node;
+    if (node->kind != N_ATTRIBUTE) break;
+    node = node->kids[0];
+  }
+  if (node->kind == N_ATTRIBUTE) mm_buf_puts(&out, "..."); /* over 64 parts: elide */
+  for (size_t i = n; i-- > 0;) {
+    mm_buf_append(&out, src + chain[i]->start, chain[i]->len);
+    if (i) mm_buf_putc(&out, '.');
+  }
+  const char *text = out.data ? out.data : "";
+  size_t len = out.len;
+  if (len > 3 && memcmp(text, "pl.", 3) == 0) {
+    text += 3;
+    len -= 3;
+  }
+  char *op = out.failed ? NULL : mm_arena_strndup(arena, text, len);
+  mm_buf_free(&out);
+  return op;
+}

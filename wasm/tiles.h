@@ -1,0 +1,48 @@
+/* tiles.h: reading a tile out of an annotation (model.md, "Tiles"), and
+ * the small node helpers the model needs (dotted names, integers). */
+#ifndef MM_TILES_H
+#define MM_TILES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "ast.h"
+#include "diag.h"
+
+/* A string slice: not NUL-terminated unless said so. */
+typedef struct mm_str {
+  const char *text;
+  size_t len;
+} mm_str;
+
+typedef struct mm_tile_fields {
+  mm_str space;    /* points into the source */
+  char *base;      /* NUL-terminated copy (a string constant is decoded) */
+  int64_t offset, size;
+  int64_t *shape;
+  uint32_t shape_len;
+  mm_str dtype;    /* into the source, or empty */
+} mm_tile_fields;
+
+/* Whether `annotation` is a tile annotation with on-chip memory; fills
+ * `out` (copies in `arena`). A number out of the exactly representable
+ * range (|n| > 2^53) is an error in `diag`: JSON readers could not hold it. */
+bool mm_tile_from_annotation(const char *src, const mm_node *annotation, mm_arena *arena,
+                             mm_tile_fields *out, mm_diag *diag);
+
+/* `op` of an assignment's value: the called dotted name without a leading
+ * "pl."; empty when the value is not a call of a dotted name. Allocated in
+ * `arena` (NUL-terminated). */
+char *mm_value_op(const char *src, const mm_node *value, mm_arena *arena);
+
+/* Whether `node` is a dotted name (Name or Attribute chain) of at least two
+ * parts whose last part is `last`. */
+bool mm_is_dotted_ending(const char *src, const mm_node *node, const char *last);
+
+/* The last component of a dotted name (a bare name counts), or an empty
+ * slice when `node` is not a dotted name. */
+mm_str mm_dotted_last(const char *src, const mm_node *node);
+
+#endif
