@@ -49,9 +49,9 @@ typedef enum mm_status {
  * with mm_error_clear (safe on a zeroed or already cleared struct). */
 typedef struct mm_error {
   mm_status status;
-  uint32_t line;          /* 1-based input line, 0 when not tied to a line */
-  char *message;          /* NUL-terminated, owned by this struct */
-  char **functions;       /* MM_ERR_UNALLOCATED: the functions refused */
+  uint32_t line;    /* 1-based input line, 0 when not tied to a line */
+  char *message;    /* NUL-terminated, owned by this struct */
+  char **functions; /* MM_ERR_UNALLOCATED: the functions refused */
   size_t function_count;
 } mm_error;
 
@@ -105,8 +105,7 @@ typedef struct mm_options {
  * Returns the model (free with mm_model_free), or NULL with `error` filled
  * (clear it with mm_error_clear). `options` may be NULL. The input need not
  * be NUL-terminated and may contain any bytes. */
-mm_model *mm_model_parse(const char *input, size_t len, const mm_options *options,
-                         mm_error *error);
+mm_model *mm_model_parse(const char *input, size_t len, const mm_options *options, mm_error *error);
 
 /* Frees a model and everything it owns. NULL is allowed. */
 void mm_model_free(mm_model *model);
@@ -132,9 +131,8 @@ char *mm_error_to_json(const mm_error *error, size_t *out_len);
  * refused. `dump_name`, `backend` and `pto_text` as in mm_options (each may
  * be NULL). The result is owned by the caller (mm_free); `*out_len` gets its
  * length. NULL only when out of memory. */
-char *mm_analyze_json(const char *input, size_t len, const char *dump_name,
-                      const char *backend, const char *pto_text, size_t pto_len,
-                      size_t *out_len);
+char *mm_analyze_json(const char *input, size_t len, const char *dump_name, const char *backend,
+                      const char *pto_text, size_t pto_len, size_t *out_len);
 
 /* Frees a buffer returned by this API. */
 void mm_free(void *buffer);

@@ -30,18 +30,17 @@ static int usage_error(const char *message, const char *detail) {
 }
 
 static void print_help(void) {
-  printf(USAGE
-         "\n"
-         "Render the on-chip memory layout of a PyPTO pass dump.\n\n"
-         "  <path>                a dump (.../passes_dump/NN_after_Pass.py), a passes_dump/\n"
-         "                        folder, or a build_output/<case>/ folder\n"
-         "  -o, --output OUTPUT   where to write (default: <dump>.memory_map.html beside\n"
-         "                        the dump; with --json, standard output)\n"
-         "  -p, --pass-name NAME  pass to pick inside a folder (default AllocateMemoryAddr)\n"
-         "  -b, --backend NAME    Ascend910B or Ascend950 (default: detected from the\n"
-         "                        case's ptoas/*.pto, else Ascend910B, assumed)\n"
-         "  --json                write the model as JSON instead of a page\n"
-         "  -h, --help            show this help\n");
+  printf(USAGE "\n"
+               "Render the on-chip memory layout of a PyPTO pass dump.\n\n"
+               "  <path>                a dump (.../passes_dump/NN_after_Pass.py), a passes_dump/\n"
+               "                        folder, or a build_output/<case>/ folder\n"
+               "  -o, --output OUTPUT   where to write (default: <dump>.memory_map.html beside\n"
+               "                        the dump; with --json, standard output)\n"
+               "  -p, --pass-name NAME  pass to pick inside a folder (default AllocateMemoryAddr)\n"
+               "  -b, --backend NAME    Ascend910B or Ascend950 (default: detected from the\n"
+               "                        case's ptoas/*.pto, else Ascend910B, assumed)\n"
+               "  --json                write the model as JSON instead of a page\n"
+               "  -h, --help            show this help\n");
 }
 
 /* Matches `-o X`, `-oX`, `--output X` and `--output=X`. */
@@ -153,8 +152,10 @@ static bool is_dir(const char *path) {
 
 /* Compares the leading numbers of two names as numbers of any length. */
 static int compare_numbers(const char *a, const char *b) {
-  while (*a == '0' && a[1] >= '0' && a[1] <= '9') a++;
-  while (*b == '0' && b[1] >= '0' && b[1] <= '9') b++;
+  while (*a == '0' && a[1] >= '0' && a[1] <= '9')
+    a++;
+  while (*b == '0' && b[1] >= '0' && b[1] <= '9')
+    b++;
   size_t la = strspn(a, "0123456789"), lb = strspn(b, "0123456789");
   if (la != lb) return la < lb ? -1 : 1;
   return strncmp(a, b, la);

@@ -37,17 +37,15 @@ static char *read_template(const char *path, size_t *len) {
   return data;
 }
 
-char *mm_cli_page(const char *json, size_t json_len, size_t *page_len, char *why,
-                  size_t why_len) {
+char *mm_cli_page(const char *json, size_t json_len, size_t *page_len, char *why, size_t why_len) {
   const char *path = getenv("MEMORY_MAP_PAGE");
   if (!path || !*path) path = MM_PAGE_PATH;
   size_t len = 0;
   char *page = read_template(path, &len);
   const char *at = page ? strstr(page, marker) : NULL;
   if (!at) {
-    snprintf(why, why_len,
-             "the page template %s is %s: run `npm run build` first, or use --json", path,
-             page ? "not a memory-map page" : "missing");
+    snprintf(why, why_len, "the page template %s is %s: run `npm run build` first, or use --json",
+             path, page ? "not a memory-map page" : "missing");
     free(page);
     return NULL;
   }

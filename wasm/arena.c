@@ -87,7 +87,8 @@ bool mm_buf_reserve(mm_buf *buf, size_t extra) {
   }
   if (buf->len + extra + 1 <= buf->cap) return true;
   size_t cap = buf->cap ? buf->cap : 256;
-  while (cap < buf->len + extra + 1) cap *= 2;
+  while (cap < buf->len + extra + 1)
+    cap *= 2;
   char *data = mm__realloc(buf->data, cap);
   if (!data) {
     buf->failed = true;
@@ -123,7 +124,8 @@ void mm_buf_put_int(mm_buf *buf, int64_t value) {
   } while (magnitude);
   if (value < 0) mm_buf_putc(buf, '-');
   if (!mm_buf_reserve(buf, n)) return;
-  while (n) buf->data[buf->len++] = digits[--n];
+  while (n)
+    buf->data[buf->len++] = digits[--n];
   buf->data[buf->len] = 0;
 }
 

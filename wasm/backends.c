@@ -29,9 +29,12 @@ uint64_t mm_backend_capacity(const mm_backend *backend, const char *space, size_
     const char *space;
     size_t field;
   } fields[] = {
-      {"Vec", offsetof(mm_backend, vec)},         {"Mat", offsetof(mm_backend, mat)},
-      {"Left", offsetof(mm_backend, left)},       {"Right", offsetof(mm_backend, right)},
-      {"Acc", offsetof(mm_backend, acc)},         {"Bias", offsetof(mm_backend, bias)},
+      {"Vec", offsetof(mm_backend, vec)},
+      {"Mat", offsetof(mm_backend, mat)},
+      {"Left", offsetof(mm_backend, left)},
+      {"Right", offsetof(mm_backend, right)},
+      {"Acc", offsetof(mm_backend, acc)},
+      {"Bias", offsetof(mm_backend, bias)},
       {"LeftScale", offsetof(mm_backend, left_scale)},
       {"RightScale", offsetof(mm_backend, right_scale)},
   };

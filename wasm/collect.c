@@ -71,15 +71,14 @@ static void add_binding(mm_collector *c, const mm_node *name, const mm_node *ann
   b->op = op;
 }
 
-static void parameter(void *context, const mm_node *name, const mm_node *annotation,
-                      uint32_t line, uint32_t end_line) {
+static void parameter(void *context, const mm_node *name, const mm_node *annotation, uint32_t line,
+                      uint32_t end_line) {
   mm_collector *c = context;
   add_binding(c, name, annotation, "param", line, end_line, 0);
 }
 
 static void binding_event(void *context, const mm_node *name, const mm_node *annotation,
-                          const mm_node *value, uint32_t line, uint32_t end_line,
-                          uint32_t depth) {
+                          const mm_node *value, uint32_t line, uint32_t end_line, uint32_t depth) {
   mm_collector *c = context;
   /* Most annotations are scalars and tensors: rule them out before making
    * an op string. */

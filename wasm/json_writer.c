@@ -17,16 +17,22 @@ static void put_string(mm_buf *out, const char *s, size_t len) {
     char unicode[7];
     bool line_separator = c == 0xE2 && i + 2 < len && (unsigned char)s[i + 1] == 0x80 &&
                           ((unsigned char)s[i + 2] == 0xA8 || (unsigned char)s[i + 2] == 0xA9);
-    if (c == '"') escape = "\\\"";
-    else if (c == '\\') escape = "\\\\";
-    else if (c == '\n') escape = "\\n";
-    else if (c == '\r') escape = "\\r";
-    else if (c == '\t') escape = "\\t";
+    if (c == '"')
+      escape = "\\\"";
+    else if (c == '\\')
+      escape = "\\\\";
+    else if (c == '\n')
+      escape = "\\n";
+    else if (c == '\r')
+      escape = "\\r";
+    else if (c == '\t')
+      escape = "\\t";
     else if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7F || line_separator) {
       unsigned code = line_separator ? 0x2028u + ((unsigned char)s[i + 2] - 0xA8u) : c;
       unicode[0] = '\\';
       unicode[1] = 'u';
-      for (int k = 0; k < 4; k++) unicode[2 + k] = hex[(code >> (12 - 4 * k)) & 0xF];
+      for (int k = 0; k < 4; k++)
+        unicode[2 + k] = hex[(code >> (12 - 4 * k)) & 0xF];
       unicode[6] = 0;
       escape = unicode;
       if (line_separator) i += 2;
@@ -55,7 +61,8 @@ static void put_source(mm_buf *out, const mm_function *fn) {
   uint32_t lines = fn->src_end - fn->src_start + 1;
   for (uint32_t line = 0; line < lines; line++) {
     size_t end = begin;
-    while (end < len && s[end] != '\n' && s[end] != '\r') end++;
+    while (end < len && s[end] != '\n' && s[end] != '\r')
+      end++;
     if (line) mm_buf_putc(out, ',');
     put_string(out, s + begin, end - begin);
     if (end < len && s[end] == '\r' && end + 1 < len && s[end + 1] == '\n') end++;

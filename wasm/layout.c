@@ -8,8 +8,8 @@
 
 #include "model_internal.h"
 
-static const char *const space_order[] = {"Vec", "Mat", "Left", "LeftScale",
-                                          "Right", "RightScale", "Acc", "Bias"};
+static const char *const space_order[] = {"Vec",   "Mat",        "Left", "LeftScale",
+                                          "Right", "RightScale", "Acc",  "Bias"};
 #define KNOWN_SPACES (sizeof space_order / sizeof space_order[0])
 
 uint32_t mm_space_rank(const char *space) {
@@ -109,7 +109,8 @@ static bool emit_runs(mm_function *fn, slot_key *members, size_t n, mm_arena *ar
     if (box->alias_count) {
       box->aliases = mm_arena_alloc(arena, box->alias_count * sizeof *box->aliases);
       if (!box->aliases) return false;
-      for (size_t k = i + 1; k < j; k++) box->aliases[k - i - 1] = members[k].tile->name;
+      for (size_t k = i + 1; k < j; k++)
+        box->aliases[k - i - 1] = members[k].tile->name;
     }
     i = j;
   }
@@ -122,7 +123,8 @@ static bool make_boxes(mm_function *fn, slot_key *keys, mm_arena *arena) {
   if (!slots) return false;
   for (size_t i = 0; i < n;) {
     size_t j = i + 1;
-    while (j < n && same_slot(keys[i].tile, keys[j].tile)) j++;
+    while (j < n && same_slot(keys[i].tile, keys[j].tile))
+      j++;
     slots[slot_count++] = (slot_range){i, j, keys[i].index};
     i = j;
   }
@@ -169,7 +171,8 @@ static bool find_overlaps(mm_function *fn) {
   size_t n = fn->box_count;
   span_key *keys = mm__alloc((n ? n : 1) * sizeof *keys);
   if (!keys) return false;
-  for (size_t i = 0; i < n; i++) keys[i] = (span_key){&fn->boxes[i], (uint32_t)i};
+  for (size_t i = 0; i < n; i++)
+    keys[i] = (span_key){&fn->boxes[i], (uint32_t)i};
   qsort(keys, n, sizeof *keys, compare_span);
   for (size_t i = 0; i < n; i++) {
     const mm_tile *a = keys[i].box->tile;
@@ -243,7 +246,8 @@ bool mm_function_layout(mm_function *fn, const mm_backend *backend, mm_arena *ar
     mm__dealloc(keys);
     return false;
   }
-  for (size_t i = 0; i < n; i++) keys[i] = (slot_key){&fn->tiles[i], (uint32_t)i};
+  for (size_t i = 0; i < n; i++)
+    keys[i] = (slot_key){&fn->tiles[i], (uint32_t)i};
   qsort(keys, n, sizeof *keys, compare_slot);
   fn->unallocated = detect_unallocated(keys, n);
   bool ok = make_boxes(fn, keys, arena);

@@ -14,12 +14,12 @@ typedef struct lexer {
   size_t pos, end;
   uint32_t line;
   bool with_lines;
-  mm_vec tokens;     /* mm_token */
-  mm_vec lines;      /* uint32_t line starts */
+  mm_vec tokens; /* mm_token */
+  mm_vec lines;  /* uint32_t line starts */
   char brackets[MAX_BRACKETS];
   uint32_t bracket_lines[MAX_BRACKETS];
-  int depth;         /* open brackets */
-  int base_depth;    /* 1 when lexing an f-string part */
+  int depth;      /* open brackets */
+  int base_depth; /* 1 when lexing an f-string part */
   int indents[MAX_INDENT + 1], alt_indents[MAX_INDENT + 1];
   int indent_top;
   mm_diag *diag;
@@ -45,8 +45,10 @@ static void emit(lexer *lx, uint8_t kind, size_t start, size_t len, uint32_t lin
 static void record_line_start(lexer *lx) {
   if (!lx->with_lines) return;
   uint32_t *start = mm_vec_push(&lx->lines);
-  if (!start) oom(lx);
-  else *start = (uint32_t)lx->pos;
+  if (!start)
+    oom(lx);
+  else
+    *start = (uint32_t)lx->pos;
 }
 
 /* Consumes a line end (\n, \r\n or \r) at pos, if any. */
@@ -147,18 +149,41 @@ static const struct {
   const char *word;
   uint8_t kind;
 } keywords[] = {
-    {"False", TK_KW_FALSE},   {"None", TK_KW_NONE},         {"True", TK_KW_TRUE},
-    {"and", TK_KW_AND},       {"as", TK_KW_AS},             {"assert", TK_KW_ASSERT},
-    {"async", TK_KW_ASYNC},   {"await", TK_KW_AWAIT},       {"break", TK_KW_BREAK},
-    {"class", TK_KW_CLASS},   {"continue", TK_KW_CONTINUE}, {"def", TK_KW_DEF},
-    {"del", TK_KW_DEL},       {"elif", TK_KW_ELIF},         {"else", TK_KW_ELSE},
-    {"except", TK_KW_EXCEPT}, {"finally", TK_KW_FINALLY},   {"for", TK_KW_FOR},
-    {"from", TK_KW_FROM},     {"global", TK_KW_GLOBAL},     {"if", TK_KW_IF},
-    {"import", TK_KW_IMPORT}, {"in", TK_KW_IN},             {"is", TK_KW_IS},
-    {"lambda", TK_KW_LAMBDA}, {"nonlocal", TK_KW_NONLOCAL}, {"not", TK_KW_NOT},
-    {"or", TK_KW_OR},         {"pass", TK_KW_PASS},         {"raise", TK_KW_RAISE},
-    {"return", TK_KW_RETURN}, {"try", TK_KW_TRY},           {"while", TK_KW_WHILE},
-    {"with", TK_KW_WITH},     {"yield", TK_KW_YIELD},
+    {"False", TK_KW_FALSE},
+    {"None", TK_KW_NONE},
+    {"True", TK_KW_TRUE},
+    {"and", TK_KW_AND},
+    {"as", TK_KW_AS},
+    {"assert", TK_KW_ASSERT},
+    {"async", TK_KW_ASYNC},
+    {"await", TK_KW_AWAIT},
+    {"break", TK_KW_BREAK},
+    {"class", TK_KW_CLASS},
+    {"continue", TK_KW_CONTINUE},
+    {"def", TK_KW_DEF},
+    {"del", TK_KW_DEL},
+    {"elif", TK_KW_ELIF},
+    {"else", TK_KW_ELSE},
+    {"except", TK_KW_EXCEPT},
+    {"finally", TK_KW_FINALLY},
+    {"for", TK_KW_FOR},
+    {"from", TK_KW_FROM},
+    {"global", TK_KW_GLOBAL},
+    {"if", TK_KW_IF},
+    {"import", TK_KW_IMPORT},
+    {"in", TK_KW_IN},
+    {"is", TK_KW_IS},
+    {"lambda", TK_KW_LAMBDA},
+    {"nonlocal", TK_KW_NONLOCAL},
+    {"not", TK_KW_NOT},
+    {"or", TK_KW_OR},
+    {"pass", TK_KW_PASS},
+    {"raise", TK_KW_RAISE},
+    {"return", TK_KW_RETURN},
+    {"try", TK_KW_TRY},
+    {"while", TK_KW_WHILE},
+    {"with", TK_KW_WITH},
+    {"yield", TK_KW_YIELD},
 };
 
 static uint8_t keyword_kind(const char *text, size_t len) {
@@ -185,7 +210,7 @@ static int string_prefix_flags(const char *text, size_t len) {
     if (flags & bit) return -1;
     flags |= bit;
   }
-  if ((flags & 16) && len > 1) return -1;           /* u combines with nothing */
+  if ((flags & 16) && len > 1) return -1; /* u combines with nothing */
   if ((flags & STR_BYTES) && (flags & STR_FORMAT)) return -1;
   return flags & ~16;
 }
@@ -194,8 +219,8 @@ static int string_prefix_flags(const char *text, size_t len) {
 static void scan_string(lexer *lx, size_t start, int flags) {
   uint32_t line = lx->line;
   char quote = lx->src[lx->pos];
-  bool triple = lx->pos + 2 < lx->end && lx->src[lx->pos + 1] == quote &&
-                lx->src[lx->pos + 2] == quote;
+  bool triple =
+      lx->pos + 2 < lx->end && lx->src[lx->pos + 1] == quote && lx->src[lx->pos + 2] == quote;
   lx->pos += triple ? 3 : 1;
   for (;;) {
     if (lx->pos >= lx->end) {
@@ -221,8 +246,7 @@ static void scan_string(lexer *lx, size_t start, int flags) {
         lx->pos++;
         break;
       }
-      if (lx->pos + 2 < lx->end && lx->src[lx->pos + 1] == quote &&
-          lx->src[lx->pos + 2] == quote) {
+      if (lx->pos + 2 < lx->end && lx->src[lx->pos + 1] == quote && lx->src[lx->pos + 2] == quote) {
         lx->pos += 3;
         break;
       }
@@ -235,7 +259,8 @@ static void scan_string(lexer *lx, size_t start, int flags) {
   if (!failed(lx)) {
     mm_token *tok = mm_vec_at(&lx->tokens, lx->tokens.len - 1);
     size_t prefix = 0;
-    while (lx->src[start + prefix] != quote) prefix++;
+    while (lx->src[start + prefix] != quote)
+      prefix++;
     tok->flags = (uint8_t)(flags | (triple ? STR_TRIPLE : 0) | (prefix << 4));
   }
 }
@@ -247,10 +272,10 @@ static bool scan_digits(lexer *lx, int base, bool required) {
   for (;;) {
     while (lx->pos < lx->end) {
       char c = lx->src[lx->pos];
-      bool ok = base == 16   ? (is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'))
-                : base == 8  ? (c >= '0' && c <= '7')
-                : base == 2  ? (c == '0' || c == '1')
-                             : is_digit(c);
+      bool ok = base == 16  ? (is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'))
+                : base == 8 ? (c >= '0' && c <= '7')
+                : base == 2 ? (c == '0' || c == '1')
+                            : is_digit(c);
       if (!ok) break;
       lx->pos++;
     }
@@ -298,7 +323,9 @@ static void scan_number(lexer *lx) {
     int base = next == 'x' ? 16 : next == 'o' ? 8 : 2;
     if (!scan_digits(lx, base, true)) {
       mm_diag_set(lx->diag, MM_ERR_SYNTAX, line, "invalid %s literal",
-                  base == 16 ? "hexadecimal" : base == 8 ? "octal" : "binary");
+                  base == 16  ? "hexadecimal"
+                  : base == 8 ? "octal"
+                              : "binary");
       return;
     }
   } else {
@@ -333,18 +360,53 @@ static const struct {
   uint8_t op;
 } operators[] = {
     /* longest first */
-    {"**=", OP_DSTAREQ}, {"//=", OP_DSLASHEQ}, {">>=", OP_RSHIFTEQ}, {"<<=", OP_LSHIFTEQ},
-    {"...", OP_ELLIPSIS}, {"->", OP_ARROW},    {":=", OP_WALRUS},    {"**", OP_DSTAR},
-    {"//", OP_DSLASH},   {"<<", OP_LSHIFT},    {">>", OP_RSHIFT},    {"<=", OP_LESSEQ},
-    {">=", OP_GREATEREQ}, {"==", OP_EQEQ},     {"!=", OP_NOTEQ},     {"+=", OP_PLUSEQ},
-    {"-=", OP_MINUSEQ},  {"*=", OP_STAREQ},    {"/=", OP_SLASHEQ},   {"%=", OP_PERCENTEQ},
-    {"&=", OP_AMPEREQ},  {"|=", OP_VBAREQ},    {"^=", OP_CIRCUMFLEXEQ}, {"@=", OP_ATEQ},
-    {"(", OP_LPAR},      {")", OP_RPAR},       {"[", OP_LSQB},       {"]", OP_RSQB},
-    {"{", OP_LBRACE},    {"}", OP_RBRACE},     {":", OP_COLON},      {",", OP_COMMA},
-    {";", OP_SEMI},      {".", OP_DOT},        {"@", OP_AT},         {"=", OP_EQUAL},
-    {"+", OP_PLUS},      {"-", OP_MINUS},      {"*", OP_STAR},       {"/", OP_SLASH},
-    {"%", OP_PERCENT},   {"|", OP_VBAR},       {"&", OP_AMPER},      {"^", OP_CIRCUMFLEX},
-    {"~", OP_TILDE},     {"<", OP_LESS},       {">", OP_GREATER},
+    {"**=", OP_DSTAREQ},
+    {"//=", OP_DSLASHEQ},
+    {">>=", OP_RSHIFTEQ},
+    {"<<=", OP_LSHIFTEQ},
+    {"...", OP_ELLIPSIS},
+    {"->", OP_ARROW},
+    {":=", OP_WALRUS},
+    {"**", OP_DSTAR},
+    {"//", OP_DSLASH},
+    {"<<", OP_LSHIFT},
+    {">>", OP_RSHIFT},
+    {"<=", OP_LESSEQ},
+    {">=", OP_GREATEREQ},
+    {"==", OP_EQEQ},
+    {"!=", OP_NOTEQ},
+    {"+=", OP_PLUSEQ},
+    {"-=", OP_MINUSEQ},
+    {"*=", OP_STAREQ},
+    {"/=", OP_SLASHEQ},
+    {"%=", OP_PERCENTEQ},
+    {"&=", OP_AMPEREQ},
+    {"|=", OP_VBAREQ},
+    {"^=", OP_CIRCUMFLEXEQ},
+    {"@=", OP_ATEQ},
+    {"(", OP_LPAR},
+    {")", OP_RPAR},
+    {"[", OP_LSQB},
+    {"]", OP_RSQB},
+    {"{", OP_LBRACE},
+    {"}", OP_RBRACE},
+    {":", OP_COLON},
+    {",", OP_COMMA},
+    {";", OP_SEMI},
+    {".", OP_DOT},
+    {"@", OP_AT},
+    {"=", OP_EQUAL},
+    {"+", OP_PLUS},
+    {"-", OP_MINUS},
+    {"*", OP_STAR},
+    {"/", OP_SLASH},
+    {"%", OP_PERCENT},
+    {"|", OP_VBAR},
+    {"&", OP_AMPER},
+    {"^", OP_CIRCUMFLEX},
+    {"~", OP_TILDE},
+    {"<", OP_LESS},
+    {">", OP_GREATER},
 };
 
 static void track_bracket(lexer *lx, uint8_t op) {
@@ -386,7 +448,8 @@ static void scan_operator(lexer *lx) {
       track_bracket(lx, operators[i].op);
       if (failed(lx)) return;
       emit(lx, TK_OP, lx->pos, n, lx->line);
-      if (!failed(lx)) ((mm_token *)mm_vec_at(&lx->tokens, lx->tokens.len - 1))->op = operators[i].op;
+      if (!failed(lx))
+        ((mm_token *)mm_vec_at(&lx->tokens, lx->tokens.len - 1))->op = operators[i].op;
       lx->pos += n;
       return;
     }
@@ -450,7 +513,8 @@ tab_error:
 }
 
 static void skip_comment(lexer *lx) {
-  while (lx->pos < lx->end && !at_newline(lx)) lx->pos++;
+  while (lx->pos < lx->end && !at_newline(lx))
+    lx->pos++;
 }
 
 static void scan_name_or_string(lexer *lx) {
@@ -505,8 +569,8 @@ static void scan_token(lexer *lx, bool *line_start) {
 
 static void finish(lexer *lx) {
   if (lx->depth > lx->base_depth) {
-    mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->bracket_lines[lx->depth - 1],
-                "'%c' was never closed", lx->brackets[lx->depth - 1]);
+    mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->bracket_lines[lx->depth - 1], "'%c' was never closed",
+                lx->brackets[lx->depth - 1]);
     return;
   }
   size_t n = lx->tokens.len;
@@ -566,6 +630,7 @@ bool mm_lex(const char *input, size_t begin, size_t end, uint32_t base_line, boo
     if (lx.pos == before && !failed(&lx)) lx.pos++; /* defensive: always progress */
   }
   if (!failed(&lx)) finish(&lx);
+  if (failed(&lx)) emit(&lx, TK_END, lx.pos, 0, lx.line); /* the parser reads up to here */
   out->tokens = lx.tokens.items;
   out->count = lx.tokens.len;
   out->line_starts = lx.lines.items;
@@ -603,9 +668,13 @@ bool mm_check_text(const char *input, size_t len, mm_diag *diag) {
       i++;
       continue;
     }
-    size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    size_t n = c >= 0xC2 && c <= 0xDF   ? 2
+               : c >= 0xE0 && c <= 0xEF ? 3
+               : c >= 0xF0 && c <= 0xF4 ? 4
+                                        : 0;
     bool ok = n && i + n <= len;
-    for (size_t k = 1; ok && k < n; k++) ok = (s[i + k] & 0xC0) == 0x80;
+    for (size_t k = 1; ok && k < n; k++)
+      ok = (s[i + k] & 0xC0) == 0x80;
     if (ok && n == 3) {
       ok = !(c == 0xE0 && s[i + 1] < 0xA0) && !(c == 0xED && s[i + 1] >= 0xA0);
     } else if (ok && n == 4) {

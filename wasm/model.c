@@ -26,7 +26,8 @@ const char *mm_status_name(mm_status status) {
 void mm_error_clear(mm_error *error) {
   if (!error) return;
   mm__dealloc(error->message);
-  for (size_t i = 0; i < error->function_count; i++) mm__dealloc(error->functions[i]);
+  for (size_t i = 0; i < error->function_count; i++)
+    mm__dealloc(error->functions[i]);
   mm__dealloc(error->functions);
   memset(error, 0, sizeof *error);
 }
@@ -57,13 +58,16 @@ static const mm_backend *backend_from_pto(const char *text, size_t len) {
   for (size_t i = 0; text && i + key_len <= len; i++) {
     if (memcmp(text + i, key, key_len) != 0) continue;
     size_t j = i + key_len;
-    while (j < len && (text[j] == ' ' || text[j] == '\t')) j++;
+    while (j < len && (text[j] == ' ' || text[j] == '\t'))
+      j++;
     if (j >= len || text[j] != '=') continue;
     j++;
-    while (j < len && (text[j] == ' ' || text[j] == '\t')) j++;
+    while (j < len && (text[j] == ' ' || text[j] == '\t'))
+      j++;
     if (j >= len || text[j] != '"') continue;
     size_t begin = ++j;
-    while (j < len && text[j] != '"' && text[j] != '\n') j++;
+    while (j < len && text[j] != '"' && text[j] != '\n')
+      j++;
     if (j >= len || text[j] != '"') continue;
     for (size_t b = 0; b < mm_backend_count(); b++) {
       const mm_backend *backend = mm_backend_at(b);
@@ -105,7 +109,8 @@ static bool name_dump(mm_model *model, const mm_options *options) {
   model->dump = mm_arena_strndup(&model->arena, dump, len);
   /* pass_name: without a leading "<digits>_after_" and the ".py" suffix */
   size_t begin = 0, digits = 0;
-  while (digits < len && dump[digits] >= '0' && dump[digits] <= '9') digits++;
+  while (digits < len && dump[digits] >= '0' && dump[digits] <= '9')
+    digits++;
   if (digits && len - digits >= 7 && memcmp(dump + digits, "_after_", 7) == 0) begin = digits + 7;
   size_t end = len;
   if (end - begin >= 3 && memcmp(dump + end - 3, ".py", 3) == 0) end -= 3;
@@ -147,12 +152,24 @@ static bool refuse_unallocated(const mm_model *model, mm_error *error) {
 static bool analyse(mm_model *model, const char *input, size_t len, mm_diag *diag) {
   mm_lexed lexed;
   if (!mm_check_text(input, len, diag)) return false;
-  bool ok = mm_lex(input, 0, len, 1, false, true, &lexed, diag);
-  if (ok) {
+  mm_diag lex_diag = {0};
+  bool lexed_ok = mm_lex(input, 0, len, 1, false, true, &lexed, &lex_diag);
+  bool ok = false;
+  if (lexed_ok || lex_diag.status == MM_ERR_SYNTAX) {
+    /* Like CPython, parse up to a tokenizer error: a grammar error met
+     * before it is the one to report. */
     mm_collector collector;
+    size_t stopped_at = 0;
     mm_collector_init(&collector, input, len, &lexed, model, model->backend, diag);
-    ok = mm_parse(input, &lexed, &collector.events, diag) && !mm_diag_failed(diag);
+    ok = mm_parse(input, &lexed, &collector.events, diag, &stopped_at) && !mm_diag_failed(diag);
     mm_collector_free(&collector);
+    bool reached_end = lexed.count && stopped_at + 1 >= lexed.count;
+    if (!lexed_ok && (ok || reached_end)) {
+      *diag = lex_diag;
+      ok = false;
+    }
+  } else {
+    *diag = lex_diag;
   }
   mm_lexed_free(&lexed);
   return ok;

@@ -7,7 +7,8 @@
 
 static uint32_t hash_bytes(const char *key, size_t len) {
   uint32_t h = 2166136261u;
-  for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)key[i]) * 16777619u;
+  for (size_t i = 0; i < len; i++)
+    h = (h ^ (unsigned char)key[i]) * 16777619u;
   return h;
 }
 

@@ -47,7 +47,8 @@ void p_error_at(parser *p, const mm_token *tok, const char *message) {
     size_t n = tok->len;
     if (n > 40) {
       n = 40;
-      while (n > 0 && ((unsigned char)p->src[tok->start + n] & 0xC0) == 0x80) n--;
+      while (n > 0 && ((unsigned char)p->src[tok->start + n] & 0xC0) == 0x80)
+        n--;
     }
     mm_diag_set(p->diag, MM_ERR_SYNTAX, tok->line, "%s at '%.*s%s'", message, (int)n,
                 p->src + tok->start, n < tok->len ? "..." : "");
@@ -103,8 +104,10 @@ size_t p_mark(const parser *p) { return p->scratch->len; }
 
 void p_push(parser *p, mm_node *kid) {
   mm_node **slot = mm_vec_push(p->scratch);
-  if (!slot) mm_diag_set(p->diag, MM_ERR_NO_MEMORY, p_peek(p)->line, "out of memory");
-  else *slot = kid;
+  if (!slot)
+    mm_diag_set(p->diag, MM_ERR_NO_MEMORY, p_peek(p)->line, "out of memory");
+  else
+    *slot = kid;
 }
 
 mm_node *p_finish(parser *p, mm_node *node, size_t mark) {
@@ -136,7 +139,10 @@ bool p_enter(parser *p, const mm_token *at) {
 static const char *describe(const mm_node *node) {
   switch (node->kind) {
   case N_CALL: return "function call";
-  case N_INT: case N_STR: case N_BYTES: case N_CONST: return "literal";
+  case N_INT:
+  case N_STR:
+  case N_BYTES:
+  case N_CONST: return "literal";
   case N_COMPARE: return "comparison";
   case N_LAMBDA: return "lambda";
   case N_IFEXP: return "conditional expression";
@@ -156,9 +162,7 @@ bool check_target(parser *p, mm_node *node, target_kind kind) {
   switch (node->kind) {
   case N_NAME:
   case N_ATTRIBUTE:
-  case N_SUBSCRIPT:
-    node->ctx = kind == TARGET_DEL ? CTX_DEL : CTX_STORE;
-    return true;
+  case N_SUBSCRIPT: node->ctx = kind == TARGET_DEL ? CTX_DEL : CTX_STORE; return true;
   case N_TUPLE:
   case N_LIST:
     if (kind == TARGET_AUG) {

@@ -12,14 +12,19 @@ static mm_node *parse_lambda(parser *p);
 bool starts_expression(const parser *p) {
   const mm_token *t = p_peek(p);
   switch (t->kind) {
-  case TK_NAME: case TK_NUMBER: case TK_STRING: case TK_KW_NONE: case TK_KW_TRUE:
-  case TK_KW_FALSE: case TK_KW_NOT: case TK_KW_LAMBDA: case TK_KW_AWAIT:
-    return true;
+  case TK_NAME:
+  case TK_NUMBER:
+  case TK_STRING:
+  case TK_KW_NONE:
+  case TK_KW_TRUE:
+  case TK_KW_FALSE:
+  case TK_KW_NOT:
+  case TK_KW_LAMBDA:
+  case TK_KW_AWAIT: return true;
   case TK_OP:
     return t->op == OP_LPAR || t->op == OP_LSQB || t->op == OP_LBRACE || t->op == OP_MINUS ||
            t->op == OP_PLUS || t->op == OP_TILDE || t->op == OP_ELLIPSIS || t->op == OP_STAR;
-  default:
-    return false;
+  default: return false;
   }
 }
 
@@ -38,8 +43,9 @@ static mm_node *binop(parser *p, mm_node *left, mm_node *right, int op) {
 
 /* Operators of each left-associative level, from loosest to tightest. */
 static const uint8_t level_ops[][5] = {
-    {OP_VBAR}, {OP_CIRCUMFLEX}, {OP_AMPER}, {OP_LSHIFT, OP_RSHIFT}, {OP_PLUS, OP_MINUS},
-    {OP_STAR, OP_SLASH, OP_DSLASH, OP_PERCENT, OP_AT},
+    {OP_VBAR},           {OP_CIRCUMFLEX},
+    {OP_AMPER},          {OP_LSHIFT, OP_RSHIFT},
+    {OP_PLUS, OP_MINUS}, {OP_STAR, OP_SLASH, OP_DSLASH, OP_PERCENT, OP_AT},
 };
 #define LEVELS (sizeof level_ops / sizeof level_ops[0])
 
@@ -131,7 +137,8 @@ static mm_node *parse_comparison(parser *p) {
   size_t mark = p_mark(p);
   p_push(p, left);
   while (!p_failed(p) && at_compare_op(p, &width)) {
-    while (width--) p_advance(p);
+    while (width--)
+      p_advance(p);
     mm_node *right = parse_bitwise_or(p);
     if (!right) return NULL;
     p_push(p, right);
@@ -294,8 +301,7 @@ static mm_node *parse_target_element(parser *p) {
 /* Targets of `for` and comprehensions stop before `in`, so they are parsed
  * at the level of `|`, then checked as assignment targets. */
 mm_node *parse_target_list(parser *p, bool allow_tuple) {
-  mm_node *target = allow_tuple ? parse_sequence(p, parse_target_element)
-                                : parse_target_element(p);
+  mm_node *target = allow_tuple ? parse_sequence(p, parse_target_element) : parse_target_element(p);
   if (target && !check_target(p, target, TARGET_FOR)) return NULL;
   return target;
 }
@@ -324,7 +330,8 @@ static void parse_generators(parser *p) {
     size_t mark = p_mark(p);
     p_push(p, target);
     p_push(p, iter);
-    while (!p_failed(p) && p_accept(p, TK_KW_IF)) p_push(p, parse_disjunction(p));
+    while (!p_failed(p) && p_accept(p, TK_KW_IF))
+      p_push(p, parse_disjunction(p));
     gen = p_finish(p, gen, mark);
     if (gen) p_push(p, gen);
   }
@@ -415,7 +422,8 @@ static mm_node *finish_dict(parser *p, mm_node *dict, size_t mark) {
   size_t k = 0;
   for (size_t i = 0; i < n; i += 2)
     if (pairs[i]) ordered[k++] = pairs[i];
-  for (size_t i = 1; i < n; i += 2) ordered[k++] = pairs[i];
+  for (size_t i = 1; i < n; i += 2)
+    ordered[k++] = pairs[i];
   memcpy(pairs, ordered, k * sizeof *ordered);
   p->scratch->len = mark + k;
   return p_finish(p, dict, mark);
@@ -522,22 +530,20 @@ static bool is_integer_literal(const char *text, size_t len) {
 static mm_node *parse_atom(parser *p) {
   const mm_token *t = p_peek(p);
   switch (t->kind) {
-  case TK_NAME:
-    p_advance(p);
-    return p_node(p, N_NAME, t);
+  case TK_NAME: p_advance(p); return p_node(p, N_NAME, t);
   case TK_NUMBER:
     p_advance(p);
     return p_node(p, is_integer_literal(p->src + t->start, t->len) ? N_INT : N_CONST, t);
-  case TK_STRING:
-    return parse_strings(p);
-  case TK_KW_TRUE: case TK_KW_FALSE: case TK_KW_NONE:
-    p_advance(p);
-    return p_node(p, N_CONST, t);
+  case TK_STRING: return parse_strings(p);
+  case TK_KW_TRUE:
+  case TK_KW_FALSE:
+  case TK_KW_NONE: p_advance(p); return p_node(p, N_CONST, t);
   case TK_OP:
     if (t->op == OP_LPAR || t->op == OP_LSQB || t->op == OP_LBRACE) {
       if (!p_enter(p, t)) return NULL;
-      mm_node *node = t->op == OP_LPAR ? parse_group_or_tuple(p)
-                      : t->op == OP_LSQB ? parse_list(p) : parse_brace(p);
+      mm_node *node = t->op == OP_LPAR   ? parse_group_or_tuple(p)
+                      : t->op == OP_LSQB ? parse_list(p)
+                                         : parse_brace(p);
       p_leave(p);
       return node;
     }
@@ -546,8 +552,7 @@ static mm_node *parse_atom(parser *p) {
       return p_node(p, N_CONST, t);
     }
     break;
-  default:
-    break;
+  default: break;
   }
   p_error_at(p, t, "invalid syntax");
   return NULL;
@@ -566,17 +571,23 @@ static bool parse_call_arguments(parser *p, mm_node *call) {
     const mm_token *t = p_peek(p);
     mm_node *arg = NULL, *keyword = NULL;
     if (p_accept_op(p, OP_STAR)) {
+      if (seen_unpack) {
+        p_error_at(p, t, "iterable argument unpacking follows keyword argument unpacking");
+        break;
+      }
       mm_node *value = parse_expression(p);
       if (value && (arg = p_node(p, N_STARRED, t))) {
         size_t m = p_mark(p);
         p_push(p, value);
         arg = p_finish(p, arg, m);
       }
-    } else if (p_accept_op(p, OP_DSTAR) ||
-               (t->kind == TK_NAME && p_peek_at(p, 1)->kind == TK_OP &&
-                p_peek_at(p, 1)->op == OP_EQUAL)) {
+    } else if (p_accept_op(p, OP_DSTAR) || (t->kind == TK_NAME && p_peek_at(p, 1)->kind == TK_OP &&
+                                            p_peek_at(p, 1)->op == OP_EQUAL)) {
       bool unpack = t->kind == TK_OP;
-      if (!unpack) p_advance(p), p_advance(p);
+      if (!unpack) {
+        p_advance(p);
+        p_advance(p);
+      }
       mm_node *value = parse_expression(p);
       if (value && (keyword = p_node(p, N_KEYWORD, t))) {
         if (unpack) keyword->len = 0;
@@ -595,15 +606,18 @@ static bool parse_call_arguments(parser *p, mm_node *call) {
           p_error_node(p, arg, "Generator expression must be parenthesized");
       }
       if (arg && seen_keyword)
-        p_error_node(p, arg, seen_unpack ? "positional argument follows keyword argument unpacking"
-                                         : "positional argument follows keyword argument");
+        p_error_node(p, arg,
+                     seen_unpack ? "positional argument follows keyword argument unpacking"
+                                 : "positional argument follows keyword argument");
     }
     if (p_failed(p)) break;
     if (arg) p_push(p, arg);
     if (keyword) {
       mm_node **slot = mm_vec_push(&keywords);
-      if (!slot) mm_diag_set(p->diag, MM_ERR_NO_MEMORY, t->line, "out of memory");
-      else *slot = keyword;
+      if (!slot)
+        mm_diag_set(p->diag, MM_ERR_NO_MEMORY, t->line, "out of memory");
+      else
+        *slot = keyword;
     }
     if (!p_accept_op(p, OP_COMMA)) break;
   }

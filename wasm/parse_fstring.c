@@ -84,10 +84,11 @@ static mm_node *parse_field_expression(parser *p, size_t from, size_t to, uint32
   inner.toks = sub.tokens;
   inner.count = sub.count;
   inner.pos = 0;
-  mm_node *value = p_at(&inner, TK_KW_YIELD) ? parse_yield_expression(&inner)
-                                             : parse_star_expressions(&inner);
+  mm_node *value =
+      p_at(&inner, TK_KW_YIELD) ? parse_yield_expression(&inner) : parse_star_expressions(&inner);
   p_accept(&inner, TK_NEWLINE);
-  if (value && !p_at(&inner, TK_END)) p_error_at(&inner, p_peek(&inner), "f-string: invalid syntax");
+  if (value && !p_at(&inner, TK_END))
+    p_error_at(&inner, p_peek(&inner), "f-string: invalid syntax");
   mm_lexed_free(&sub);
   return p_failed(p) ? NULL : value;
 }
@@ -105,7 +106,8 @@ static size_t parse_field(parser *p, size_t i, size_t end, uint32_t *line, bool 
   p_push(p, value);
   i = expr_end;
   if (i < end && p->src[i] == '=') i++;
-  while (i < end && (p->src[i] == ' ' || p->src[i] == '\t')) i++;
+  while (i < end && (p->src[i] == ' ' || p->src[i] == '\t'))
+    i++;
   if (i < end && p->src[i] == '!') {
     if (i + 1 >= end || !strchr("rsa", p->src[i + 1])) {
       mm_diag_set(p->diag, MM_ERR_SYNTAX, *line,

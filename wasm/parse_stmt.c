@@ -43,8 +43,8 @@ static void parse_assignment_or_expression(parser *p, uint32_t depth) {
     if (annotation && p_accept_op(p, OP_EQUAL)) value = parse_rhs(p);
     if (p_failed(p)) return;
     if (p->tracking && lhs->kind == N_NAME)
-      p->events->binding(p->events->context, lhs, annotation, value, first->line,
-                         p->prev_end_line, depth);
+      p->events->binding(p->events->context, lhs, annotation, value, first->line, p->prev_end_line,
+                         depth);
     p_emit_loads(p, lhs);
     p_emit_loads(p, annotation);
     p_emit_loads(p, value);
@@ -91,7 +91,8 @@ static void parse_import(parser *p) {
 
 static void parse_from_import(parser *p) {
   bool relative = false;
-  while (p_accept_op(p, OP_DOT) || p_accept_op(p, OP_ELLIPSIS)) relative = true;
+  while (p_accept_op(p, OP_DOT) || p_accept_op(p, OP_ELLIPSIS))
+    relative = true;
   if (!relative || p_at(p, TK_NAME)) parse_dotted_module(p);
   if (p_failed(p)) return;
   if (!p_accept(p, TK_KW_IMPORT)) {
@@ -114,9 +115,9 @@ static void parse_from_import(parser *p) {
 static void parse_simple_statement(parser *p, uint32_t depth) {
   const mm_token *t = p_peek(p);
   switch (t->kind) {
-  case TK_KW_PASS: case TK_KW_BREAK: case TK_KW_CONTINUE:
-    p_advance(p);
-    return;
+  case TK_KW_PASS:
+  case TK_KW_BREAK:
+  case TK_KW_CONTINUE: p_advance(p); return;
   case TK_KW_RETURN:
     p_advance(p);
     if (starts_expression(p)) p_emit_loads(p, parse_star_expressions(p));
@@ -128,7 +129,8 @@ static void parse_simple_statement(parser *p, uint32_t depth) {
       if (p_accept(p, TK_KW_FROM)) p_emit_loads(p, parse_expression(p));
     }
     return;
-  case TK_KW_GLOBAL: case TK_KW_NONLOCAL:
+  case TK_KW_GLOBAL:
+  case TK_KW_NONLOCAL:
     p_advance(p);
     do {
       if (!p_accept(p, TK_NAME)) p_error_at(p, p_peek(p), "invalid syntax: expected a name");
@@ -183,7 +185,8 @@ static void parse_block(parser *p, uint32_t depth, scope sc, const mm_token *hea
     block_expected(p, header, what);
     return;
   }
-  while (!p_failed(p) && !p_at(p, TK_DEDENT) && !p_at(p, TK_END)) parse_statement(p, depth, sc);
+  while (!p_failed(p) && !p_at(p, TK_DEDENT) && !p_at(p, TK_END))
+    parse_statement(p, depth, sc);
   p_accept(p, TK_DEDENT);
 }
 
@@ -330,7 +333,8 @@ static void parse_name_pattern(parser *p, mm_node *reads) {
 
 static void parse_literal_pattern(parser *p) {
   if (p_at(p, TK_STRING)) {
-    while (p_accept(p, TK_STRING)) {}
+    while (p_accept(p, TK_STRING)) {
+    }
     return;
   }
   p_accept_op(p, OP_MINUS);
@@ -403,13 +407,13 @@ static void parse_pattern(parser *p, mm_node *reads) {
 static bool at_match_statement(const parser *p) {
   if (!p_at_name(p, "match")) return false;
   const mm_token *next = p_peek_at(p, 1);
-  if (next->kind == TK_NEWLINE || (next->kind == TK_OP && next->op != OP_LPAR &&
-                                   next->op != OP_LSQB && next->op != OP_LBRACE &&
-                                   next->op != OP_MINUS && next->op != OP_STAR &&
-                                   next->op != OP_TILDE && next->op != OP_PLUS))
+  if (next->kind == TK_NEWLINE ||
+      (next->kind == TK_OP && next->op != OP_LPAR && next->op != OP_LSQB && next->op != OP_LBRACE &&
+       next->op != OP_MINUS && next->op != OP_STAR && next->op != OP_TILDE && next->op != OP_PLUS))
     return false;
   size_t k = 1;
-  while (p_peek_at(p, k)->kind != TK_NEWLINE && p_peek_at(p, k)->kind != TK_END) k++;
+  while (p_peek_at(p, k)->kind != TK_NEWLINE && p_peek_at(p, k)->kind != TK_END)
+    k++;
   const mm_token *colon = p_peek_at(p, k - 1);
   const mm_token *indent = p_peek_at(p, k + 1), *kw = p_peek_at(p, k + 2);
   return colon->kind == TK_OP && colon->op == OP_COLON && indent->kind == TK_INDENT &&
@@ -521,7 +525,8 @@ static void parse_def(parser *p, uint32_t depth, scope sc, const decorators *dec
                                     decs->count ? decs->first_line : def_tok->line);
     p->tracking = own;
   }
-  for (size_t i = 0; i < decs->count; i++) p_emit_loads(p, decs->items[i]);
+  for (size_t i = 0; i < decs->count; i++)
+    p_emit_loads(p, decs->items[i]);
   if (!p_expect_op(p, OP_LPAR, "(")) return;
   parse_parameters(p, own);
   if (!p_failed(p) && p_accept_op(p, OP_ARROW)) p_emit_loads(p, parse_expression(p));
@@ -540,7 +545,8 @@ static void parse_class(parser *p, uint32_t depth, scope sc, const decorators *d
     p_error_at(p, name_tok, "invalid syntax: expected a class name");
     return;
   }
-  for (size_t i = 0; i < decs->count; i++) p_emit_loads(p, decs->items[i]);
+  for (size_t i = 0; i < decs->count; i++)
+    p_emit_loads(p, decs->items[i]);
   if (p_at_op(p, OP_LPAR)) {
     mm_node *name = p_node(p, N_NAME, name_tok);
     if (!name) return;
@@ -608,30 +614,51 @@ static void parse_statement(parser *p, uint32_t depth, scope sc) {
       parse_def(p, depth, sc, &none);
     } else if (next == TK_KW_FOR || next == TK_KW_WITH) {
       p_advance(p);
-      if (next == TK_KW_FOR) parse_for(p, depth);
-      else parse_with(p, depth);
+      if (next == TK_KW_FOR)
+        parse_for(p, depth);
+      else
+        parse_with(p, depth);
     } else {
       p_error_at(p, t, "invalid syntax");
     }
     return;
   }
-  case TK_INDENT:
-    p_error_at(p, t, "unexpected indent");
-    return;
+  case TK_INDENT: p_error_at(p, t, "unexpected indent"); return;
   case TK_NAME:
     if (at_match_statement(p)) {
       parse_match(p, depth);
       return;
     }
     break;
-  default:
-    break;
+  default: break;
   }
   parse_simple_statements(p, depth);
 }
 
+/* CPython's rule: a generic "invalid syntax" met inside a bracket opened
+ * on an earlier line is reported as that bracket never being closed. */
+static void explain_unclosed_bracket(parser *p) {
+  if (strncmp(p->diag->message, "invalid syntax", 14) != 0) return;
+  enum { MAX_OPEN = 256 };
+  const mm_token *open[MAX_OPEN];
+  size_t depth = 0;
+  for (size_t i = 0; i < p->pos && i < p->count; i++) {
+    const mm_token *t = &p->toks[i];
+    if (t->kind != TK_OP) continue;
+    if ((t->op == OP_LPAR || t->op == OP_LSQB || t->op == OP_LBRACE) && depth < MAX_OPEN)
+      open[depth++] = t;
+    else if ((t->op == OP_RPAR || t->op == OP_RSQB || t->op == OP_RBRACE) && depth)
+      depth--;
+  }
+  if (!depth || open[depth - 1]->line >= p_peek(p)->line) return;
+  const mm_token *bracket = open[depth - 1];
+  p->diag->status = MM_OK;
+  mm_diag_set(p->diag, MM_ERR_SYNTAX, bracket->line, "'%c' was never closed",
+              p->src[bracket->start]);
+}
+
 bool mm_parse(const char *source, const mm_lexed *lexed, const mm_parse_events *events,
-              mm_diag *diag) {
+              mm_diag *diag, size_t *stopped_at) {
   mm_arena arena;
   mm_vec scratch, walk;
   mm_arena_init(&arena);
@@ -647,7 +674,10 @@ bool mm_parse(const char *source, const mm_lexed *lexed, const mm_parse_events *
   p.walk = &walk;
   p.diag = diag;
   p.events = events;
-  while (!p_failed(&p) && !p_at(&p, TK_END)) parse_statement(&p, 0, SCOPE_MODULE);
+  while (!p_failed(&p) && !p_at(&p, TK_END))
+    parse_statement(&p, 0, SCOPE_MODULE);
+  if (p_failed(&p) && diag->status == MM_ERR_SYNTAX) explain_unclosed_bracket(&p);
+  if (stopped_at) *stopped_at = p.pos;
   mm_arena_free(&arena);
   mm_vec_free(&scratch);
   mm_vec_free(&walk);

@@ -24,8 +24,8 @@ typedef struct mm_parse_events {
                          size_t decorator_count, uint32_t first_line);
   /* An annotated parameter of the function itself; lines span the name and
    * its annotation. */
-  void (*parameter)(void *context, const mm_node *name, const mm_node *annotation,
-                    uint32_t line, uint32_t end_line);
+  void (*parameter)(void *context, const mm_node *name, const mm_node *annotation, uint32_t line,
+                    uint32_t end_line);
   /* `NAME: annotation [= value]` anywhere in the function; `depth` is the
    * statement's depth in Python's AST below the function (its body is 1). */
   void (*binding)(void *context, const mm_node *name, const mm_node *annotation,
@@ -37,8 +37,9 @@ typedef struct mm_parse_events {
 } mm_parse_events;
 
 /* Parses the tokens of `lexed` (made from `source`). False on a syntax
- * error, with `diag` filled. */
+ * error, with `diag` filled and `*stopped_at` (when non-NULL) set to the
+ * index of the token where parsing stopped. */
 bool mm_parse(const char *source, const mm_lexed *lexed, const mm_parse_events *events,
-              mm_diag *diag);
+              mm_diag *diag, size_t *stopped_at);
 
 #endif

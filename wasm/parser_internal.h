@@ -17,13 +17,13 @@ typedef struct parser {
   const char *src;
   const mm_token *toks;
   size_t count, pos;
-  mm_arena *arena;       /* per-statement nodes */
-  mm_vec *scratch;       /* mm_node* under construction */
-  mm_vec *walk;          /* const mm_node*: stack for p_emit_loads */
+  mm_arena *arena; /* per-statement nodes */
+  mm_vec *scratch; /* mm_node* under construction */
+  mm_vec *walk;    /* const mm_node*: stack for p_emit_loads */
   mm_diag *diag;
   const mm_parse_events *events;
-  bool tracking;         /* inside a function the listener asked for */
-  int nesting;           /* recursion guard */
+  bool tracking;          /* inside a function the listener asked for */
+  int nesting;            /* recursion guard */
   uint32_t prev_end_line; /* end line of the last real token consumed */
 } parser;
 
@@ -72,7 +72,13 @@ mm_node *parse_call_tail(parser *p, mm_node *func);
 bool starts_expression(const parser *p);
 
 /* Targets */
-typedef enum target_kind { TARGET_ASSIGN, TARGET_AUG, TARGET_ANN, TARGET_DEL, TARGET_FOR } target_kind;
+typedef enum target_kind {
+  TARGET_ASSIGN,
+  TARGET_AUG,
+  TARGET_ANN,
+  TARGET_DEL,
+  TARGET_FOR
+} target_kind;
 bool check_target(parser *p, mm_node *node, target_kind kind);
 
 /* Hands every Name read in `node` to the listener (when tracking). */

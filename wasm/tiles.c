@@ -142,7 +142,9 @@ static void decode_body(const char *s, size_t i, size_t end, bool raw, mm_buf *o
     i += 2;
     switch (e) {
     case '\n': break;
-    case '\r': if (i < end && s[i] == '\n') i++; break;
+    case '\r':
+      if (i < end && s[i] == '\n') i++;
+      break;
     case 'a': mm_buf_putc(out, '\a'); break;
     case 'b': mm_buf_putc(out, '\b'); break;
     case 'f': mm_buf_putc(out, '\f'); break;
@@ -156,7 +158,8 @@ static void decode_body(const char *s, size_t i, size_t end, bool raw, mm_buf *o
     default:
       if (e >= '0' && e <= '7') {
         uint32_t cp = (uint32_t)(e - '0');
-        for (int k = 0; k < 2 && i < end && s[i] >= '0' && s[i] <= '7'; k++) cp = cp * 8 + (uint32_t)(s[i++] - '0');
+        for (int k = 0; k < 2 && i < end && s[i] >= '0' && s[i] <= '7'; k++)
+          cp = cp * 8 + (uint32_t)(s[i++] - '0');
         put_utf8(out, cp);
       } else if (e == '\\' || e == '\'' || e == '"') {
         mm_buf_putc(out, e);
@@ -175,7 +178,8 @@ static char *decode_string(const char *src, const mm_node *node, mm_arena *arena
   while (i < end) {
     char c = src[i];
     if (c == '#') { /* a comment between literals */
-      while (i < end && src[i] != '\n' && src[i] != '\r') i++;
+      while (i < end && src[i] != '\n' && src[i] != '\r')
+        i++;
       continue;
     }
     if (c != '\'' && c != '"' && (c | 0x20) != 'r' && (c | 0x20) != 'u') {
@@ -183,7 +187,8 @@ static char *decode_string(const char *src, const mm_node *node, mm_arena *arena
       continue;
     }
     bool raw = false;
-    while (src[i] != '\'' && src[i] != '"') raw |= (src[i++] | 0x20) == 'r';
+    while (src[i] != '\'' && src[i] != '"')
+      raw |= (src[i++] | 0x20) == 'r';
     char quote = src[i];
     size_t q = (i + 2 < end && src[i + 1] == quote && src[i + 2] == quote) ? 3 : 1;
     size_t body = i + q, j = body;
@@ -273,8 +278,8 @@ static bool is_upper_word(const char *s, size_t len) {
   return cased;
 }
 
-static bool read_shape(const char *src, const mm_node *first, mm_arena *arena,
-                       mm_tile_fields *out, mm_diag *diag) {
+static bool read_shape(const char *src, const mm_node *first, mm_arena *arena, mm_tile_fields *out,
+                       mm_diag *diag) {
   out->shape = NULL;
   out->shape_len = 0;
   if (first->kind != N_LIST) return true;
@@ -324,7 +329,8 @@ bool mm_tile_from_annotation(const char *src, const mm_node *annotation, mm_aren
   mm_node *const *elements = slice->kind == N_TUPLE ? slice->kids : &annotation->kids[1];
   uint32_t count = slice->kind == N_TUPLE ? slice->count : 1;
   if (!out->base || (count && !read_shape(src, elements[0], arena, out, diag))) {
-    if (!mm_diag_failed(diag)) mm_diag_set(diag, MM_ERR_NO_MEMORY, annotation->line, "out of memory");
+    if (!mm_diag_failed(diag))
+      mm_diag_set(diag, MM_ERR_NO_MEMORY, annotation->line, "out of memory");
     return false;
   }
   read_dtype(src, elements, count, out);

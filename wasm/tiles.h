@@ -18,12 +18,12 @@ typedef struct mm_str {
 } mm_str;
 
 typedef struct mm_tile_fields {
-  mm_str space;    /* points into the source */
-  char *base;      /* NUL-terminated copy (a string constant is decoded) */
+  mm_str space; /* points into the source */
+  char *base;   /* NUL-terminated copy (a string constant is decoded) */
   int64_t offset, size;
   int64_t *shape;
   uint32_t shape_len;
-  mm_str dtype;    /* into the source, or empty */
+  mm_str dtype; /* into the source, or empty */
 } mm_tile_fields;
 
 /* Whether `annotation` is a tile annotation with on-chip memory; fills

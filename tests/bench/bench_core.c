@@ -1,0 +1,78 @@
+/* bench_core.c: native core throughput. For each file: parse and write
+ * the JSON `runs` times; prints one JSON line per file with the median and
+ * spread of the times, MB/s, and the process's peak RSS. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "memory_map.h"
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *data = malloc(n > 0 ? (size_t)n : 1);
+  *len = data ? fread(data, 1, (size_t)n, f) : 0;
+  fclose(f);
+  return data;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: mm_bench RUNS FILE...\n");
+    return 2;
+  }
+  int runs = atoi(argv[1]);
+  if (runs < 1 || runs > 1000) runs = 5;
+  double *times = malloc(sizeof(double) * (size_t)runs);
+  for (int f = 2; f < argc && times; f++) {
+    size_t len;
+    char *input = slurp(argv[f], &len);
+    if (!input) {
+      fprintf(stderr, "cannot read %s\n", argv[f]);
+      return 1;
+    }
+    const char *name = strrchr(argv[f], '/') ? strrchr(argv[f], '/') + 1 : argv[f];
+    size_t boxes = 0;
+    for (int r = 0; r < runs; r++) {
+      double t0 = now_ms();
+      mm_options options = {name, NULL, NULL, 0};
+      mm_error error;
+      mm_model *model = mm_model_parse(input, len, &options, &error);
+      size_t json_len = 0;
+      char *json = model ? mm_model_to_json(model, &json_len) : NULL;
+      times[r] = now_ms() - t0;
+      if (model) boxes = mm_model_box_count(model);
+      mm_free(json);
+      mm_model_free(model);
+      mm_error_clear(&error);
+    }
+    qsort(times, (size_t)runs, sizeof *times, compare_doubles);
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    double median = times[runs / 2];
+    printf("{\"file\":\"%s\",\"bytes\":%zu,\"boxes\":%zu,\"runs\":%d,\"median_ms\":%.3f,"
+           "\"min_ms\":%.3f,\"max_ms\":%.3f,\"mb_per_s\":%.1f,\"peak_rss_kb\":%ld}\n",
+           name, len, boxes, runs, median, times[0], times[runs - 1],
+           median > 0 ? len / 1e6 / (median / 1e3) : 0.0, usage.ru_maxrss);
+    free(input);
+  }
+  free(times);
+  return 0;
+}

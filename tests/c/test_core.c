@@ -1,0 +1,185 @@
+/* test_core.c: C-level tests of the core's pieces and public API, run by
+ * tests/c.test.mjs in the release and the ASan+UBSan builds. */
+#include <stdio.h>
+#include <string.h>
+
+#include "arena.h"
+#include "diag.h"
+#include "lexer.h"
+#include "memory_map.h"
+#include "names.h"
+
+static int failures;
+
+#define CHECK(cond)                                                                                \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      fprintf(stderr, "%s:%d: %s: check failed: %s\n", __FILE__, __LINE__, __func__, #cond);       \
+      failures++;                                                                                  \
+    }                                                                                              \
+  } while (0)
+
+static const char *tile_dump =
+    "class P:\n"
+    "    @pl.function(type=pl.FunctionType.AIV)\n"
+    "    def k(self):\n"
+    "        t: pl.Tile[[4], pl.FP32, pl.MemRef(m, 0, 64), pl.Mem.Vec] = f(\"</script>\\u2028\")\n"
+    "        return t  # </script> \xE2\x80\xA8 <!--\n";
+
+static void test_lexer_lines(void) {
+  const char *src = "a = 1\r\nb = (\r2)\nc = '''x\ny'''\n";
+  mm_diag diag = {0};
+  mm_lexed lexed;
+  CHECK(mm_lex(src, 0, strlen(src), 1, false, true, &lexed, &diag));
+  CHECK(lexed.line_count == 6); /* five line ends, then the empty last line */
+  CHECK(lexed.line_starts[1] == 7 && lexed.line_starts[2] == 13);
+  int names = 0;
+  for (size_t i = 0; i < lexed.count; i++) {
+    const mm_token *t = &lexed.tokens[i];
+    if (t->kind == TK_NAME) names++;
+    if (t->kind == TK_NUMBER && src[t->start] == '2') CHECK(t->line == 3);
+    if (t->kind == TK_STRING) CHECK(t->line == 4 && t->end_line == 5);
+  }
+  CHECK(names == 3);
+  mm_lexed_free(&lexed);
+}
+
+static void test_lexer_errors(void) {
+  static const struct {
+    const char *src;
+    uint32_t line;
+    const char *message;
+  } cases[] = {
+      {"x = 'abc\n", 1, "unterminated string literal"},
+      {"x = 1\ny = (\n\n", 2, "'(' was never closed"},
+      {"if x:\n        a\n    b\n", 3, "unindent does not match"},
+      {"x = 0777\n", 1, "leading zeros"},
+      {"x = $\n", 1, "invalid character '$'"},
+      {"x = 1 \\ y\n", 1, "unexpected character after line continuation"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    mm_diag diag = {0};
+    mm_lexed lexed;
+    CHECK(!mm_lex(cases[i].src, 0, strlen(cases[i].src), 1, false, false, &lexed, &diag));
+    CHECK(diag.status == MM_ERR_SYNTAX && diag.line == cases[i].line);
+    CHECK(strstr(diag.message, cases[i].message) != NULL);
+    CHECK(lexed.count && lexed.tokens[lexed.count - 1].kind == TK_END);
+    mm_lexed_free(&lexed);
+  }
+}
+
+static void test_text_checks(void) {
+  mm_diag diag = {0};
+  CHECK(!mm_check_text("a\nb\n\xC3(\n", 7, &diag));
+  CHECK(diag.status == MM_ERR_ENCODING && diag.line == 3);
+  mm_diag nul = {0};
+  CHECK(!mm_check_text("a\n\0", 3, &nul) && nul.line == 2 && strstr(nul.message, "null bytes"));
+  mm_diag utf16 = {0};
+  CHECK(!mm_check_text("\xFF\xFE"
+                       "a\0",
+                       4, &utf16) &&
+        strstr(utf16.message, "UTF-16"));
+  mm_diag overlong = {0};
+  CHECK(!mm_check_text("\xC0\xAF", 2, &overlong));
+  mm_diag fine = {0};
+  CHECK(mm_check_text("\xEF\xBB\xBFok \xE2\x9C\x93\n", 10, &fine));
+}
+
+static void test_json_cannot_end_a_script(void) {
+  size_t len = 0;
+  char *json = mm_analyze_json(tile_dump, strlen(tile_dump), "d.py", NULL, NULL, 0, &len);
+  CHECK(json && len == strlen(json));
+  CHECK(json && strstr(json, "</script>") == NULL && strstr(json, "<!--") == NULL);
+  CHECK(json && strstr(json, "\\u003c/script\\u003e") != NULL);
+  CHECK(json && strstr(json, "\xE2\x80\xA8") == NULL && strstr(json, "\\u2028") != NULL);
+  mm_free(json);
+}
+
+static void test_errors_as_json(void) {
+  size_t len;
+  char *json = mm_analyze_json("x = (\n", 6, "d.py", NULL, NULL, 0, &len);
+  CHECK(json && strstr(json, "\"error\":\"syntax\"") && strstr(json, "\"line\":1"));
+  mm_free(json);
+  json = mm_analyze_json(NULL, 0, NULL, NULL, NULL, 0, &len);
+  CHECK(json && strstr(json, "\"error\":\"no_tiles\""));
+  mm_free(json);
+  json = mm_analyze_json(tile_dump, strlen(tile_dump), "d.py", "Nope", NULL, 0, &len);
+  CHECK(json && strstr(json, "\"error\":\"backend\"") && strstr(json, "Ascend950"));
+  mm_free(json);
+}
+
+static void test_model_api(void) {
+  mm_error error;
+  mm_options options = {"32_after_AllocateMemoryAddr.py", NULL, NULL, 0};
+  mm_model *model = mm_model_parse(tile_dump, strlen(tile_dump), &options, &error);
+  CHECK(model != NULL);
+  CHECK(model && mm_model_function_count(model) == 1 && mm_model_box_count(model) == 1);
+  mm_model_free(model);
+  mm_model_free(NULL);
+  mm_error_clear(&error);
+  mm_error_clear(&error); /* twice is fine */
+  CHECK(mm_model_parse("x", MM_MAX_INPUT_BYTES + 1, NULL, &error) == NULL);
+  CHECK(error.status == MM_ERR_LIMIT && strstr(error.message, "256 MiB"));
+  mm_error_clear(&error);
+}
+
+static void test_backends(void) {
+  CHECK(mm_backend_count() == 2);
+  CHECK(mm_backend_at(2) == NULL);
+  const mm_backend *b = mm_backend_find("Ascend950");
+  CHECK(b && strcmp(b->arch, "a5") == 0);
+  CHECK(mm_backend_capacity(b, "Bias", 4) == 4096);
+  CHECK(mm_backend_capacity(b, "Weird", 5) == 0);
+  CHECK(mm_backend_capacity(mm_backend_find("Ascend910B"), "LeftScale", 9) == 0);
+  CHECK(mm_backend_find("ascend950") == NULL && mm_backend_find(NULL) == NULL);
+}
+
+static void test_names_table(void) {
+  mm_names names = {0};
+  char keys[3000][8];
+  for (int i = 0; i < 3000; i++) {
+    snprintf(keys[i], sizeof keys[i], "n%d", i);
+    bool added;
+    mm_name_entry *e = mm_names_upsert(&names, keys[i], strlen(keys[i]), &added);
+    CHECK(e && added);
+    if (e) e->value[0] = (uint32_t)i;
+  }
+  bool added;
+  CHECK(mm_names_upsert(&names, "n7", 2, &added)->value[0] == 7 && !added);
+  const mm_name_entry *found = mm_names_find(&names, "n2999", 5);
+  CHECK(found && found->value[0] == 2999);
+  CHECK(mm_names_find(&names, "n3000", 5) == NULL);
+  mm_names_clear(&names);
+  CHECK(mm_names_find(&names, "n7", 2) == NULL && names.count == 0);
+  mm_names_free(&names);
+}
+
+static void test_arena(void) {
+  mm_arena arena;
+  mm_arena_init(&arena);
+  char *small = mm_arena_alloc(&arena, 10);
+  char *big = mm_arena_alloc(&arena, 1 << 20); /* larger than a block */
+  CHECK(small && big && ((uintptr_t)big % 16) == 0);
+  memset(big, 1, 1 << 20);
+  mm_arena_reset(&arena);
+  CHECK(mm_arena_strndup(&arena, "abc", 2) &&
+        strcmp(mm_arena_strndup(&arena, "abc", 2), "ab") == 0);
+  mm_arena_free(&arena);
+}
+
+int main(void) {
+  test_lexer_lines();
+  test_lexer_errors();
+  test_text_checks();
+  test_json_cannot_end_a_script();
+  test_errors_as_json();
+  test_model_api();
+  test_backends();
+  test_names_table();
+  test_arena();
+  if (failures)
+    fprintf(stderr, "%d check(s) failed\n", failures);
+  else
+    printf("test_core: all checks passed\n");
+  return failures ? 1 : 0;
+}

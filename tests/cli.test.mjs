@@ -1,0 +1,176 @@
+// The command line of ../shared/spec/cli.md: path resolution, flags,
+// outputs, messages and exit codes, through tools/memory-map (WASI + Node).
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+
+import { corpus, dumpWith, run, tileType } from './helpers.mjs';
+
+const sample = join(corpus, 'real', 'vector_division.py');
+const refused = join(corpus, 'real', 'pa3__12_after_AllocateMemoryAddr.py');
+
+/** A build_output/<case>/ with dumps numbered 9 and 10 and a ptoas/ folder. */
+function makeCase({ arch = 'a5' } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'mm-case-'));
+  mkdirSync(join(dir, 'passes_dump'));
+  mkdirSync(join(dir, 'ptoas'));
+  const tile = (base) => [`t: ${tileType('Vec', base, 0, 64)} = pl.tile.load(x)`];
+  writeFileSync(join(dir, 'passes_dump', '9_after_AllocateMemoryAddr.py'), dumpWith(tile('nine')));
+  writeFileSync(join(dir, 'passes_dump', '10_after_AllocateMemoryAddr.py'), dumpWith(tile('ten')));
+  writeFileSync(join(dir, 'passes_dump', '11_after_Simplify.py'), dumpWith(tile('simplify')));
+  writeFileSync(join(dir, 'passes_dump', '12_after_AllocateMemoryAddr.txt'), 'not a dump');
+  writeFileSync(join(dir, 'ptoas', 'b.pto'), 'module attributes {pto.target_arch = "a2a3"}');
+  writeFileSync(join(dir, 'ptoas', 'a.pto'), `module attributes {pto.target_arch = "${arch}"}`);
+  return dir;
+}
+
+const json = (result) => {
+  assert.equal(result.status, 0, result.stderr);
+  return JSON.parse(result.stdout);
+};
+
+describe('resolving <path>', () => {
+  test('a case folder picks the highest-numbered dump, numerically (10 beats 9)', () => {
+    const dir = makeCase();
+    const m = json(run([dir, '--json']));
+    assert.equal(m.dump, '10_after_AllocateMemoryAddr.py');
+    assert.equal(m.functions[0].boxes[0].base, 'ten');
+  });
+
+  test('a passes_dump/ folder resolves the same way', () => {
+    const dir = makeCase();
+    assert.equal(json(run([join(dir, 'passes_dump'), '--json'])).dump, '10_after_AllocateMemoryAddr.py');
+  });
+
+  test('-p / --pass-name picks another pass', () => {
+    const dir = makeCase();
+    assert.equal(json(run([dir, '-p', 'Simplify', '--json'])).pass_name, 'Simplify');
+    assert.equal(json(run([dir, '--pass-name=Simplify', '--json'])).pass_name, 'Simplify');
+  });
+
+  test('a folder without a matching dump is an error that says how to get one', () => {
+    const dir = makeCase();
+    const result = run([dir, '-p', 'Nope', '--json']);
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /^error: no '\*_after_Nope\.py' dump under .*--dump-passes/);
+    assert.equal(result.stdout, '');
+  });
+
+  test('relative paths resolve against the working directory', () => {
+    const dir = makeCase();
+    const m = json(run(['passes_dump/9_after_AllocateMemoryAddr.py', '--json'], { cwd: dir }));
+    assert.equal(m.functions[0].boxes[0].base, 'nine');
+  });
+
+  test('a missing path is an error naming it', () => {
+    const result = run(['/nonexistent/dump.py', '--json']);
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /^error: \/nonexistent\/dump\.py: No such file or directory/);
+  });
+});
+
+describe('backend', () => {
+  test('detected from the case\'s ptoas/*.pto, first file in name order', () => {
+    const m = json(run([makeCase({ arch: 'a5' }), '--json']));
+    assert.deepEqual(m.backend, { name: 'Ascend950', arch: 'a5', detected: true });
+  });
+
+  test('-b overrides detection', () => {
+    const m = json(run([makeCase({ arch: 'a5' }), '-b', 'Ascend910B', '--json']));
+    assert.deepEqual(m.backend, { name: 'Ascend910B', arch: 'a2a3', detected: true });
+  });
+
+  test('no ptoas/: Ascend910B, assumed', () => {
+    assert.deepEqual(json(run([sample, '--json'])).backend, { name: 'Ascend910B', arch: 'a2a3', detected: false });
+  });
+
+  test('an unknown -b names the known backends and exits 1', () => {
+    const result = run([sample, '--backend', 'Ascend310', '--json']);
+    assert.equal(result.status, 1);
+    assert.equal(result.stderr, "error: unknown backend 'Ascend310'; known backends: Ascend910B, Ascend950\n");
+  });
+});
+
+describe('outputs', () => {
+  /** A page template holding the data element the CLI fills in. */
+  function template() {
+    const path = join(mkdtempSync(join(tmpdir(), 'mm-page-')), 'page.html');
+    writeFileSync(path, '<!doctype html><title>t</title><script id="memory-map-data" type="application/json"></script><p>end</p>');
+    return path;
+  }
+
+  test('without -o the page goes beside the dump as <dump>.memory_map.html', () => {
+    const dir = makeCase();
+    const result = run([dir], { env: { MEMORY_MAP_PAGE: template() } });
+    const out = join(dir, 'passes_dump', '10_after_AllocateMemoryAddr.memory_map.html');
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stdout, `wrote ${out}\n`);
+    const page = readFileSync(out, 'utf8');
+    const data = page.match(/<script id="memory-map-data" type="application\/json">(.*)<\/script><p>end<\/p>$/s);
+    assert.ok(data, 'the model sits inside the data element, the rest of the page unchanged');
+    assert.equal(JSON.parse(data[1]).dump, '10_after_AllocateMemoryAddr.py');
+  });
+
+  test('-o writes the page where asked', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'mm-out-')), 'map.html');
+    const result = run([sample, '-o', out], { env: { MEMORY_MAP_PAGE: template() } });
+    assert.equal(result.stdout, `wrote ${out}\n`);
+    assert.ok(readFileSync(out, 'utf8').includes('"vector_division_incore_0"'));
+  });
+
+  test('--json -o writes the model to the file and says so', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'mm-out-')), 'model.json');
+    const result = run([sample, '--json', `--output=${out}`]);
+    assert.equal(result.status, 0);
+    assert.equal(result.stdout, `wrote ${out}\n`);
+    assert.equal(JSON.parse(readFileSync(out, 'utf8')).pass_name, 'vector_division');
+  });
+
+  test('a refusal exits 1 and writes nothing, with or without -o', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mm-refused-'));
+    const dump = join(dir, 'pa3__12_after_AllocateMemoryAddr.py');
+    copyFileSync(refused, dump);
+    for (const args of [[dump], [dump, '-o', join(dir, 'x.html')], [dump, '--json', '-o', join(dir, 'x.json')]]) {
+      const result = run(args, { env: { MEMORY_MAP_PAGE: template() } });
+      assert.equal(result.status, 1);
+      assert.match(result.stderr, /^error: .*AllocateMemoryAddr/);
+      assert.equal(result.stdout, '');
+    }
+    assert.deepEqual(readdirSync(dir), ['pa3__12_after_AllocateMemoryAddr.py']);
+  });
+
+  test('a syntax error names the file and the line', () => {
+    const dump = join(corpus, 'real', 'qwen3_32b_decode__13_after_AllocateMemoryAddr.py');
+    const result = run([dump, '--json']);
+    assert.equal(result.status, 1);
+    assert.ok(result.stderr.startsWith(`error: ${dump}:195: `), result.stderr);
+  });
+
+  test('a missing page template is a clear error and writes nothing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mm-notemplate-'));
+    const dump = join(dir, 'd.py');
+    copyFileSync(sample, dump);
+    const result = run([dump], { env: { MEMORY_MAP_PAGE: join(dir, 'missing.html') } });
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /page template .* is missing: run `npm run build`/);
+    assert.ok(!existsSync(join(dir, 'd.memory_map.html')));
+  });
+});
+
+describe('usage', () => {
+  test('bad usage exits 2 with the usage line', () => {
+    for (const args of [[], ['--bogus', sample], [sample, '-o'], [sample, 'extra']]) {
+      const result = run(args);
+      assert.equal(result.status, 2, args.join(' '));
+      assert.match(result.stderr, /^usage: memory-map <path> \[-o OUTPUT\] \[-p PASS_NAME\] \[-b BACKEND\] \[--json\]/);
+    }
+  });
+
+  test('--help prints the flags and exits 0', () => {
+    const result = run(['--help']);
+    assert.equal(result.status, 0);
+    for (const flag of ['--output', '--pass-name', '--backend', '--json']) assert.ok(result.stdout.includes(flag));
+  });
+});

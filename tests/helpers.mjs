@@ -1,0 +1,117 @@
+// Shared by the node:test suites: paths, the core module, running the CLI,
+// and small builders for hand-written dumps.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { analyzeDump } from '../web/core.js';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const corpus = join(root, 'tests', 'fixtures', 'corpus');
+export const cli = join(root, 'tools', 'memory-map');
+export const asanCli = join(root, 'build', 'asan', 'memory-map');
+
+let corePromise;
+/** The Emscripten build of the core, instantiated once per test file. */
+export function loadCore() {
+  const require = createRequire(import.meta.url);
+  corePromise ??= require(join(root, 'build', 'wasm', 'memory_map_core.js'))();
+  return corePromise;
+}
+
+/** Models `text` with the WebAssembly core; throws DumpError on refusal. */
+export async function model(text, options = {}) {
+  const core = await loadCore();
+  const bytes = typeof text === 'string' ? new TextEncoder().encode(text) : text;
+  return analyzeDump(core, bytes, options);
+}
+
+/** Runs a CLI (default: tools/memory-map) and returns status and output. */
+export function run(args, { command = cli, cwd = root, env = {} } = {}) {
+  const result = spawnSync(command, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Every `<name>.py` in the corpus that has a `<name>.expected.json`. */
+export function corpusDumps() {
+  const found = [];
+  const walk = (dir) => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith('.py')) {
+        const expected = path.slice(0, -3) + '.expected.json';
+        try {
+          statSync(expected);
+          found.push({ dump: path, expected, name: path.slice(corpus.length + 1) });
+        } catch {
+          /* a dump inside a case folder: checked through the folder */
+        }
+      }
+    }
+  };
+  walk(corpus);
+  return found;
+}
+
+const BOX_KEYS = ['name', 'space', 'base', 'offset', 'size', 'shape', 'dtype', 'op', 'start', 'end',
+  'aliases', 'view', 'conflict'];
+const SPACE_KEYS = ['space', 'hwm', 'limit', 'tiles', 'bases'];
+const FN_KEYS = ['name', 'ftype', 'src_start', 'src_end', 'source'];
+
+const pick = (object, keys) => Object.fromEntries(keys.map((k) => [k, object[k]]));
+
+/** The model restricted to the keys of model.md's contract. */
+export function contract(m) {
+  return {
+    dump: m.dump,
+    pass_name: m.pass_name,
+    backend: pick(m.backend, ['name', 'arch', 'detected']),
+    functions: m.functions.map((f) => ({
+      ...pick(f, FN_KEYS),
+      spaces: f.spaces.map((s) => pick(s, SPACE_KEYS)),
+      boxes: f.boxes.map((b) => pick(b, BOX_KEYS)),
+    })),
+  };
+}
+
+// ------------------------------------------------ hand-written dumps
+
+/** A tile annotation: `pl.Tile[[16, 64], pl.FP32, pl.MemRef(base, off, size), pl.Mem.Space]`. */
+export function tileType(space, base, offset, size, { shape = '[16, 64]', dtype = 'pl.FP32' } = {}) {
+  return `pl.Tile[${shape}, ${dtype}, pl.MemRef(${base}, pl.const(${offset}, pl.INT64), ${size}), pl.Mem.${space}]`;
+}
+
+/**
+ * A dump with one compute function whose body is `lines` (each indented
+ * by 8 spaces here). Line 1 is the comment, the decorator is line 6 and
+ * the first body line is line 8.
+ */
+export function dumpWith(lines, { type = 'AIV', params = '', name = 'kernel' } = {}) {
+  return [
+    '# pypto.program: test',
+    'import pypto.language as pl',
+    '',
+    '@pl.program',
+    'class Test:',
+    `    @pl.function(type=pl.FunctionType.${type})`,
+    `    def ${name}(self${params}):`,
+    ...lines.map((l) => (l ? '        ' + l : l)),
+    '',
+  ].join('\n');
+}
+
+/** Line number in a dumpWith() dump of body line `index` (0-based). */
+export const bodyLine = (index) => 8 + index;
+
+/** The boxes of the first function, by name. */
+export function boxesByName(m, fn = 0) {
+  return Object.fromEntries(m.functions[fn].boxes.map((b) => [b.name, b]));
+}

@@ -1,0 +1,428 @@
+// Each rule of ../shared/spec/model.md on a small hand-written dump, run
+// through the WebAssembly core (the page's engine).
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import { bodyLine, boxesByName, dumpWith, model, tileType } from './helpers.mjs';
+
+const vec = (name, base, offset, size, rest = '= pl.tile.load(x)') =>
+  `${name}: ${tileType('Vec', base, offset, size)} ${rest}`;
+
+const rejects = (promise, kind) =>
+  assert.rejects(promise, (error) => {
+    assert.equal(error.kind, kind, error.message);
+    return true;
+  });
+
+describe('compute functions', () => {
+  test('keeps AIC, AIV and InCore functions and skips every other type', async () => {
+    const body = [vec('t', 'mem_vec_1', 0, 1024), 'return t'];
+    for (const type of ['AIC', 'AIV', 'InCore']) {
+      const m = await model(dumpWith(body, { type }));
+      assert.deepEqual(m.functions.map((f) => [f.name, f.ftype]), [['kernel', type]]);
+    }
+    for (const type of ['Orchestration', 'Group', 'Spmd']) await rejects(model(dumpWith(body, { type })), 'no_tiles');
+  });
+
+  test('only defs directly in top-level classes count', async () => {
+    const tile = tileType('Vec', 'mem_vec_1', 0, 64);
+    const text = [
+      'import pypto.language as pl',
+      '@pl.function(type=pl.FunctionType.AIV)', // module level: not in a class
+      'def loose():',
+      `    a: ${tile} = pl.tile.load(x)`,
+      'class Outer:',
+      '    class Inner:', // nested class: not at the top level
+      '        @pl.function(type=pl.FunctionType.AIV)',
+      '        def deep(self):',
+      `            b: ${tile} = pl.tile.load(x)`,
+      '    @pl.function(type=pl.FunctionType.AIV)',
+      '    async def later(self):', // async def: skipped
+      `        c: ${tile} = pl.tile.load(x)`,
+      '    if True:',
+      '        @pl.function(type=pl.FunctionType.AIV)',
+      '        def guarded(self):', // not directly in the class body
+      `            d: ${tile} = pl.tile.load(x)`,
+      '    @pl.function(type=pl.FunctionType.AIV)',
+      '    def kept(self):',
+      `        e: ${tile} = pl.tile.load(x)`,
+      '',
+    ].join('\n');
+    const m = await model(text);
+    assert.deepEqual(m.functions.map((f) => f.name), ['kept']);
+  });
+
+  test('the type comes from type= of a *.function decorator call, last component', async () => {
+    const tile = tileType('Vec', 'mem_vec_1', 0, 64);
+    const text = [
+      'class P:',
+      '    @other.function',              // not a call: no type
+      '    def a(self):',
+      `        t: ${tile} = f()`,
+      '    @pl.kernel(type=pl.FunctionType.AIV)', // not *.function
+      '    def b(self):',
+      `        t: ${tile} = f()`,
+      '    @pl.program',
+      '    @pl.function(level=1, type=InCore)', // a bare name is a dotted name of one part
+      '    def c(self):',
+      `        t: ${tile} = f()`,
+      '',
+    ].join('\n');
+    const m = await model(text);
+    assert.deepEqual(m.functions.map((f) => [f.name, f.ftype]), [['c', 'InCore']]);
+  });
+
+  test('a kept function without tiles is skipped; the others stay', async () => {
+    const text = dumpWith(['x: pl.Scalar[pl.INDEX] = 1', 'return x'], { name: 'empty' }) +
+      dumpWith([vec('t', 'mem_vec_1', 0, 64)], { name: 'full' }).split('\n').slice(4).join('\n');
+    const m = await model(text);
+    assert.deepEqual(m.functions.map((f) => f.name), ['full']);
+  });
+
+  test('src_start is the first decorator, src_end the last statement; source is verbatim', async () => {
+    const text = [
+      'class P:',
+      '    @pl.program',
+      '    @pl.function(type=pl.FunctionType.AIV)',
+      '    def k(self):',
+      `        t: ${tileType('Vec', 'm', 0, 64)} = f(  "a  b" )\t# tab and comment`,
+      '        return t',
+      '        # a trailing comment is not part of it',
+      '',
+      'x = 1',
+      '',
+    ].join('\n');
+    const [fn] = (await model(text)).functions;
+    assert.equal(fn.src_start, 2);
+    assert.equal(fn.src_end, 6);
+    assert.deepEqual(fn.source, text.split('\n').slice(1, 6));
+  });
+});
+
+describe('tiles', () => {
+  test('a Tile annotation with a MemRef and a Mem space is a tile; DDR and tensors are not', async () => {
+    const m = await model(dumpWith([
+      vec('a', 'mem_vec_1', 0, 64),
+      `b: pl.Tile[[4], pl.FP32, pl.MemRef(mem_ddr_1, 0, 64), pl.Mem.DDR] = f()`,
+      `c: pl.Tensor[[4], pl.FP32, pl.MemRef(mem_vec_2, 0, 64), pl.Mem.Vec] = f()`,
+      `d: pl.Tile[[4], pl.FP32, pl.Mem.Vec] = f()`, // no MemRef
+      `e: pl.Tile[[4], pl.FP32, pl.MemRef(mem_vec_3, 0), pl.Mem.Vec] = f()`, // two arguments
+      `f2: pl.Tile[[4], pl.FP32, pl.MemRef(mem_vec_4, 0, 64)] = f()`, // no space
+      `g: pl.Tile[[4], pl.FP32, MemRef(mem_vec_5, 0, 64), pl.Mem.Vec] = f()`, // not a dotted name
+    ]));
+    assert.deepEqual(Object.keys(boxesByName(m)), ['a']);
+  });
+
+  test('MemRef arguments: bare name, string constant, pl.const, negated literals', async () => {
+    const m = await model(dumpWith([
+      `a: pl.Tile[[4], pl.FP32, pl.MemRef("mem_\\x76ec_1", pl.const(4096, pl.INT64), 0x40), pl.Mem.Vec] = f()`,
+      `b: pl.Tile[[4], pl.FP32, pl.MemRef('a' "b", -0, 1_024), pl.Mem.Vec] = f()`,
+      `c: pl.Tile[[4], pl.FP32, pl.MemRef(mem_vec_9, pl.const(-64), 64), pl.Mem.Vec] = f()`,
+    ]));
+    const boxes = boxesByName(m);
+    assert.deepEqual([boxes.a.base, boxes.a.offset, boxes.a.size], ['mem_vec_1', 4096, 64]);
+    assert.deepEqual([boxes.b.base, boxes.b.offset, boxes.b.size], ['ab', 0, 1024]);
+    assert.deepEqual([boxes.c.base, boxes.c.offset], ['mem_vec_9', -64]);
+  });
+
+  test('the first usable MemRef and the first space in breadth-first order win', async () => {
+    // The shallow MemRef comes later in the source than the nested one, and
+    // an unusable MemRef (a variable offset) comes first of all.
+    const ann = 'pl.Tile[[4], pl.FP32, pl.MemRef(bad, off, 64), pl.Wrap(pl.MemRef(deep, 0, 32), pl.Mem.Mat), ' +
+      'pl.MemRef(shallow, 128, 64), pl.Mem.Vec]';
+    const m = await model(dumpWith([`t: ${ann} = f()`]));
+    const { t } = boxesByName(m);
+    assert.deepEqual([t.base, t.offset, t.size, t.space], ['shallow', 128, 64, 'Vec']);
+  });
+
+  test('shape is the first element when it is a list of integers; dtype is the first upper-case pl.X in places 2-3', async () => {
+    const m = await model(dumpWith([
+      `a: pl.Tile[[16, pl.const(8), -1], pl.BF16, pl.MemRef(m1, 0, 64), pl.Mem.Vec] = f()`,
+      `b: pl.Tile[[n, 4], pl.fp16, pl.MemRef(m2, 64, 64), pl.Mem.Vec, pl.INT8] = f()`,
+      `c: pl.Tile[[4], x.y.FP32, pl.MemRef(m3, 128, 64), pl.Mem.Vec] = f()`,
+    ]));
+    const boxes = boxesByName(m);
+    assert.deepEqual([boxes.a.shape, boxes.a.dtype], [[16, 8, -1], 'BF16']);
+    assert.deepEqual([boxes.b.shape, boxes.b.dtype], [[], '']); // pl.INT8 is 5th, pl.fp16 is lower case
+    assert.deepEqual([boxes.c.shape, boxes.c.dtype], [[4], '']); // three parts
+  });
+
+  test('op: the called dotted name without pl.; "" otherwise; "param" for parameters', async () => {
+    const m = await model(dumpWith([
+      vec('a', 'm1', 0, 64, '= pl.tile.load(x)'),
+      vec('b', 'm2', 64, 64, '= self.helper(a)'),
+      vec('c', 'm3', 128, 64, '= a'),
+      vec('d', 'm4', 192, 64, ''),
+      vec('e', 'm5', 256, 64, '= pl . yield_ (a)'),
+      'return a, b, c, d, e, p',
+    ], { params: `, p: ${tileType('Vec', 'm6', 320, 64)}` }));
+    const boxes = boxesByName(m);
+    assert.deepEqual(['a', 'b', 'c', 'd', 'e', 'p'].map((n) => boxes[n].op),
+      ['tile.load', 'self.helper', '', '', 'yield_', 'param']);
+  });
+});
+
+describe('lexical lifetime', () => {
+  test('a binding covers its whole statement; a parameter its name and annotation', async () => {
+    const m = await model(dumpWith([
+      `t: ${tileType('Vec', 'm1', 0, 64)} = pl.tile.load(`,
+      '    x,',
+      ')',
+    ], { params: `,\n        p: ${tileType('Vec', 'm2', 64, 64)} = None` }));
+    const { t, p } = boxesByName(m);
+    assert.deepEqual([p.start, p.end], [8, 8]); // the default is not part of the parameter
+    assert.deepEqual([t.start, t.end], [9, 11]);
+  });
+
+  // [statement, line of the statement that reads t or -1]; t is bound on
+  // the first body line, the statement starts on the third.
+  const cases = [
+    ['y = t', 0], ['t[0] = y', 0], ['t.a = y', 0], ['y = f"{t!r:>{w}}"', 0],
+    ['def g(a=t): pass', 0], ['@deco(t)\ndef g(): pass', 0], ['class C(t): pass', 0],
+    ['y = lambda: t', 0], ['y = [t for _ in r]', 0], ['del t.x', 0], ['y = (u := t)', 0],
+    ['with t as u: pass', 0], ['assert t', 0], ['y: pl.Scalar[t] = 0', 0],
+    ['match y:\n    case t.V: pass', 1], ['y = {t: 1}', 0], ['y = x if t else z', 0],
+    ['y = f"""\n{t}"""', 1], ['if y:\n    pass\nelif t:\n    pass', 2],
+    ['t += 1', -1], ['t = y', -1], ['for t in r: pass', -1], ['y = [0 for t in r]', -1],
+    ['with f() as t: pass', -1], ['y = (t := 1)', -1], ['del t', -1], ['global t', -1],
+    ['import m as t', -1], ['from m import t', -1], ['try:\n    pass\nexcept E as t:\n    pass', -1],
+    ['match y:\n    case t: pass', -1], ['def g(t): pass', -1], ['y = lambda t: 0', -1],
+    ['def t(): pass', -1], ['class t: pass', -1], ['y = x.t', -1], ['f(t=1)', -1],
+    ['y = "t"', -1], ["y = b't'", -1], ['y = 1  # t', -1], ['y = f"t {u}"', -1],
+    ['t, u = y', -1], ['*t, u = y', -1], ['t: pl.Scalar = 1', -1], ['"""t\nt"""', -1],
+  ];
+  for (const [statement, readAt] of cases) {
+    test(`${readAt >= 0 ? 'reads' : 'does not read'}: ${statement.replace(/\n/g, ' ⏎ ')}`, async () => {
+      const lines = [vec('t', 'm1', 0, 64), 'pass', ...statement.split('\n')];
+      const { t } = boxesByName(await model(dumpWith(lines)));
+      assert.equal(t.start, bodyLine(0));
+      assert.equal(t.end, readAt >= 0 ? bodyLine(2 + readAt) : bodyLine(0));
+    });
+  }
+
+  test('reads before the binding move start; reads in decorators and annotations count', async () => {
+    const text = [
+      'class P:',
+      '    @pl.function(type=pl.FunctionType.AIV, hint=t)',
+      '    def k(self, a: pl.Scalar[t]):',
+      '        y = t',
+      `        t: ${tileType('Vec', 'm1', 0, 64)} = f()`,
+      '        return 0',
+      '',
+    ].join('\n');
+    const { t } = boxesByName(await model(text));
+    assert.deepEqual([t.start, t.end], [2, 5]);
+  });
+
+  test('a read on a later line of a multi-line statement extends to that line', async () => {
+    const m = await model(dumpWith([vec('t', 'm1', 0, 64), 'y = f(', '    a,', '    t,', ')']));
+    assert.equal(boxesByName(m).t.end, bodyLine(3));
+  });
+
+  test('rebinding: the shallowest first binding gives the fields, every binding the lifetime', async () => {
+    const m = await model(dumpWith([
+      'if c:',
+      `    t: ${tileType('Vec', 'deep', 512, 64)} = pl.tile.load(x)`,
+      'else:',
+      `    t: ${tileType('Vec', 'deep2', 640, 64)} = pl.tile.move(x)`,
+      `t: ${tileType('Vec', 'shallow', 0, 128)} = pl.tile.add(x)`,
+      'pass',
+    ]));
+    const boxes = m.functions[0].boxes;
+    assert.equal(boxes.length, 1);
+    assert.deepEqual([boxes[0].base, boxes[0].offset, boxes[0].op], ['shallow', 0, 'tile.add']);
+    assert.deepEqual([boxes[0].start, boxes[0].end], [bodyLine(1), bodyLine(4)]);
+  });
+
+  test('two arms of an if at the same depth: the first in source order gives the fields', async () => {
+    const m = await model(dumpWith([
+      'if c:',
+      `    t: ${tileType('Vec', 'first', 0, 64)} = pl.tile.load(x)`,
+      'elif d:',
+      `    u: ${tileType('Vec', 'other', 64, 64)} = f()`,
+      'else:',
+      `    t: ${tileType('Vec', 'second', 128, 64)} = pl.tile.move(x)`,
+    ]));
+    // An elif is an If nested in the else: its body and the final else are one level deeper.
+    assert.deepEqual(m.functions[0].boxes.map((b) => b.base), ['first', 'other']);
+    assert.equal(boxesByName(m).t.end, bodyLine(5));
+  });
+});
+
+describe('boxes: alias runs and reuse', () => {
+  test('tiles of one slot whose lifetimes touch merge into one box with aliases', async () => {
+    const m = await model(dumpWith([
+      vec('a', 'mem', 0, 64),
+      vec('b', 'mem', 0, 64, '= pl.yield_(a)'), // starts where a ends: touch
+      vec('c', 'mem', 0, 64, '= pl.yield_(b)'),
+      'return c',
+    ]));
+    const boxes = m.functions[0].boxes;
+    assert.equal(boxes.length, 1);
+    assert.deepEqual([boxes[0].name, boxes[0].aliases, boxes[0].start, boxes[0].end], ['a', ['b', 'c'], 8, 11]);
+  });
+
+  test('disjoint lifetimes in one slot stay apart: reuse', async () => {
+    const m = await model(dumpWith([
+      vec('a', 'mem', 0, 64), 'y = a', 'pass', vec('b', 'mem', 0, 64), 'z = b',
+    ]));
+    assert.deepEqual(m.functions[0].boxes.map((b) => [b.name, b.start, b.end, b.aliases.length]),
+      [['a', 8, 9, 0], ['b', 11, 12, 0]]);
+  });
+
+  test('boxes sort by space rank, then offset, then start', async () => {
+    const tile = (n, space, off) => `${n}: ${tileType(space, 'm' + n, off, 16)} = f()`;
+    const m = await model(dumpWith([
+      tile('w', 'Weird', 0), tile('acc', 'Acc', 0), tile('v2', 'Vec', 32), tile('rs', 'RightScale', 0),
+      tile('v1', 'Vec', 0), tile('ls', 'LeftScale', 0), tile('b', 'Bias', 0), tile('mat', 'Mat', 0),
+      tile('l', 'Left', 0), tile('r', 'Right', 0),
+    ]));
+    assert.deepEqual(m.functions[0].boxes.map((b) => b.name), ['v1', 'v2', 'mat', 'l', 'ls', 'r', 'rs', 'acc', 'b', 'w']);
+    assert.deepEqual(m.functions[0].spaces.map((s) => s.space),
+      ['Vec', 'Mat', 'Left', 'LeftScale', 'Right', 'RightScale', 'Acc', 'Bias', 'Weird']);
+  });
+});
+
+describe('overlaps', () => {
+  test('same base, overlapping bytes and lines: the narrower box is a view', async () => {
+    const m = await model(dumpWith([
+      vec('whole', 'mem', 0, 256), vec('part', 'mem', 64, 64, '= pl.tile.slice(whole)'), 'y = whole',
+    ]));
+    const { whole, part } = boxesByName(m);
+    assert.deepEqual([whole.view, part.view, whole.conflict, part.conflict], [false, true, false, false]);
+  });
+
+  test('equal sizes on one base: the later box in sort order is the view', async () => {
+    const m = await model(dumpWith([vec('a', 'mem', 0, 64), vec('b', 'mem', 0, 128, '= f(a)'), 'y = a']));
+    // different sizes make different slots; b is wider, so a is the view
+    assert.deepEqual(Object.values(boxesByName(m)).map((b) => [b.name, b.view]), [['a', true], ['b', false]]);
+    const same = await model(dumpWith([
+      `a: pl.Tile[[4], pl.FP32, pl.MemRef(mem, 0, 64), pl.Mem.Vec] = f()`,
+      `b: pl.Tile[[8], pl.FP32, pl.MemRef(mem, 0, 64), pl.Mem.Vec, pl.Mem.Vec] = g(a)`,
+    ]));
+    assert.deepEqual(same.functions[0].boxes.map((b) => [b.name, b.view]), [['a', false]]); // one slot: merged
+    const shifted = await model(dumpWith([vec('a', 'mem', 0, 64), vec('b', 'mem', 32, 64, '= f(a)'), 'y = a']));
+    assert.deepEqual(shifted.functions[0].boxes.map((b) => [b.name, b.view]), [['a', false], ['b', true]]);
+  });
+
+  test('different bases sharing bytes while both live: both are conflicts', async () => {
+    const m = await model(dumpWith([vec('a', 'mem_a', 0, 128), vec('b', 'mem_b', 64, 128, '= f(a)'), 'y = a']));
+    assert.deepEqual(m.functions[0].boxes.map((b) => b.conflict), [true, true]);
+  });
+
+  test('no conflict when lifetimes are apart, bytes only touch, or the spaces differ', async () => {
+    const m = await model(dumpWith([
+      vec('a', 'mem_a', 0, 128), 'y = a', vec('b', 'mem_b', 0, 128), // lifetimes apart
+      vec('c', 'mem_c', 128, 64, '= f(b)'),                               // adjacent bytes
+      `d: ${tileType('Mat', 'mem_d', 0, 128)} = f(b, c)`,                  // another space
+    ]));
+    assert.ok(m.functions[0].boxes.every((b) => !b.conflict && !b.view));
+  });
+});
+
+describe('spaces and backends', () => {
+  test('hwm, limit, tiles and bases per space; limit = hwm where the backend has none', async () => {
+    const m = await model(dumpWith([
+      vec('a', 'm1', 0, 1024), vec('b', 'm1', 1024, 512), vec('c', 'm2', 4096, 256),
+      `d: ${tileType('RightScale', 'm3', 0, 2048)} = f()`,
+    ]));
+    assert.deepEqual(m.functions[0].spaces, [
+      { space: 'Vec', hwm: 4352, limit: 188416, tiles: 3, bases: 2 },
+      { space: 'RightScale', hwm: 2048, limit: 2048, tiles: 1, bases: 1 },
+    ]);
+  });
+
+  test('an explicit backend wins, then the .pto target arch, else Ascend910B assumed', async () => {
+    const text = dumpWith([`d: ${tileType('RightScale', 'm3', 0, 2048)} = f()`]);
+    const pto = 'module attributes {pto.target_arch  =\t"a5"} // then pto.target_arch = "a2a3"';
+    const limit = (m) => m.functions[0].spaces[0].limit;
+    const explicit = await model(text, { backend: 'Ascend910B', ptoText: pto });
+    assert.deepEqual([explicit.backend, limit(explicit)], [{ name: 'Ascend910B', arch: 'a2a3', detected: true }, 2048]);
+    const detected = await model(text, { ptoText: pto });
+    assert.deepEqual([detected.backend, limit(detected)], [{ name: 'Ascend950', arch: 'a5', detected: true }, 4096]);
+    const assumed = await model(text);
+    assert.deepEqual(assumed.backend, { name: 'Ascend910B', arch: 'a2a3', detected: false });
+  });
+
+  test('an unknown backend name is an error listing the known ones', async () => {
+    await assert.rejects(model(dumpWith([vec('a', 'm', 0, 64)]), { backend: 'Ascend310' }),
+      /unknown backend 'Ascend310'; known backends: Ascend910B, Ascend950/);
+  });
+});
+
+describe('refusals', () => {
+  test('no compute function with a tile: refused, pointing at AllocateMemoryAddr', async () => {
+    await assert.rejects(model(dumpWith(['x = 1'])), (e) => e.kind === 'no_tiles' && /AllocateMemoryAddr/.test(e.message));
+  });
+
+  test('two bases in a space, each lowest at offset 0: refused, naming every such function', async () => {
+    const before = [vec('a', 'm1', 0, 64), vec('b', 'm2', 0, 64), vec('s', 'm2', 32, 16, '= pl.tile.slice(b)')];
+    const text = dumpWith(before, { name: 'first' }) +
+      dumpWith(before, { name: 'second' }).split('\n').slice(4).join('\n') +
+      dumpWith([vec('a', 'm1', 0, 64), `b: ${tileType('Mat', 'm2', 0, 64)} = f()`], { name: 'fine' }).split('\n').slice(4).join('\n');
+    await assert.rejects(model(text), (e) => {
+      assert.equal(e.kind, 'unallocated');
+      assert.deepEqual(e.functions, ['first', 'second']);
+      assert.match(e.message, /offset 0 in first, second.*AllocateMemoryAddr/);
+      return true;
+    });
+  });
+
+  test('one base per space at offset 0 is a real layout', async () => {
+    const m = await model(dumpWith([vec('a', 'm1', 0, 64), `b: ${tileType('Mat', 'm2', 0, 64)} = f()`]));
+    assert.equal(m.functions[0].boxes.length, 2);
+  });
+
+  test('not valid Python: a syntax error with the line where parsing stopped', async () => {
+    const cases = [
+      ['x = (1,\ny = 2\n', 1, /was never closed/],
+      ['def f(:\n  pass\n', 1, /invalid syntax/],
+      ['if x:\npass\n', 2, /expected an indented block after 'if' statement on line 1/],
+      ['x = 1\n  y = 2\n', 2, /unexpected indent/],
+      ['s = """abc\n\n', 1, /unterminated triple-quoted string/],
+      ['x = 1 +\n', 1, /invalid syntax/],
+      ['f() = 1\n', 1, /cannot assign to function call/],
+      ['if True:\n\tx = 1\n        y = 2\n', 3, /inconsistent use of tabs|unindent|indent/],
+      ['x = [1, 2)\n', 1, /does not match/],
+    ];
+    for (const [text, line, message] of cases) {
+      await assert.rejects(model(text), (e) => {
+        assert.equal(e.kind, 'syntax', text);
+        assert.equal(e.line, line, `${JSON.stringify(text)}: ${e.message}`);
+        assert.match(e.message, message);
+        return true;
+      });
+    }
+  });
+});
+
+describe('input forms', () => {
+  test('CRLF and lone CR line ends count as lines; source lines drop them', async () => {
+    for (const eol of ['\r\n', '\r']) {
+      const text = dumpWith([vec('a', 'm', 0, 64), 'y = (', '    a)']).split('\n').join(eol);
+      const [fn] = (await model(text)).functions;
+      assert.deepEqual([fn.boxes[0].start, fn.boxes[0].end, fn.src_end], [8, 10, 10]);
+      assert.ok(fn.source.every((l) => !/[\r\n]/.test(l)));
+    }
+  });
+
+  test('tabs, backslash continuations, semicolons and non-ASCII text', async () => {
+    const text = dumpWith([
+      `a: ${tileType('Vec', 'm', 0, 64)} = pl.tile.create('ünïcødé ✓')`,
+      'if c:',
+      '\tpass',
+      'y = 1; z = \\',
+      '    a',
+      'ё = a  # non-ASCII names are names',
+    ]);
+    const { a } = boxesByName(await model(text));
+    assert.deepEqual([a.start, a.end], [8, 13]);
+  });
+
+  test('pass_name drops a leading <digits>_after_ and .py', async () => {
+    const text = dumpWith([vec('a', 'm', 0, 64)]);
+    assert.equal((await model(text, { dumpName: '32_after_AllocateMemoryAddr.py' })).pass_name, 'AllocateMemoryAddr');
+    assert.equal((await model(text, { dumpName: 'case__32_after_X.py' })).pass_name, 'case__32_after_X');
+    assert.equal((await model(text, { dumpName: 'x_after_Y.py' })).pass_name, 'x_after_Y');
+  });
+});

@@ -1,0 +1,61 @@
+// The C/JS boundary (include/memory_map.h): bytes of a dump in, the model
+// or a refusal out, in one call to mm_analyze_json. `core` is an
+// instantiated Emscripten module (build/wasm/memory_map_core.js); this file
+// has no DOM code, so Node tests and the page's worker share it.
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A refused or unreadable dump: `kind` is the core's status name
+ * ("syntax", "no_tiles", ...), `line` the input line or 0. */
+export class DumpError extends Error {
+  constructor(report) {
+    super(report.message);
+    this.name = 'DumpError';
+    this.kind = report.error;
+    this.line = report.line || 0;
+    this.functions = report.functions || [];
+  }
+}
+
+function copyIn(core, bytes, owned) {
+  const ptr = core._malloc(bytes.length + 1);
+  if (!ptr) throw new DumpError({ error: 'no_memory', message: 'out of memory in the WebAssembly heap' });
+  owned.push(ptr);
+  // Read HEAPU8 after malloc: growing memory replaces the view.
+  core.HEAPU8.set(bytes, ptr);
+  core.HEAPU8[ptr + bytes.length] = 0;
+  return ptr;
+}
+
+/**
+ * Computes the model of a dump.
+ * @param core       instantiated Emscripten module
+ * @param bytes      Uint8Array: the dump's bytes as read
+ * @param options    { dumpName, backend, ptoText }: the file's base name,
+ *                   an explicit backend name, the case's .pto texts
+ * @returns the model (model.md's JSON as an object)
+ * @throws DumpError when the core refuses the dump
+ */
+export function analyzeDump(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null } = {}) {
+  const owned = [];
+  try {
+    const input = copyIn(core, bytes, owned);
+    const name = copyIn(core, encoder.encode(dumpName), owned);
+    const backendPtr = backend ? copyIn(core, encoder.encode(backend), owned) : 0;
+    const pto = ptoText ? encoder.encode(ptoText) : null;
+    const ptoPtr = pto ? copyIn(core, pto, owned) : 0;
+    const lenPtr = copyIn(core, new Uint8Array(4), owned);
+    const out = core._mm_analyze_json(input, bytes.length, name, backendPtr, ptoPtr, pto ? pto.length : 0, lenPtr);
+    if (!out) throw new DumpError({ error: 'no_memory', message: 'out of memory in the WebAssembly heap' });
+    const heap = core.HEAPU8;
+    const len = heap[lenPtr] | (heap[lenPtr + 1] << 8) | (heap[lenPtr + 2] << 16) | (heap[lenPtr + 3] << 24);
+    const json = decoder.decode(heap.subarray(out, out + (len >>> 0)));
+    core._mm_free(out);
+    const result = JSON.parse(json);
+    if (result.error) throw new DumpError(result);
+    return result;
+  } finally {
+    for (const ptr of owned) core._free(ptr);
+  }
+}
