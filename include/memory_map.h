@@ -84,6 +84,11 @@ const mm_backend *mm_backend_find(const char *name);
  * none for it. `space` need not be NUL-terminated. */
 uint64_t mm_backend_capacity(const mm_backend *backend, const char *space, size_t space_len);
 
+/* The backend table as JSON: [{"name", "arch", "capacities": {"Vec": n,
+ * ...}}], spaces without a capacity left out. Owned by the caller
+ * (mm_free); `*out_len` gets its length. NULL when out of memory. */
+char *mm_backends_json(size_t *out_len);
+
 /* ------------------------------------------------------------------ Model */
 
 typedef struct mm_model mm_model;

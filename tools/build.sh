@@ -24,3 +24,5 @@ for dir in build/native build/asan build/wasi build/wasm; do
   # Progress lines hide warnings and errors; keep only those.
   cmake --build "$dir" -j"$jobs" 2>&1 | sed -e '/^\[ *[0-9]*%\]/d' -e '/^Scanning dependencies/d'
 done
+# The page: dist/site/ and dist/memory-map.html.
+node tools/bundle.mjs

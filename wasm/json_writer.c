@@ -199,3 +199,37 @@ char *mm_error_to_json(const mm_error *error, size_t *out_len) {
   if (out_len) *out_len = out.len;
   return out.data;
 }
+
+char *mm_backends_json(size_t *out_len) {
+  static const char *const spaces[] = {"Vec",        "Mat", "Left", "LeftScale", "Right",
+                                       "RightScale", "Acc", "Bias"};
+  mm_buf out = {0};
+  mm_buf_putc(&out, '[');
+  for (size_t i = 0; i < mm_backend_count(); i++) {
+    const mm_backend *b = mm_backend_at(i);
+    if (i) mm_buf_putc(&out, ',');
+    mm_buf_puts(&out, "{\"name\":");
+    put_cstring(&out, b->name);
+    mm_buf_puts(&out, ",\"arch\":");
+    put_cstring(&out, b->arch);
+    mm_buf_puts(&out, ",\"capacities\":{");
+    bool first = true;
+    for (size_t s = 0; s < sizeof spaces / sizeof spaces[0]; s++) {
+      uint64_t capacity = mm_backend_capacity(b, spaces[s], strlen(spaces[s]));
+      if (!capacity) continue;
+      if (!first) mm_buf_putc(&out, ',');
+      first = false;
+      put_cstring(&out, spaces[s]);
+      mm_buf_putc(&out, ':');
+      mm_buf_put_int(&out, (int64_t)capacity);
+    }
+    mm_buf_puts(&out, "}}");
+  }
+  mm_buf_puts(&out, "]");
+  if (out.failed) {
+    mm_buf_free(&out);
+    return NULL;
+  }
+  if (out_len) *out_len = out.len;
+  return out.data;
+}

@@ -18,14 +18,26 @@ export class DumpError extends Error {
   }
 }
 
+const outOfMemory = () => new DumpError({ error: 'no_memory', message: 'out of memory in the WebAssembly heap' });
+
 function copyIn(core, bytes, owned) {
   const ptr = core._malloc(bytes.length + 1);
-  if (!ptr) throw new DumpError({ error: 'no_memory', message: 'out of memory in the WebAssembly heap' });
+  if (!ptr) throw outOfMemory();
   owned.push(ptr);
   // Read HEAPU8 after malloc: growing memory replaces the view.
   core.HEAPU8.set(bytes, ptr);
   core.HEAPU8[ptr + bytes.length] = 0;
   return ptr;
+}
+
+/** Decodes and frees a JSON buffer the core returned, its length at lenPtr. */
+function takeJson(core, out, lenPtr) {
+  if (!out) throw outOfMemory();
+  const heap = core.HEAPU8;
+  const len = (heap[lenPtr] | (heap[lenPtr + 1] << 8) | (heap[lenPtr + 2] << 16) | (heap[lenPtr + 3] << 24)) >>> 0;
+  const json = decoder.decode(heap.subarray(out, out + len));
+  core._mm_free(out);
+  return JSON.parse(json);
 }
 
 /**
@@ -47,14 +59,20 @@ export function analyzeDump(core, bytes, { dumpName = 'dump.py', backend = null,
     const ptoPtr = pto ? copyIn(core, pto, owned) : 0;
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
     const out = core._mm_analyze_json(input, bytes.length, name, backendPtr, ptoPtr, pto ? pto.length : 0, lenPtr);
-    if (!out) throw new DumpError({ error: 'no_memory', message: 'out of memory in the WebAssembly heap' });
-    const heap = core.HEAPU8;
-    const len = heap[lenPtr] | (heap[lenPtr + 1] << 8) | (heap[lenPtr + 2] << 16) | (heap[lenPtr + 3] << 24);
-    const json = decoder.decode(heap.subarray(out, out + (len >>> 0)));
-    core._mm_free(out);
-    const result = JSON.parse(json);
+    const result = takeJson(core, out, lenPtr);
     if (result.error) throw new DumpError(result);
     return result;
+  } finally {
+    for (const ptr of owned) core._free(ptr);
+  }
+}
+
+/** The backends the core knows: [{ name, arch, capacities: { Vec: n, ... } }]. */
+export function listBackends(core) {
+  const owned = [];
+  try {
+    const lenPtr = copyIn(core, new Uint8Array(4), owned);
+    return takeJson(core, core._mm_backends_json(lenPtr), lenPtr);
   } finally {
     for (const ptr of owned) core._free(ptr);
   }

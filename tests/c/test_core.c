@@ -132,6 +132,11 @@ static void test_backends(void) {
   CHECK(mm_backend_capacity(b, "Weird", 5) == 0);
   CHECK(mm_backend_capacity(mm_backend_find("Ascend910B"), "LeftScale", 9) == 0);
   CHECK(mm_backend_find("ascend950") == NULL && mm_backend_find(NULL) == NULL);
+  size_t len;
+  char *json = mm_backends_json(&len);
+  CHECK(json && strstr(json, "{\"name\":\"Ascend910B\",\"arch\":\"a2a3\",\"capacities\":{\"Vec\":188416,"));
+  CHECK(json && strstr(json, "\"RightScale\":4096}}]") && len == strlen(json));
+  mm_free(json);
 }
 
 static void test_names_table(void) {

@@ -1,0 +1,67 @@
+// Chromium for the page tests: Debian's /usr/bin/chromium driven by
+// playwright-core (no browser download), the site served on localhost.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { chromium } from 'playwright-core';
+
+import { serve } from '../tools/serve.mjs';
+import { corpus, root } from './helpers.mjs';
+
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run', '--disable-quic'];
+
+export async function launch() {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+  const { server, url } = await serve(join(root, 'dist', 'site'));
+  return {
+    browser,
+    url,
+    async close() {
+      await browser.close();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/**
+ * A new page that records console errors, uncaught exceptions and every
+ * request; `problems()` lists what went wrong.
+ */
+export async function openPage(browser, url, { width = 1400, height = 900, colorScheme = 'light' } = {}) {
+  const page = await browser.newPage({ viewport: { width, height }, colorScheme });
+  const errors = [];
+  const requests = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`));
+  page.on('pageerror', (e) => errors.push(`exception: ${e.message}`));
+  page.on('request', (r) => requests.push(r.url()));
+  page.problems = () => errors;
+  page.requests = requests;
+  if (url) await page.goto(url);
+  return page;
+}
+
+/** Drops files on the page as a person would (a synthetic DataTransfer drop). */
+export async function drop(page, files) {
+  await page.evaluate((list) => {
+    const transfer = new DataTransfer();
+    for (const f of list) transfer.items.add(new File([f.text], f.name));
+    const target = document.querySelector('main');
+    target.dispatchEvent(new DragEvent('dragenter', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    target.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  }, files);
+}
+
+/** A corpus file as { name, text } for drop(). */
+export function fixture(relative, name = relative.split('/').pop()) {
+  return { name, text: readFileSync(join(corpus, relative), 'utf8') };
+}
+
+/** Waits until the map or the error message shows. */
+export async function settled(page) {
+  await page.waitForFunction(() => {
+    const message = document.getElementById('message');
+    const loading = message && !message.hidden && message.classList.contains('loading');
+    return !loading && (document.querySelector('.card.open .box') || (message && !message.hidden && message.classList.contains('error')));
+  });
+}

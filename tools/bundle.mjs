@@ -1,0 +1,134 @@
+// Builds the page's two forms from web/ and the Emscripten module:
+//   dist/site/            the static site (relative URLs only): index.html,
+//                         app.js, style.css, examples/
+//   dist/memory-map.html  one file, everything inline, for file:// (and the
+//                         template of the CLI's pages)
+// ES modules are joined into one classic script by a small module table
+// (file:// forbids module imports); inline scripts and styles are allowed by
+// their sha256 in a strict Content Security Policy.
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const web = join(root, 'web');
+const dist = join(root, 'dist');
+const corpus = join(root, 'tests', 'fixtures', 'corpus');
+
+const read = (path) => readFileSync(path, 'utf8');
+
+/** Joins `entry` and what it imports (./x.js, named imports) into one script. */
+export function bundleModules(entry, dir = web) {
+  const order = [];
+  const seen = new Set();
+  const visit = (name) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const source = read(join(dir, name));
+    for (const [, , dep] of source.matchAll(/^import\s*\{([^}]*)\}\s*from\s*'\.\/([\w-]+\.js)';/gm)) visit(dep);
+    order.push({ name, source });
+  };
+  visit(entry);
+  const modules = order.map(({ name, source }) => {
+    const exported = [...source.matchAll(/^export\s+(?:async\s+)?(?:function\*?|class|const|let)\s+([\w$]+)/gm)].map((m) => m[1]);
+    const body = source
+      .replace(/^import\s*\{([^}]*)\}\s*from\s*'\.\/([\w-]+\.js)';/gm, (_, names, dep) =>
+        `const {${names.replace(/\s+as\s+/g, ': ')}} = modules['${dep}'];`)
+      .replace(/^export\s+/gm, '');
+    if (/^\s*(import|export)\b/m.test(body)) throw new Error(`${name}: an import or export form the bundler does not handle`);
+    return `modules['${name}'] = (() => {\n${body}\nreturn { ${exported.join(', ')} };\n})();`;
+  });
+  return `'use strict';\n(() => {\nconst modules = {};\n${modules.join('\n')}\n})();\n`;
+}
+
+const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/** JSON that cannot end the element it sits in. */
+const scriptSafeJson = (value) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e')
+  .replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+function assertEmbeddable(name, text) {
+  if (/<\/script|<!--/i.test(text)) throw new Error(`${name} contains "</script" or "<!--" and cannot be inlined`);
+  return text;
+}
+
+function csp({ scripts, styles, connect }) {
+  return [
+    "default-src 'none'",
+    `script-src ${scripts} 'wasm-unsafe-eval'`,
+    'worker-src blob:',
+    `style-src ${styles}`,
+    "img-src 'self' data:",
+    `connect-src ${connect}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+function page({ cspValue, style, script, worker, examples, buttons }) {
+  const template = read(join(web, 'index.html'));
+  const parts = {
+    '<!--CSP-->': `<meta http-equiv="Content-Security-Policy" content="${cspValue}">`,
+    '<!--STYLE-->': style,
+    '<!--SCRIPT-->': script,
+    '<!--WORKER-->': `<script type="text/plain" id="worker-source">${worker}</script>`,
+    '<!--EXAMPLES-->': `<script type="application/json" id="examples">${scriptSafeJson(examples)}</script>`,
+    '<!--EXAMPLE-BUTTONS-->': buttons.map(([id, label]) => `<button type="button" data-example="${id}">${label}</button>`).join(' '),
+  };
+  let html = template;
+  for (const [marker, value] of Object.entries(parts)) {
+    if (!html.includes(marker)) throw new Error(`web/index.html lacks ${marker}`);
+    html = html.replace(marker, () => value);
+  }
+  return html;
+}
+
+function build() {
+  const glue = read(join(root, 'build', 'wasm', 'memory_map_core.js'));
+  const worker = assertEmbeddable('worker', `${glue}\n${bundleModules('worker.js')}`);
+  const app = assertEmbeddable('app', bundleModules('main.js'));
+  const style = assertEmbeddable('style', read(join(web, 'style.css')));
+
+  const small = { name: 'diagnose_indexer_weights.py', path: join(corpus, 'real', 'diagnose_indexer_weights.py') };
+  const caseDir = join(corpus, 'cases', 'decode_fwd');
+
+  rmSync(join(dist, 'site'), { recursive: true, force: true });
+  mkdirSync(join(dist, 'site', 'examples', 'decode_fwd'), { recursive: true });
+  copyFileSync(join(caseDir, 'passes_dump', '32_after_AllocateMemoryAddr.py'),
+    join(dist, 'site', 'examples', 'decode_fwd', '32_after_AllocateMemoryAddr.py'));
+  copyFileSync(join(caseDir, 'ptoas', 'k_seed.pto'), join(dist, 'site', 'examples', 'decode_fwd', 'k_seed.pto'));
+  copyFileSync(small.path, join(dist, 'site', 'examples', small.name));
+  writeFileSync(join(dist, 'site', 'app.js'), app);
+  writeFileSync(join(dist, 'site', 'style.css'), style);
+  const site = page({
+    cspValue: csp({ scripts: "'self'", styles: "'self'", connect: "'self'" }),
+    style: '<link rel="stylesheet" href="style.css">',
+    script: '<script src="app.js" defer></script>',
+    worker,
+    examples: {
+      decode_fwd: { name: '32_after_AllocateMemoryAddr.py', url: 'examples/decode_fwd/32_after_AllocateMemoryAddr.py',
+        ptoUrl: 'examples/decode_fwd/k_seed.pto' },
+      cube: { name: small.name, url: `examples/${small.name}` },
+    },
+    buttons: [['decode_fwd', 'Open example: decode_fwd (480 KB, 38 functions)'], ['cube', 'Open example: a cube kernel']],
+  });
+  writeFileSync(join(dist, 'site', 'index.html'), site);
+
+  const offline = page({
+    cspValue: csp({ scripts: sha256(app), styles: sha256(style), connect: "'none'" }),
+    style: `<style>${style}</style>`,
+    script: `<script>${app}</script>`,
+    worker,
+    examples: { cube: { name: small.name, text: read(small.path) } },
+    buttons: [['cube', 'Open example: a cube kernel']],
+  });
+  writeFileSync(join(dist, 'memory-map.html'), offline);
+  return { site: site.length, offline: offline.length, app: app.length, worker: worker.length };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const sizes = build();
+  const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+  console.log(`bundle: dist/memory-map.html ${kb(sizes.offline)} (app ${kb(sizes.app)}, worker ${kb(sizes.worker)}); dist/site/`);
+}

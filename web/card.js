@@ -1,0 +1,398 @@
+// One collapsible card per compute function: header pills, toolbar, and the
+// map (lanes of one shared byte scale, boxes, the left column, splitter).
+// Only what is in view is drawn; zoom and the splitter touch a few widths.
+import { clear, el } from './dom.js';
+import {
+  GUTTER_WIDTH, HEADER_HEIGHT, ROW_HEIGHT, anchorAfterZoom, baseFactor, boxGeometry, clampSplit, defaultSplit,
+  formatBytes, formatZoom, laneSpan, layoutLanes, overCapacity, stepZoom, usage, visibleLines,
+} from './layout.js';
+import { SourceColumn } from './source.js';
+import { boxTable } from './table.js';
+
+const SPLITTER_WIDTH = 6;
+
+function pill(space) {
+  const { percent, alert } = usage(space);
+  return el('span', {
+    class: alert ? 'pill alert' : 'pill',
+    dataset: { space: space.space },
+    title: `${space.space}: high-water mark ${space.hwm} B of ${space.limit} B (${percent}); ${space.tiles} tiles on ${space.bases} bases`,
+  }, el('span', { class: 'pill-space' }, space.space), ` ${formatBytes(space.hwm)} / ${formatBytes(space.limit)} · ${percent}`);
+}
+
+export class Card {
+  /** `shared`: { tooltip, onPin(card) } from the page. */
+  constructor(fn, shared) {
+    this.fn = fn;
+    this.shared = shared;
+    this.spaces = new Map(fn.spaces.map((s) => [s.space, s]));
+    this.state = { open: false, zoom: 1, axis: 'limit', hidden: new Set(), pinned: null, hovered: null, source: false, table: false, split: null };
+    this.body = null;
+    this.toggle = el('button', { class: 'card-toggle', 'aria-expanded': 'false', onclick: () => this.setOpen(!this.state.open) },
+      el('span', { class: 'caret', 'aria-hidden': 'true' }), el('span', { class: 'fn-name' }, fn.name),
+      el('span', { class: 'ftype' }, fn.ftype));
+    this.element = el('section', { class: 'card', dataset: { function: fn.name } },
+      el('header', { class: 'card-head' }, this.toggle, el('span', { class: 'pills' }, fn.spaces.map(pill))));
+  }
+
+  setOpen(open) {
+    this.state.open = open;
+    this.element.classList.toggle('open', open);
+    this.toggle.setAttribute('aria-expanded', String(open));
+    if (open && !this.body) this.build();
+    if (this.body) this.body.hidden = !open;
+    if (open) this.layout();
+  }
+
+  // ------------------------------------------------------------ building
+
+  build() {
+    const { fn } = this;
+    this.source = new SourceColumn(fn);
+    this.state.split = defaultSplit(fn.source);
+    this.zoomLevel = el('button', { class: 'zoom-level', title: 'Reset zoom to 1×', onclick: () => this.setZoom(1) }, '1×');
+    this.axisButtons = ['limit', 'used'].map((axis) =>
+      el('button', { class: 'axis', dataset: { axis }, 'aria-pressed': String(axis === 'limit'), onclick: () => this.setAxis(axis) }, axis));
+    this.spaceToggles = fn.spaces.map((s) =>
+      el('button', { class: 'space-toggle', dataset: { space: s.space }, 'aria-pressed': 'true', onclick: () => this.toggleSpace(s.space) }, s.space));
+    this.sourceButton = el('button', { class: 'source-toggle', onclick: () => this.setSource(!this.state.source) }, 'Show IR source');
+    this.tableButton = el('button', { class: 'table-toggle', 'aria-pressed': 'false', onclick: () => this.setTable(!this.state.table) }, 'Table');
+    this.chipName = el('span', { class: 'chip-name' });
+    this.chip = el('span', { class: 'chip', hidden: true }, 'pinned ', this.chipName, ' ',
+      el('button', { class: 'chip-close', 'aria-label': 'Unpin', title: 'Unpin (Esc)', onclick: () => this.pin(null) }, '×'));
+    const toolbar = el('div', { class: 'toolbar' },
+      el('span', { class: 'group' },
+        el('button', { class: 'zoom-out', 'aria-label': 'Zoom out', onclick: () => this.setZoom(stepZoom(this.state.zoom, -1)) }, '−'),
+        this.zoomLevel,
+        el('button', { class: 'zoom-in', 'aria-label': 'Zoom in', onclick: () => this.setZoom(stepZoom(this.state.zoom, 1)) }, '+')),
+      el('span', { class: 'group' }, el('span', { class: 'label' }, 'x axis:'), this.axisButtons),
+      el('span', { class: 'group' }, el('span', { class: 'label' }, 'show:'), this.spaceToggles),
+      el('span', { class: 'group' }, this.sourceButton, this.tableButton),
+      this.chip);
+    this.laneHeads = el('div', { class: 'lane-heads' });
+    this.lanesArea = el('div', { class: 'lanes' });
+    this.band = el('div', { class: 'live-band', hidden: true });
+    this.splitter = el('div', {
+      class: 'splitter', role: 'separator', tabindex: '0', 'aria-orientation': 'vertical', 'aria-label': 'Resize the IR source',
+      'aria-valuemin': '140', 'aria-valuemax': '2400',
+    });
+    this.corner = el('div', { class: 'corner' }, 'line');
+    // Two flex rows, so the sticky left column and header can travel the
+    // whole sheet (a sticky grid item could not leave its own cell).
+    this.splitterHead = el('div', { class: 'splitter-head' });
+    this.headRow = el('div', { class: 'head-row' }, this.corner, this.splitterHead, this.laneHeads);
+    this.bodyRow = el('div', { class: 'body-row' }, this.source.element, this.splitter, this.lanesArea);
+    this.sheet = el('div', { class: 'sheet' }, this.headRow, this.bodyRow);
+    this.viewport = el('div', { class: 'viewport' }, this.sheet);
+    this.tableWrap = el('div', { class: 'table-wrap', hidden: true });
+    this.body = el('div', { class: 'card-body' }, toolbar, this.viewport, this.tableWrap);
+    this.element.append(this.body);
+    this.listen();
+  }
+
+  listen() {
+    let frame = 0;
+    this.viewport.addEventListener('scroll', () => {
+      if (!frame) frame = requestAnimationFrame(() => { frame = 0; this.draw(); });
+    }, { passive: true });
+    this.viewport.addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
+    this.lanesArea.addEventListener('pointerover', (e) => this.onHover(e));
+    this.lanesArea.addEventListener('pointermove', (e) => this.state.hovered && this.shared.tooltip.move(e.clientX, e.clientY));
+    this.lanesArea.addEventListener('pointerout', (e) => {
+      if (e.target.closest('.box') && !e.relatedTarget?.closest?.('.box')) this.onLeave();
+    });
+    this.lanesArea.addEventListener('click', (e) => {
+      const box = this.boxOf(e.target);
+      if (box) this.pin(this.state.pinned === box ? null : box);
+    });
+    this.lanesArea.addEventListener('keydown', (e) => {
+      const box = this.boxOf(e.target);
+      if (box && e.key === 'Enter') {
+        e.preventDefault();
+        this.pin(this.state.pinned === box ? null : box);
+      }
+    });
+    this.lanesArea.addEventListener('focusin', (e) => {
+      const box = this.boxOf(e.target);
+      if (box) this.showTooltip(box, e.target.getBoundingClientRect());
+    });
+    this.lanesArea.addEventListener('focusout', () => this.onLeave());
+    this.listenSplitter();
+  }
+
+  listenSplitter() {
+    const s = this.splitter;
+    s.addEventListener('pointerdown', (e) => {
+      e.preventDefault();
+      s.setPointerCapture(e.pointerId);
+      const startX = e.clientX, startWidth = this.state.split;
+      let frame = 0, pending = startWidth;
+      const move = (ev) => {
+        pending = clampSplit(startWidth + ev.clientX - startX);
+        if (!frame) frame = requestAnimationFrame(() => { frame = 0; this.setSplit(pending); });
+      };
+      const up = () => {
+        s.removeEventListener('pointermove', move);
+        s.removeEventListener('pointerup', up);
+        s.removeEventListener('pointercancel', up);
+        if (frame) cancelAnimationFrame(frame);
+        this.setSplit(pending);
+      };
+      s.addEventListener('pointermove', move);
+      s.addEventListener('pointerup', up);
+      s.addEventListener('pointercancel', up);
+    });
+    s.addEventListener('dblclick', () => this.setSplit(defaultSplit(this.fn.source)));
+    s.addEventListener('keydown', (e) => {
+      const step = e.shiftKey ? 80 : 16;
+      if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+        e.preventDefault();
+        this.setSplit(this.state.split + (e.key === 'ArrowRight' ? step : -step));
+      } else if (e.key === 'Home' || e.key === 'End') {
+        e.preventDefault();
+        this.setSplit(e.key === 'Home' ? 140 : 2400);
+      }
+    });
+  }
+
+  // ------------------------------------------------------------- layout
+
+  visibleSpaces() {
+    return this.fn.spaces.filter((s) => !this.state.hidden.has(s.space));
+  }
+
+  /** Recomputes the factor and lanes; redraws the lanes and what is in view. */
+  layout() {
+    const { state, fn } = this;
+    const spaces = this.visibleSpaces();
+    const available = this.viewport.clientWidth - GUTTER_WIDTH;
+    this.factor = baseFactor(spaces.map((s) => laneSpan(s, state.axis)), available) * state.zoom;
+    this.lanes = layoutLanes(spaces, { axis: state.axis, factor: this.factor });
+    this.bodyHeight = (fn.src_end - fn.src_start + 1) * ROW_HEIGHT;
+    this.drawLanes();
+    this.applyColumns();
+    this.draw();
+  }
+
+  leftWidth() {
+    return this.state.source ? this.state.split : GUTTER_WIDTH;
+  }
+
+  /** The column widths: only these change when the splitter moves. */
+  applyColumns() {
+    const left = this.leftWidth();
+    const splitter = this.state.source ? SPLITTER_WIDTH : 0;
+    const lanes = Math.ceil(this.lanes.width);
+    this.sheet.style.width = `${left + splitter + lanes}px`;
+    for (const node of [this.corner, this.source.element]) node.style.width = `${left}px`;
+    for (const node of [this.splitterHead, this.splitter]) {
+      node.style.width = `${splitter}px`;
+      node.style.left = `${left}px`;
+    }
+    for (const node of [this.laneHeads, this.lanesArea]) node.style.width = `${lanes}px`;
+    this.headRow.style.height = `${HEADER_HEIGHT}px`;
+    this.bodyRow.style.height = `${this.bodyHeight}px`;
+    this.splitter.hidden = !this.state.source;
+    this.splitter.setAttribute('aria-valuenow', String(this.state.split));
+    this.source.setHeight(Math.min(this.bodyHeight, Math.max(0, this.viewport.clientHeight - HEADER_HEIGHT)));
+  }
+
+  drawLanes() {
+    clear(this.laneHeads);
+    clear(this.lanesArea);
+    this.laneEls = new Map();
+    this.rendered = new Map();
+    for (const lane of this.lanes.lanes) {
+      const space = this.spaces.get(lane.space);
+      const head = el('div', { class: 'lane-head', dataset: { space: lane.space } },
+        el('span', { class: 'lane-name' }, lane.space),
+        el('span', { class: 'lane-figures' }, `${formatBytes(space.hwm)} / ${formatBytes(space.limit)}`));
+      const laneEl = el('div', { class: 'lane', dataset: { space: lane.space } },
+        el('div', { class: 'hwm-rule', title: `high-water mark ${formatBytes(space.hwm)}`, style: { left: `${Math.min(100, (space.hwm / lane.span) * 100)}%` } }));
+      this.placeLane(head, laneEl, lane);
+      this.laneHeads.append(head);
+      this.lanesArea.append(laneEl);
+      this.laneEls.set(lane.space, { head, lane: laneEl });
+    }
+    this.lanesArea.append(this.band);
+    this.updateBand();
+  }
+
+  placeLane(head, laneEl, lane) {
+    for (const node of [head, laneEl]) {
+      node.style.left = `${lane.left}px`;
+      node.style.width = `${lane.width}px`;
+    }
+  }
+
+  /** Draws the rows and boxes in view (called on scroll, at most once a frame). */
+  draw() {
+    if (!this.lanes) return;
+    const { fn, viewport } = this;
+    const { first, last } = visibleLines(viewport.scrollTop, viewport.clientHeight, fn.src_start, fn.src_end);
+    this.source.render(first, last, viewport.scrollTop);
+    const want = new Set();
+    fn.boxes.forEach((b, i) => {
+      if (!this.state.hidden.has(b.space) && b.end >= first && b.start <= last) want.add(i);
+    });
+    for (const [i, node] of this.rendered) {
+      if (!want.has(i) && node !== document.activeElement) {
+        node.remove();
+        this.rendered.delete(i);
+      }
+    }
+    for (const i of want) if (!this.rendered.has(i)) this.rendered.set(i, this.makeBox(i));
+  }
+
+  makeBox(index) {
+    const box = this.fn.boxes[index];
+    const lane = this.lanes.lanes.find((l) => l.space === box.space);
+    const g = boxGeometry(box, lane, this.fn.src_start);
+    const classes = ['box'];
+    if (box.view) classes.push('view');
+    if (box.conflict) classes.push('conflict');
+    if (overCapacity(box, this.spaces.get(box.space))) classes.push('over');
+    if (this.state.pinned === box) classes.push('pinned');
+    const tall = box.end - box.start >= 1;
+    const node = el('div', {
+      class: classes.join(' '), tabindex: '0', dataset: { tile: box.name, index },
+      'aria-label': `${box.name}, ${box.space}, ${formatBytes(box.size)} at ${box.offset}, lines ${box.start} to ${box.end}`,
+      style: { left: `${g.left}%`, width: `max(2px, ${g.width}%)`, top: `${g.top}px`, height: `${g.height}px` },
+    },
+    el('span', { class: 'box-name' }, box.name, box.aliases.length ? el('span', { class: 'box-aliases' }, ` +${box.aliases.length}`) : null),
+    tall ? el('span', { class: 'box-size' }, `${formatBytes(box.size)} @${box.offset}`) : null);
+    this.laneEls.get(box.space).lane.append(node);
+    return node;
+  }
+
+  boxOf(target) {
+    const node = target.closest?.('.box');
+    return node ? this.fn.boxes[Number(node.dataset.index)] : null;
+  }
+
+  // --------------------------------------------------------- interaction
+
+  showTooltip(box, rect) {
+    this.shared.tooltip.show(box, this.spaces.get(box.space), rect.right, rect.top);
+  }
+
+  onHover(e) {
+    const box = this.boxOf(e.target);
+    if (!box || box === this.state.hovered) return;
+    this.state.hovered = box;
+    this.shared.tooltip.show(box, this.spaces.get(box.space), e.clientX, e.clientY);
+    if (!this.state.pinned) this.highlight(box);
+  }
+
+  onLeave() {
+    this.state.hovered = null;
+    this.shared.tooltip.hide();
+    if (!this.state.pinned) this.highlight(null);
+  }
+
+  /** Marks the live lines of `box` in the left column and across the lanes. */
+  highlight(box) {
+    this.source.setLive(box ? [box.start, box.end] : null);
+    this.updateBand(box);
+    this.draw();
+  }
+
+  updateBand(box = this.state.pinned ?? this.state.hovered) {
+    if (!box) {
+      this.band.hidden = true;
+      return;
+    }
+    this.band.hidden = false;
+    this.band.style.top = `${(box.start - this.fn.src_start) * ROW_HEIGHT}px`;
+    this.band.style.height = `${(box.end - box.start + 1) * ROW_HEIGHT}px`;
+  }
+
+  /** Pins `box` (or unpins with null): halo, chip, live lines, marks in the IR source. */
+  pin(box) {
+    const previous = this.state.pinned;
+    this.state.pinned = box;
+    for (const node of this.lanesArea.querySelectorAll('.box.pinned')) node.classList.remove('pinned');
+    if (box) {
+      const index = this.fn.boxes.indexOf(box);
+      this.rendered.get(index)?.classList.add('pinned');
+      this.chipName.textContent = box.name;
+      this.source.setMarks([box.name, ...box.aliases]);
+      if (!this.state.source) this.setSource(true);
+      this.shared.onPin(this);
+    } else {
+      this.source.setMarks([]);
+    }
+    this.chip.hidden = !box;
+    this.highlight(box ?? this.state.hovered);
+    return previous;
+  }
+
+  setZoom(zoom, anchorClientX = null) {
+    const before = this.lanes;
+    const pointer = anchorClientX ?? this.viewport.getBoundingClientRect().left + this.viewport.clientWidth / 2;
+    const offset = this.leftWidth() + (this.state.source ? SPLITTER_WIDTH : 0);
+    const x = pointer - this.viewport.getBoundingClientRect().left + this.viewport.scrollLeft - offset;
+    const old = this.state.zoom;
+    this.state.zoom = zoom;
+    this.factor = (this.factor / old) * zoom;
+    this.lanes = layoutLanes(this.visibleSpaces(), { axis: this.state.axis, factor: this.factor });
+    for (const lane of this.lanes.lanes) {
+      const { head, lane: laneEl } = this.laneEls.get(lane.space);
+      this.placeLane(head, laneEl, lane);
+    }
+    this.applyColumns();
+    const moved = anchorAfterZoom(x, before, this.lanes);
+    this.viewport.scrollLeft = Math.max(0, this.viewport.scrollLeft + moved - x);
+    this.zoomLevel.textContent = formatZoom(zoom);
+  }
+
+  onWheel(e) {
+    if (!(e.ctrlKey || e.metaKey) || !this.lanes) return;
+    e.preventDefault();
+    const zoom = stepZoom(this.state.zoom, e.deltaY < 0 ? 1 : -1);
+    if (zoom !== this.state.zoom) this.setZoom(zoom, e.clientX);
+  }
+
+  setAxis(axis) {
+    this.state.axis = axis;
+    for (const b of this.axisButtons) b.setAttribute('aria-pressed', String(b.dataset.axis === axis));
+    this.layout();
+  }
+
+  toggleSpace(space) {
+    const hidden = this.state.hidden;
+    if (hidden.has(space)) hidden.delete(space);
+    else if (this.visibleSpaces().length > 1) hidden.add(space);
+    for (const t of this.spaceToggles) {
+      const shown = !hidden.has(t.dataset.space);
+      t.setAttribute('aria-pressed', String(shown));
+      // The last visible space cannot be hidden.
+      t.disabled = shown && this.visibleSpaces().length === 1;
+    }
+    this.layout();
+  }
+
+  setSource(open) {
+    this.state.source = open;
+    this.sourceButton.textContent = open ? 'Hide IR source' : 'Show IR source';
+    this.sourceButton.setAttribute('aria-pressed', String(open));
+    this.corner.textContent = open ? 'IR source' : 'line';
+    this.source.setOpen(open);
+    this.applyColumns();
+    this.draw();
+  }
+
+  setSplit(width) {
+    this.state.split = clampSplit(width);
+    this.applyColumns();
+    this.draw();
+  }
+
+  setTable(shown) {
+    this.state.table = shown;
+    this.tableButton.setAttribute('aria-pressed', String(shown));
+    if (shown && !this.tableWrap.firstChild) this.tableWrap.append(boxTable(this.fn));
+    this.tableWrap.hidden = !shown;
+    this.viewport.hidden = shown;
+  }
+}

@@ -1,0 +1,29 @@
+// Building DOM nodes. Text always goes in as text nodes (never as markup):
+// a dump's names, strings and source lines cannot inject HTML.
+
+/**
+ * el('div', { class: 'x', dataset: { tile: name }, onclick: fn }, 'text', child)
+ * Styles are set through the CSSOM (allowed under the page's CSP).
+ */
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value == null || value === false) continue;
+    if (key === 'class') node.className = value;
+    else if (key === 'dataset') Object.assign(node.dataset, value);
+    else if (key === 'style') Object.assign(node.style, value);
+    else if (key === 'text') node.textContent = value;
+    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? '' : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child == null || child === false) continue;
+    node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+/** Removes every child of `node`. */
+export function clear(node) {
+  while (node.firstChild) node.firstChild.remove();
+}

@@ -1,0 +1,54 @@
+// The main thread's side of the worker: a promise per request. The worker
+// is made from the source in the page (#worker-source) through a Blob URL,
+// which works when the page is served and when it is opened from file://.
+
+/** A refusal from the core, or a failure to run it, as the page shows it. */
+export class EngineError extends Error {
+  constructor({ kind, message, line }) {
+    super(message);
+    this.kind = kind;
+    this.line = line || 0;
+  }
+}
+
+export function createEngine(source) {
+  let worker = null;
+  let next = 1;
+  const pending = new Map();
+
+  function start() {
+    const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+    worker = new Worker(url);
+    URL.revokeObjectURL(url);
+    worker.onmessage = ({ data }) => {
+      const request = pending.get(data.id);
+      if (!request) return;
+      pending.delete(data.id);
+      if (data.error) request.reject(new EngineError(data.error));
+      else request.resolve(data.result);
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      for (const request of pending.values())
+        request.reject(new EngineError({ kind: 'internal', message: `the WebAssembly worker failed: ${event.message || 'unknown error'}` }));
+      pending.clear();
+      worker.terminate();
+      worker = null;
+    };
+  }
+
+  function request(message, transfer = []) {
+    if (!worker) start();
+    const id = next++;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ ...message, id }, transfer);
+    });
+  }
+
+  return {
+    /** The model of `bytes` (an ArrayBuffer, handed over to the worker). */
+    analyze: (bytes, options) => request({ type: 'analyze', bytes, options }, [bytes]),
+    backends: () => request({ type: 'backends' }),
+  };
+}

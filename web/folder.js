@@ -1,0 +1,69 @@
+// Resolving a dropped folder like the CLI does (../shared/spec/cli.md):
+// build_output/<case>/ or its passes_dump/, the highest-numbered
+// `*_after_<PASS>.py`, and ptoas/*.pto beside passes_dump/ for the backend.
+// Pure: entries are { path, file } with '/'-separated relative paths.
+
+const DUMP = /^(\d*)_after_(.+)\.py$/;
+
+const segments = (path) => path.split('/').filter(Boolean);
+
+/** Compares two digit strings as numbers of any length ('' is lowest). */
+export function compareNumbers(a, b) {
+  const x = a.replace(/^0+(?=\d)/, '');
+  const y = b.replace(/^0+(?=\d)/, '');
+  if (!a || !b) return (a ? 1 : 0) - (b ? 1 : 0);
+  if (x.length !== y.length) return x.length - y.length;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** The dumps of a folder: those in a passes_dump/ folder if there is one, else at its top. */
+export function dumpsIn(entries) {
+  const inPassesDump = entries.filter((e) => {
+    const parts = segments(e.path);
+    return parts.length >= 2 && parts[parts.length - 2] === 'passes_dump';
+  });
+  const pool = inPassesDump.length ? inPassesDump : entries.filter((e) => segments(e.path).length <= 2);
+  return pool.flatMap((e) => {
+    const name = segments(e.path).pop();
+    const match = DUMP.exec(name);
+    return match ? [{ ...e, name, number: match[1], pass: match[2] }] : [];
+  });
+}
+
+/** The passes present, in the order the compiler ran them (by number). */
+export function passesIn(entries) {
+  const byPass = new Map();
+  for (const d of dumpsIn(entries)) {
+    const seen = byPass.get(d.pass);
+    if (!seen || compareNumbers(d.number, seen) > 0) byPass.set(d.pass, d.number);
+  }
+  return [...byPass].sort((a, b) => compareNumbers(a[1], b[1])).map(([pass]) => pass);
+}
+
+/**
+ * The dump to open for `pass`, and the case's .pto files in name order.
+ * Returns { dump, pto, passes } or { error } with the CLI's message.
+ */
+export function resolveFolder(entries, pass = 'AllocateMemoryAddr', folderName = 'the folder') {
+  const candidates = dumpsIn(entries).filter((d) => d.pass === pass);
+  const passes = passesIn(entries);
+  if (!candidates.length) {
+    return {
+      passes,
+      error: `no '*_after_${pass}.py' dump under ${folderName}: compile with pass dumps enabled ` +
+        '(pytest tests/st/<case>.py --dump-passes --save-kernels) or open the dump file itself',
+    };
+  }
+  candidates.sort((a, b) => compareNumbers(a.number, b.number) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const dump = candidates[candidates.length - 1];
+  const dumpParts = segments(dump.path);
+  const caseDir = dumpParts.slice(0, -2).join('/');
+  const pto = entries
+    .filter((e) => {
+      const parts = segments(e.path);
+      return parts.length >= 2 && parts[parts.length - 2] === 'ptoas' && parts.slice(0, -2).join('/') === caseDir &&
+        e.path.endsWith('.pto');
+    })
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { dump, pto, passes };
+}

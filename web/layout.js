@@ -1,0 +1,163 @@
+// Layout maths of the map (../shared/spec/page.md), as small pure functions
+// with no DOM: the byte scale, lanes, zoom, splitter, rows, labels.
+
+export const ROW_HEIGHT = 18; // px per dump line
+export const HEADER_HEIGHT = 40; // px of the lane header row
+export const MIN_LANE = 72; // px: the narrowest lane at zoom 1
+export const MIN_BOX = 2; // px: no box draws narrower
+export const ZOOM_STEP = 1.6;
+export const ZOOM_MIN = 0.2;
+export const ZOOM_MAX = 64;
+export const SPLIT_MIN = 140;
+export const SPLIT_MAX = 2400;
+export const GUTTER_WIDTH = 56; // px: line numbers when the IR source is closed
+export const USAGE_ALERT = 0.95; // a pill turns red at this usage
+
+export const SPACE_ORDER = ['Vec', 'Mat', 'Left', 'LeftScale', 'Right', 'RightScale', 'Acc', 'Bias'];
+
+/** The span a lane covers: the capacity (`limit`) or the high-water mark (`used`). */
+export function laneSpan(space, axis) {
+  const span = axis === 'used' ? space.hwm : space.limit;
+  return Math.max(1, span);
+}
+
+/**
+ * The shared px-per-byte factor at zoom 1: fill `available` px with the
+ * lanes, then grow uniformly until the narrowest lane is MIN_LANE px.
+ */
+export function baseFactor(spans, available) {
+  if (!spans.length) return 1;
+  const total = spans.reduce((a, b) => a + b, 0);
+  const fit = Math.max(available, 1) / total;
+  const narrowest = Math.min(...spans);
+  return narrowest * fit < MIN_LANE ? MIN_LANE / narrowest : fit;
+}
+
+/** Lanes left to right: { space, span, left, width } in px, for one factor. */
+export function layoutLanes(spaces, { axis = 'limit', factor, hidden = new Set() }) {
+  let left = 0;
+  const lanes = [];
+  for (const space of spaces) {
+    if (hidden.has(space.space)) continue;
+    const span = laneSpan(space, axis);
+    const width = span * factor;
+    lanes.push({ space: space.space, span, left, width, hwm: space.hwm, limit: space.limit });
+    left += width;
+  }
+  return { lanes, width: left };
+}
+
+/** The next zoom level: `direction` +1 zooms in, -1 out; clamped. */
+export function stepZoom(zoom, direction) {
+  const next = direction > 0 ? zoom * ZOOM_STEP : zoom / ZOOM_STEP;
+  return Math.min(ZOOM_MAX, Math.max(ZOOM_MIN, next));
+}
+
+/** "1×", "1.6×", "0.39×": the zoom button's text. */
+export function formatZoom(zoom) {
+  const rounded = zoom >= 10 ? Math.round(zoom) : Math.round(zoom * 100) / 100;
+  return `${rounded}×`;
+}
+
+/**
+ * Where to scroll after a zoom so the byte under the pointer stays put.
+ * `x` is the pointer's offset into the lanes area (px, including scroll),
+ * `before`/`after` the lane layouts at the old and new factor.
+ * Returns the new x of that byte in the lanes area.
+ */
+export function anchorAfterZoom(x, before, after) {
+  const lane = before.lanes.find((l) => x >= l.left && x < l.left + l.width) ??
+    (x < 0 ? before.lanes[0] : before.lanes[before.lanes.length - 1]);
+  if (!lane) return x;
+  const byte = ((x - lane.left) / lane.width) * lane.span;
+  const moved = after.lanes.find((l) => l.space === lane.space);
+  return moved.left + (byte / moved.span) * moved.width;
+}
+
+/** A splitter width kept within SPLIT_MIN..SPLIT_MAX. */
+export function clampSplit(width) {
+  return Math.min(SPLIT_MAX, Math.max(SPLIT_MIN, Math.round(width)));
+}
+
+/** The default source pane width: the longest line, within bounds. */
+export function defaultSplit(lines, charWidth = 7.2) {
+  const longest = lines.reduce((m, l) => Math.max(m, l.length), 0);
+  return clampSplit(Math.min(longest * charWidth + GUTTER_WIDTH + 16, 720));
+}
+
+/** A box's place in its lane: left and width as % of the lane, top and height in px. */
+export function boxGeometry(box, lane, srcStart) {
+  return {
+    left: (box.offset / lane.span) * 100,
+    width: (box.size / lane.span) * 100,
+    top: (box.start - srcStart) * ROW_HEIGHT,
+    height: (box.end - box.start + 1) * ROW_HEIGHT,
+  };
+}
+
+/** Lines [first, last] (1-based dump lines) visible in a viewport, with overscan rows. */
+export function visibleLines(scrollTop, viewportHeight, srcStart, srcEnd, overscan = 20) {
+  const firstRow = Math.floor(Math.max(0, scrollTop - HEADER_HEIGHT) / ROW_HEIGHT) - overscan;
+  const lastRow = Math.ceil((scrollTop + viewportHeight) / ROW_HEIGHT) + overscan;
+  return {
+    first: Math.max(srcStart, srcStart + firstRow),
+    last: Math.min(srcEnd, srcStart + lastRow),
+  };
+}
+
+/** Boxes whose live lines meet [first, last]. */
+export function boxesInLines(boxes, first, last) {
+  return boxes.filter((b) => b.end >= first && b.start <= last);
+}
+
+/** 1536 → "1.5 KB"; sizes in KiB/MiB as the compiler's reports use. */
+export function formatBytes(bytes) {
+  const sign = bytes < 0 ? '-' : '';
+  let n = Math.abs(bytes);
+  for (const unit of ['B', 'KB', 'MB', 'GB']) {
+    if (n < 1024 || unit === 'GB') {
+      const text = unit === 'B' || Number.isInteger(n) ? String(n) : n.toFixed(n < 10 ? 2 : 1).replace(/\.?0+$/, '');
+      return `${sign}${text} ${unit}`;
+    }
+    n /= 1024;
+  }
+  return `${bytes} B`;
+}
+
+/** A pill's figures: usage as a fraction and whether it is alarming. */
+export function usage(space) {
+  const fraction = space.limit > 0 ? space.hwm / space.limit : 0;
+  return { fraction, percent: `${(fraction * 100).toFixed(fraction >= 0.995 && fraction < 1 ? 1 : 0)}%`, alert: fraction >= USAGE_ALERT };
+}
+
+/** "0x0400–0x07ff": a box's address range, end inclusive. */
+export function addressRange(box) {
+  const hex = (n) => (n < 0 ? '-0x' + (-n).toString(16) : '0x' + n.toString(16).padStart(4, '0'));
+  return `${hex(box.offset)}–${hex(box.offset + box.size - 1)}`;
+}
+
+/** Whether a box reaches past its space's capacity. */
+export function overCapacity(box, space) {
+  return box.offset < 0 || box.offset + box.size > space.limit;
+}
+
+/**
+ * Where `names` occur as whole identifiers in `text`: sorted, non-overlapping
+ * [start, end) ranges (for marking the pinned tile in the IR source).
+ */
+export function mentionRanges(text, names) {
+  const ranges = [];
+  const isIdent = (c) => c !== undefined && /[\p{L}\p{N}_]/u.test(c);
+  for (const name of names) {
+    if (!name) continue;
+    let from = 0;
+    for (;;) {
+      const at = text.indexOf(name, from);
+      if (at < 0) break;
+      if (!isIdent(text[at - 1]) && !isIdent(text[at + name.length])) ranges.push([at, at + name.length]);
+      from = at + name.length;
+    }
+  }
+  ranges.sort((a, b) => a[0] - b[0]);
+  return ranges.filter((r, i) => i === 0 || r[0] >= ranges[i - 1][1]);
+}

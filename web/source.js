@@ -1,0 +1,74 @@
+// The left column of a card: line numbers (the gutter) or the IR source,
+// drawn as a window that follows the map's vertical scroll and renders only
+// the rows in view. Long lines scroll sideways inside it; the numbers stay.
+import { clear, el } from './dom.js';
+import { ROW_HEIGHT, mentionRanges } from './layout.js';
+
+const CHAR_WIDTH = 7.2; // px of one character of the monospace source font
+
+export class SourceColumn {
+  constructor(fn) {
+    this.fn = fn;
+    this.longest = fn.source.reduce((m, l) => Math.max(m, l.length), 0);
+    this.rows = el('div', { class: 'source-rows' });
+    this.window = el('div', { class: 'source-window' }, this.rows);
+    this.element = el('div', { class: 'left-column' }, this.window);
+    this.range = null;
+    this.live = null; // [start, end] highlighted
+    this.marks = []; // names to mark
+  }
+
+  /** Resizes the window to the visible height. */
+  setHeight(height) {
+    this.window.style.height = `${height}px`;
+  }
+
+  setOpen(open) {
+    this.element.classList.toggle('open', open);
+    this.rows.style.width = open ? `${this.longest * CHAR_WIDTH + 80}px` : '';
+    this.range = null;
+  }
+
+  setLive(range) {
+    this.live = range;
+    this.range = null;
+  }
+
+  setMarks(names) {
+    this.marks = names;
+    this.range = null;
+  }
+
+  /** Draws lines [first, last] for the map's scrollTop. */
+  render(first, last, scrollTop) {
+    this.rows.style.transform = `translateY(${-scrollTop}px)`;
+    const key = `${first}:${last}`;
+    if (this.range === key) return;
+    this.range = key;
+    clear(this.rows);
+    const { src_start: start, source } = this.fn;
+    const fragment = document.createDocumentFragment();
+    for (let line = first; line <= last; line++) {
+      const text = source[line - start] ?? '';
+      const live = this.live && line >= this.live[0] && line <= this.live[1];
+      const row = el('div', { class: live ? 'row live' : 'row', dataset: { line }, style: { top: `${(line - start) * ROW_HEIGHT}px` } },
+        el('span', { class: 'ln' }, String(line)),
+        el('span', { class: 'code' }, ...this.codeParts(text)));
+      fragment.append(row);
+    }
+    this.rows.append(fragment);
+  }
+
+  /** The text of a line, with the pinned tile's mentions in <mark>. */
+  codeParts(text) {
+    if (!this.marks.length || !this.element.classList.contains('open')) return [text];
+    const parts = [];
+    let at = 0;
+    for (const [from, to] of mentionRanges(text, this.marks)) {
+      parts.push(text.slice(at, from), el('mark', {}, text.slice(from, to)));
+      at = to;
+    }
+    parts.push(text.slice(at));
+    return parts;
+  }
+}

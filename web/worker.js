@@ -1,0 +1,29 @@
+// The page's worker: owns the WebAssembly core and answers requests, so a
+// big dump never stalls the page. Bundled (tools/bundle.mjs) after the
+// Emscripten glue, which defines createMemoryMapCore.
+import { analyzeDump, listBackends } from './core.js';
+
+let corePromise = null;
+
+function core() {
+  corePromise ??= self.createMemoryMapCore();
+  return corePromise;
+}
+
+self.onmessage = async ({ data }) => {
+  const { id } = data;
+  try {
+    const instance = await core();
+    const result = data.type === 'backends'
+      ? listBackends(instance)
+      : analyzeDump(instance, new Uint8Array(data.bytes), data.options);
+    self.postMessage({ id, result });
+  } catch (error) {
+    // A trap (out of memory, a bug) leaves the module unusable: start anew next time.
+    if (!error.kind) corePromise = null;
+    self.postMessage({
+      id,
+      error: { kind: error.kind || 'internal', message: String(error.message || error), line: error.line || 0 },
+    });
+  }
+};
