@@ -138,6 +138,15 @@ describe('reading the map', () => {
     await finish(page);
   });
 
+  test('pills turn red exactly at 95 % usage', async () => {
+    // 95 % of Vec's 188416 bytes is 178995.2, of Mat's 524288 is 498073.6.
+    const text = dumpWith([`a: ${tileType('Vec', 'm', 0, 178996)} = f()`, `b: ${tileType('Mat', 'n', 0, 498073)} = f()`]);
+    const page = await pageWith([{ name: 'k.py', text }]);
+    const pills = await page.locator('.pill').evaluateAll((ps) => ps.map((p) => [p.textContent, p.classList.contains('alert')]));
+    assert.deepEqual(pills, [['Vec 174.8 KB / 184 KB · 95%', true], ['Mat 486.4 KB / 512 KB · 94%', false]]);
+    await finish(page);
+  });
+
   test('one shared byte scale: 512 KB of Mat is 8× as wide as 64 KB of Left', async () => {
     const page = await pageWith([decodeFwd()]);
     const card = await openCard(page, 'down_proj');

@@ -127,7 +127,8 @@ export function formatBytes(bytes) {
 /** A pill's figures: usage as a fraction and whether it is alarming. */
 export function usage(space) {
   const fraction = space.limit > 0 ? space.hwm / space.limit : 0;
-  return { fraction, percent: `${(fraction * 100).toFixed(fraction >= 0.995 && fraction < 1 ? 1 : 0)}%`, alert: fraction >= USAGE_ALERT };
+  // Floored, so the shown figure agrees with the colour: red exactly from "95%".
+  return { fraction, percent: `${Math.floor(fraction * 100 + 1e-9)}%`, alert: fraction >= USAGE_ALERT };
 }
 
 /** "0x0400–0x07ff": a box's address range, end inclusive. */

@@ -1,0 +1,70 @@
+// The page's pure functions (web/layout.js, web/folder.js) in Node.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import { compareNumbers, passesIn, resolveFolder } from '../web/folder.js';
+import {
+  MIN_LANE, anchorAfterZoom, baseFactor, clampSplit, formatBytes, formatZoom, layoutLanes, mentionRanges, stepZoom, usage,
+} from '../web/layout.js';
+
+describe('layout', () => {
+  const spaces = [{ space: 'Mat', hwm: 4096, limit: 524288 }, { space: 'Left', hwm: 1024, limit: 65536 }];
+
+  test('the factor fills the width unless the narrowest lane would be under 72 px', () => {
+    assert.equal(baseFactor([524288, 65536], 1180), 1180 / 589824);
+    const tight = baseFactor([524288, 65536], 300);
+    assert.equal(65536 * tight, MIN_LANE);
+  });
+
+  test('lanes share one factor: widths are in the ratio of their spans; hidden ones are left out', () => {
+    const { lanes, width } = layoutLanes(spaces, { axis: 'limit', factor: 0.001 });
+    assert.deepEqual(lanes.map((l) => [l.space, l.left, l.width]), [['Mat', 0, 524.288], ['Left', 524.288, 65.536]]);
+    assert.ok(Math.abs(width - 589.824) < 1e-9);
+    assert.deepEqual(layoutLanes(spaces, { axis: 'used', factor: 1, hidden: new Set(['Mat']) }).lanes.map((l) => l.width), [1024]);
+  });
+
+  test('zoom steps by 1.6 within 0.2×–64×, and the byte under the pointer stays', () => {
+    assert.equal(stepZoom(1, 1), 1.6);
+    assert.equal(stepZoom(60, 1), 64);
+    assert.equal(stepZoom(0.25, -1), 0.2);
+    assert.deepEqual([formatZoom(1), formatZoom(1.6), formatZoom(2.56), formatZoom(64)], ['1×', '1.6×', '2.56×', '64×']);
+    const before = layoutLanes(spaces, { factor: 0.001 });
+    const after = layoutLanes(spaces, { factor: 0.0016 });
+    const x = 524.288 + 32.768; // the middle of Left
+    assert.equal(anchorAfterZoom(x, before, after), 524.288 * 1.6 + 32.768 * 1.6);
+  });
+
+  test('splitter widths stay within 140–2400 px', () => {
+    assert.deepEqual([clampSplit(10), clampSplit(500.4), clampSplit(9999)], [140, 500, 2400]);
+  });
+
+  test('bytes, usage and mentions', () => {
+    assert.deepEqual([formatBytes(512), formatBytes(1536), formatBytes(188416), formatBytes(4480), formatBytes(1048576)],
+      ['512 B', '1.5 KB', '184 KB', '4.38 KB', '1 MB']);
+    assert.deepEqual(usage({ hwm: 62260, limit: 65536 }), { fraction: 62260 / 65536, percent: '95%', alert: true });
+    assert.deepEqual(usage({ hwm: 62259, limit: 65536 }), { fraction: 62259 / 65536, percent: '94%', alert: false });
+    assert.deepEqual(usage({ hwm: 65536, limit: 65536 }).percent, '100%');
+    assert.deepEqual(mentionRanges('t__tile = f(t__tile_1, t__tile) # t__tile', ['t__tile', 't__tile_1']),
+      [[0, 7], [12, 21], [23, 30], [34, 41]]);
+  });
+});
+
+describe('folder resolution', () => {
+  const entry = (path) => ({ path, file: null });
+  const files = ['case/passes_dump/9_after_AllocateMemoryAddr.py', 'case/passes_dump/10_after_AllocateMemoryAddr.py',
+    'case/passes_dump/00_frontend.py', 'case/passes_dump/12_after_Simplify.py', 'case/ptoas/b.pto', 'case/ptoas/a.pto',
+    'case/other/11_after_AllocateMemoryAddr.py'].map(entry);
+
+  test('the highest-numbered dump of the pass, numerically, inside passes_dump/', () => {
+    const { dump, pto, passes } = resolveFolder(files);
+    assert.equal(dump.path, 'case/passes_dump/10_after_AllocateMemoryAddr.py');
+    assert.deepEqual(pto.map((p) => p.path), ['case/ptoas/a.pto', 'case/ptoas/b.pto']);
+    assert.deepEqual(passes, ['AllocateMemoryAddr', 'Simplify']);
+    assert.deepEqual(passesIn(files), passes);
+    assert.ok(compareNumbers('10', '9') > 0 && compareNumbers('009', '10') < 0 && compareNumbers('', '0') < 0);
+  });
+
+  test('a folder without the pass says how to get a dump', () => {
+    assert.match(resolveFolder(files, 'Nope', 'case').error, /no '\*_after_Nope\.py' dump under case: compile with pass dumps/);
+  });
+});

@@ -1,0 +1,130 @@
+// The page forms that open from file://: dist/memory-map.html and the CLI's
+// pages. No request may leave file:, data: or blob:; nothing logs an error;
+// the Content Security Policy holds in all three forms (the site too).
+import assert from 'node:assert/strict';
+import { copyFileSync, cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+
+import { drop, fixture, launch, openPage, settled } from './browser.mjs';
+import { corpus, root, run } from './helpers.mjs';
+
+let env;
+before(async () => { env = await launch(); });
+after(async () => { await env?.close(); });
+
+const offlineFile = join(root, 'dist', 'memory-map.html');
+
+async function finishOffline(page) {
+  const outside = page.requests.filter((u) => !/^(file|data|blob):/.test(u));
+  const problems = page.problems();
+  await page.close();
+  assert.deepEqual(outside, [], 'requests outside file:, data: and blob:');
+  assert.deepEqual(problems, []);
+}
+
+/** The CLI's page for `dump`, written into a fresh folder; returns its path. */
+function cliPage(dump) {
+  const dir = mkdtempSync(join(tmpdir(), 'mm-cli-page-'));
+  const copy = join(dir, dump.split('/').pop());
+  copyFileSync(dump, copy);
+  const result = run([copy]);
+  assert.equal(result.status, 0, result.stderr);
+  const out = copy.replace(/\.py$/, '.memory_map.html');
+  assert.equal(result.stdout, `wrote ${out}\n`);
+  return out;
+}
+
+describe('dist/memory-map.html from file://', () => {
+  test('the example opens: the worker and WebAssembly run with no network', async () => {
+    const page = await openPage(env.browser, pathToFileURL(offlineFile).href);
+    await page.click('[data-example="cube"]');
+    await settled(page);
+    assert.equal(await page.locator('.card').count(), 4);
+    await finishOffline(page);
+  });
+
+  test('a dropped dump renders; a refused one shows its error; the next one renders', async () => {
+    const page = await openPage(env.browser, pathToFileURL(offlineFile).href);
+    await drop(page, [fixture('real/norm_rope.py')]);
+    await settled(page);
+    assert.equal(await page.locator('.card.open').getAttribute('data-function'), 'csa_norm_rope');
+    await drop(page, [fixture('generated/gen1_039__36_after_AllocateMemoryAddr.py')]);
+    await page.waitForSelector('.message.error');
+    assert.match(await page.locator('#message').innerText(), /kernel_0.*AllocateMemoryAddr/s);
+    await drop(page, [fixture('real/gather_state_window.py')]);
+    await page.waitForSelector('.card.open .box');
+    await finishOffline(page);
+  });
+});
+
+describe('the CLI\'s self-contained page', () => {
+  test('shows the map at once, from file://, with no network', async () => {
+    const out = cliPage(join(corpus, 'real', 'diagnose_indexer_weights.py'));
+    const page = await openPage(env.browser, pathToFileURL(out).href);
+    await page.waitForSelector('.card.open .box');
+    assert.equal(await page.locator('.card').count(), 4);
+    assert.ok((await page.locator('#summary').innerText()).includes('diagnose_indexer_weights.py'));
+    // Interactions work without the core: pin and zoom.
+    await page.locator('.card.open .box').first().click();
+    assert.equal(await page.locator('.chip').isVisible(), true);
+    await finishOffline(page);
+  });
+
+  test('a case folder gives <dump>.memory_map.html beside the dump, backend detected', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mm-case-page-'));
+    cpSync(join(corpus, 'cases', 'decode_fwd'), join(dir, 'decode_fwd'), { recursive: true });
+    const cli = run([join(dir, 'decode_fwd')]);
+    const out = join(dir, 'decode_fwd', 'passes_dump', '32_after_AllocateMemoryAddr.memory_map.html');
+    assert.equal(cli.stdout, `wrote ${out}\n`, cli.stderr);
+    const page = await openPage(env.browser, pathToFileURL(out).href);
+    await page.waitForSelector('.card.open .box');
+    assert.equal(await page.locator('.card').count(), 38);
+    assert.ok(!(await page.locator('#summary').innerText()).includes('assumed'));
+    await finishOffline(page);
+  });
+
+  test('the page embeds the model safely: names and strings cannot end the data element', () => {
+    const out = cliPage(join(corpus, 'real', 'vector_division.py'));
+    const html = readFileSync(out, 'utf8');
+    const data = html.match(/<script id="memory-map-data" type="application\/json">([^<]*)<\/script>/);
+    assert.ok(data, 'one data element, with no "<" inside it');
+    assert.equal(JSON.parse(data[1]).dump, 'vector_division.py');
+  });
+});
+
+describe('Content Security Policy', () => {
+  const forms = [
+    ['the static site', () => env.url],
+    ['the offline file', () => pathToFileURL(offlineFile).href],
+    ['a CLI page', () => pathToFileURL(cliPage(join(corpus, 'real', 'vector_division.py'))).href],
+  ];
+  for (const [name, url] of forms) {
+    test(`${name}: present, strict, and an injected inline script or eval does not run`, async () => {
+      const page = await openPage(env.browser, url());
+      const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+      assert.match(policy, /default-src 'none'/);
+      assert.doesNotMatch(policy, /'unsafe-inline'|'unsafe-eval'|https?:|\*/);
+      const outcome = await page.evaluate(async () => {
+        const script = document.createElement('script');
+        script.textContent = 'window.__injected = true';
+        document.body.append(script);
+        // From a timer: the page's own policy applies there (not the test driver's).
+        const evaluated = await new Promise((resolve) => setTimeout(() => {
+          try {
+            resolve(eval('1 + 1'));
+          } catch (error) {
+            resolve(error.name);
+          }
+        }, 0));
+        await new Promise((r) => setTimeout(r, 50));
+        return { injected: window.__injected === true, evaluated };
+      });
+      assert.deepEqual(outcome, { injected: false, evaluated: 'EvalError' });
+      // The violations are logged as errors; that is the policy working.
+      await page.close();
+    });
+  }
+});

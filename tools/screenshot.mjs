@@ -1,0 +1,36 @@
+// Regenerates the README's screenshots (docs/*.png) from the built site:
+// node tools/screenshot.mjs
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { chromium } from 'playwright-core';
+
+import { serve } from './serve.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const { server, url } = await serve(join(root, 'dist', 'site'));
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+for (const theme of ['light', 'dark']) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 860 }, colorScheme: theme });
+  await page.goto(url);
+  await page.click('[data-example="decode_fwd"]');
+  await page.waitForSelector('.card.open .box');
+  await page.locator('[data-function="copy_hidden"] .card-toggle').click();
+  const card = page.locator('[data-function="down_proj"]');
+  await card.locator('.card-toggle').click();
+  await card.locator('.box').first().waitFor();
+  await card.locator('.box[data-tile="a0_v2_inline39__tile"]').click();
+  await card.locator('.splitter').focus();
+  for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+ArrowLeft');
+  await card.locator('.zoom-out').click();
+  await page.evaluate(() => document.activeElement.blur());
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await card.locator('.box[data-tile="w0_v2_inline311__tile"]').hover();
+  await page.screenshot({ path: join(root, 'docs', `map-${theme}.png`) });
+  await page.close();
+}
+await browser.close();
+server.close();
