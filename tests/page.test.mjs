@@ -91,6 +91,9 @@ describe('getting a dump in', () => {
     assert.match(await page.locator('.pill').innerText(), /1 KB \/ 4 KB · 25%/);
     assert.ok(!(await page.locator('#summary').innerText()).includes('assumed'));
     await finish(page);
+    const together = await pageWith([{ name: 'k.py', text }, { name: 'a.pto', text: 'pto.target_arch = "a5"' }]);
+    assert.match(await together.locator('.pill').innerText(), /1 KB \/ 4 KB · 25%/);
+    await finish(together);
   });
 
   test('the backend selector overrides detection', async () => {
