@@ -185,6 +185,10 @@ describe('reading the map', () => {
     assert.equal(part.y - whole.y, rowHeight);
     assert.equal(await box('part').evaluate((n) => getComputedStyle(n).borderTopStyle), 'dashed');
     assert.equal(await box('other').evaluate((n) => n.classList.contains('conflict')), true);
+    await box('other').hover();
+    assert.match(await page.locator('.tooltip').innerText(), /conflict: another base shares these bytes while both are live$/);
+    await box('part').hover();
+    assert.match(await page.locator('.tooltip').innerText(), /view: a sub-range of a larger allocation on the same base$/);
     assert.equal(await box('tiny').evaluate((n) => n.getBoundingClientRect().width), 2);
     // A dashed high-water-mark rule per lane.
     assert.equal(await page.locator('.lane[data-space="Vec"] .hwm-rule').count(), 1);

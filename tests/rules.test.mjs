@@ -327,8 +327,8 @@ describe('spaces and backends', () => {
       `d: ${tileType('RightScale', 'm3', 0, 2048)} = f()`,
     ]));
     assert.deepEqual(m.functions[0].spaces, [
-      { space: 'Vec', hwm: 4352, limit: 188416, tiles: 3, bases: 2 },
-      { space: 'RightScale', hwm: 2048, limit: 2048, tiles: 1, bases: 1 },
+      { space: 'Vec', hwm: 4352, limit: 188416, tiles: 3, bases: 2, over_capacity: 0 },
+      { space: 'RightScale', hwm: 2048, limit: 2048, tiles: 1, bases: 1, over_capacity: 0 },
     ]);
   });
 

@@ -84,9 +84,14 @@ function page({ cspValue, style, script, worker, examples, buttons }) {
   return html;
 }
 
+/** The worker's source: the Emscripten glue (`module`) and web/worker.js. */
+export function workerSource(module = 'memory_map_core.js') {
+  const glue = read(join(root, 'build', 'wasm', module));
+  return assertEmbeddable('worker', `${glue}\n${bundleModules('worker.js')}`);
+}
+
 function build() {
-  const glue = read(join(root, 'build', 'wasm', 'memory_map_core.js'));
-  const worker = assertEmbeddable('worker', `${glue}\n${bundleModules('worker.js')}`);
+  const worker = workerSource();
   const app = assertEmbeddable('app', bundleModules('main.js'));
   const style = assertEmbeddable('style', read(join(web, 'style.css')));
 

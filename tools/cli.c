@@ -284,6 +284,18 @@ static text read_pto_files(const char *dump_path) {
   return all;
 }
 
+/* Writes in 1 MiB pieces: Node 20's WASI crashes the whole process (a V8
+ * fatal error or a segfault) on a single fd_write of some tens of MB. */
+static bool write_all(FILE *f, const char *data, size_t len) {
+  const size_t piece = (size_t)1 << 20;
+  for (size_t done = 0; done < len;) {
+    size_t n = len - done < piece ? len - done : piece;
+    if (fwrite(data + done, 1, n, f) != n) return false;
+    done += n;
+  }
+  return true;
+}
+
 /* Writes through a temporary file and renames it, so a failure never
  * leaves a partial output behind. */
 static bool write_file(const char *path, const char *data, size_t len) {
@@ -291,7 +303,7 @@ static bool write_file(const char *path, const char *data, size_t len) {
   if (!tmp) return false;
   sprintf(tmp, "%s.partial", path);
   FILE *f = fopen(tmp, "wb");
-  bool ok = f && fwrite(data, 1, len, f) == len;
+  bool ok = f && write_all(f, data, len);
   if (f) ok = fclose(f) == 0 && ok;
   if (ok) ok = rename(tmp, path) == 0;
   if (!ok) {
@@ -373,7 +385,7 @@ static int run(const cli_args *args) {
   } else if (!json) {
     fprintf(stderr, "error: out of memory\n");
   } else if (args->json && !args->output) {
-    status = fwrite(json, 1, json_len, stdout) == json_len ? 0 : 1;
+    status = write_all(stdout, json, json_len) && fflush(stdout) == 0 ? 0 : 1;
   } else {
     char *output = args->output ? absolute(args->output) : default_output(dump);
     size_t page_len = 0;

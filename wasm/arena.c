@@ -4,8 +4,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *mm__alloc(size_t size) { return malloc(size ? size : 1); }
-void *mm__realloc(void *ptr, size_t size) { return realloc(ptr, size ? size : 1); }
+#ifdef MM_FAULT_INJECTION
+/* Test builds only (tests/c/test_oom.c): allocation number `mm__fault_at`
+ * and every later one fail, as when a WebAssembly heap is exhausted. */
+long mm__fault_at = -1;
+long mm__alloc_count = 0;
+static int fault_now(void) {
+  long n = mm__alloc_count++;
+  return mm__fault_at >= 0 && n >= mm__fault_at;
+}
+#else
+static int fault_now(void) { return 0; }
+#endif
+
+void *mm__alloc(size_t size) { return fault_now() ? NULL : malloc(size ? size : 1); }
+void *mm__realloc(void *ptr, size_t size) { return fault_now() ? NULL : realloc(ptr, size ? size : 1); }
 void mm__dealloc(void *ptr) { free(ptr); }
 
 struct mm_arena_block {

@@ -82,6 +82,8 @@ static void put_space(mm_buf *out, const mm_space_usage *u) {
   mm_buf_put_int(out, u->tiles);
   mm_buf_puts(out, ",\"bases\":");
   mm_buf_put_int(out, u->bases);
+  mm_buf_puts(out, ",\"over_capacity\":");
+  mm_buf_put_int(out, u->over_capacity);
   mm_buf_putc(out, '}');
 }
 
@@ -119,6 +121,8 @@ static void put_box(mm_buf *out, const mm_box *box) {
   put_bool(out, box->view);
   mm_buf_puts(out, ",\"conflict\":");
   put_bool(out, box->conflict);
+  mm_buf_puts(out, ",\"over_capacity\":");
+  put_bool(out, box->over_capacity);
   mm_buf_putc(out, '}');
 }
 

@@ -205,6 +205,21 @@ static uint32_t count_bases(const mm_function *fn, const char *space, const char
   return distinct;
 }
 
+/* A box outside [0, limit) of its space: a negative offset or size, or an
+ * end past the capacity. */
+static void flag_over_capacity(mm_function *fn) {
+  for (size_t i = 0; i < fn->box_count; i++) {
+    mm_box *box = &fn->boxes[i];
+    const mm_tile *t = box->tile;
+    for (size_t k = 0; k < fn->space_count; k++) {
+      mm_space_usage *u = &fn->spaces[k];
+      if (strcmp(u->space, t->space) != 0) continue;
+      box->over_capacity = t->offset < 0 || t->size < 0 || t->offset + t->size > u->limit;
+      u->over_capacity += box->over_capacity;
+    }
+  }
+}
+
 static bool sum_spaces(mm_function *fn, const mm_backend *backend, mm_arena *arena) {
   fn->spaces = mm_arena_alloc(arena, (fn->box_count ? fn->box_count : 1) * sizeof *fn->spaces);
   const char **scratch = mm__alloc((fn->box_count ? fn->box_count : 1) * sizeof *scratch);
@@ -233,6 +248,7 @@ static bool sum_spaces(mm_function *fn, const mm_backend *backend, mm_arena *are
     uint64_t capacity = mm_backend_capacity(backend, u->space, strlen(u->space));
     u->limit = capacity ? (int64_t)capacity : u->hwm;
   }
+  flag_over_capacity(fn);
   mm__dealloc(scratch);
   return true;
 }

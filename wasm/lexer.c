@@ -645,10 +645,35 @@ void mm_lexed_free(mm_lexed *lexed) {
   memset(lexed, 0, sizeof *lexed);
 }
 
+/* Formats people drop by mistake, named so the error says what it is. */
+static const struct {
+  const char *magic;
+  size_t len;
+  const char *what;
+} binary_formats[] = {
+    {"\x89PNG\r\n\x1a\n", 8, "a PNG image"}, {"\x7f" "ELF", 4, "an ELF binary"},
+    {"PK\x03\x04", 4, "a zip archive"},    {"\x1f\x8b", 2, "gzip-compressed data"},
+    {"%PDF-", 5, "a PDF document"},        {"\xff\xd8\xff", 3, "a JPEG image"},
+    {"GIF8", 4, "a GIF image"},            {"\xfd" "7zXZ", 5, "xz-compressed data"},
+};
+
 bool mm_check_text(const char *input, size_t len, mm_diag *diag) {
   const unsigned char *s = (const unsigned char *)input;
   uint32_t line = 1;
   size_t i = 0;
+  if (len == 0) {
+    mm_diag_set(diag, MM_ERR_ENCODING, 0,
+                "the file is empty: a pass dump is the Python source the compiler writes to "
+                "build_output/<case>/passes_dump/");
+    return false;
+  }
+  for (size_t k = 0; k < sizeof binary_formats / sizeof binary_formats[0]; k++) {
+    if (len >= binary_formats[k].len && memcmp(input, binary_formats[k].magic, binary_formats[k].len) == 0) {
+      mm_diag_set(diag, MM_ERR_ENCODING, 1, "this is %s, not a pass dump (Python source text)",
+                  binary_formats[k].what);
+      return false;
+    }
+  }
   if (len >= 2 && ((s[0] == 0xFF && s[1] == 0xFE) || (s[0] == 0xFE && s[1] == 0xFF))) {
     mm_diag_set(diag, MM_ERR_ENCODING, 1,
                 "the file is UTF-16 (it starts with a UTF-16 byte order mark); dumps are UTF-8 "

@@ -27,12 +27,14 @@ typedef struct mm_box {
   uint32_t rank;  /* space rank */
   uint32_t order; /* position before sorting, for stability */
   bool view, conflict;
+  bool over_capacity; /* outside [0, limit): drawn where it is, and flagged */
 } mm_box;
 
 typedef struct mm_space_usage {
   const char *space;
   int64_t hwm, limit;
   uint32_t tiles, bases;
+  uint32_t over_capacity; /* boxes outside [0, limit) */
 } mm_space_usage;
 
 typedef struct mm_function {

@@ -4,7 +4,7 @@
 import { clear, el } from './dom.js';
 import {
   GUTTER_WIDTH, HEADER_HEIGHT, ROW_HEIGHT, anchorAfterZoom, baseFactor, boxGeometry, clampSplit, defaultSplit,
-  formatBytes, formatZoom, laneSpan, layoutLanes, overCapacity, stepZoom, usage, visibleLines,
+  formatBytes, formatZoom, laneExtent, lanePercent, layoutLanes, stepZoom, usage, visibleLines,
 } from './layout.js';
 import { SourceColumn } from './source.js';
 import { boxTable } from './table.js';
@@ -31,8 +31,11 @@ export class Card {
     this.toggle = el('button', { class: 'card-toggle', 'aria-expanded': 'false', onclick: () => this.setOpen(!this.state.open) },
       el('span', { class: 'caret', 'aria-hidden': 'true' }), el('span', { class: 'fn-name' }, fn.name),
       el('span', { class: 'ftype' }, fn.ftype));
+    const over = fn.boxes.filter((b) => b.over_capacity).length;
     this.element = el('section', { class: 'card', dataset: { function: fn.name } },
-      el('header', { class: 'card-head' }, this.toggle, el('span', { class: 'pills' }, fn.spaces.map(pill))));
+      el('header', { class: 'card-head' }, this.toggle, el('span', { class: 'pills' }, fn.spaces.map(pill)),
+        over ? el('span', { class: 'anomaly over', title: 'Tiles outside their space: a negative offset, or an end past the capacity' },
+          `${over} over capacity`) : null));
   }
 
   setOpen(open) {
@@ -166,8 +169,9 @@ export class Card {
     const { state, fn } = this;
     const spaces = this.visibleSpaces();
     const available = this.viewport.clientWidth - GUTTER_WIDTH;
-    this.factor = baseFactor(spaces.map((s) => laneSpan(s, state.axis)), available) * state.zoom;
-    this.lanes = layoutLanes(spaces, { axis: state.axis, factor: this.factor });
+    const spans = spaces.map((s) => laneExtent(s, state.axis, fn.boxes)).map((e) => e.hi - e.lo);
+    this.factor = baseFactor(spans, available) * state.zoom;
+    this.lanes = layoutLanes(spaces, { axis: state.axis, factor: this.factor, boxes: fn.boxes });
     this.bodyHeight = (fn.src_end - fn.src_start + 1) * ROW_HEIGHT;
     this.drawLanes();
     this.applyColumns();
@@ -207,8 +211,13 @@ export class Card {
       const head = el('div', { class: 'lane-head', dataset: { space: lane.space } },
         el('span', { class: 'lane-name' }, lane.space),
         el('span', { class: 'lane-figures' }, `${formatBytes(space.hwm)} / ${formatBytes(space.limit)}`));
+      const beyond = lane.lo < 0 || lane.lo + lane.span > space.limit;
       const laneEl = el('div', { class: 'lane', dataset: { space: lane.space } },
-        el('div', { class: 'hwm-rule', title: `high-water mark ${formatBytes(space.hwm)}`, style: { left: `${Math.min(100, (space.hwm / lane.span) * 100)}%` } }));
+        el('div', { class: 'hwm-rule', title: `high-water mark ${formatBytes(space.hwm)}`, style: { left: `${lanePercent(lane, space.hwm)}%` } }),
+        // Past the capacity (or before 0): marked, so boxes there read as out of bounds.
+        beyond ? el('div', { class: 'capacity-rule', title: `capacity ${formatBytes(space.limit)}`, style: { left: `${lanePercent(lane, space.limit)}%` } }) : null,
+        beyond ? el('div', { class: 'out-of-bounds', style: { left: `${lanePercent(lane, space.limit)}%`, right: '0' } }) : null,
+        lane.lo < 0 ? el('div', { class: 'out-of-bounds', style: { left: '0', width: `${lanePercent(lane, 0)}%` } }) : null);
       this.placeLane(head, laneEl, lane);
       this.laneHeads.append(head);
       this.lanesArea.append(laneEl);
@@ -251,7 +260,7 @@ export class Card {
     const classes = ['box'];
     if (box.view) classes.push('view');
     if (box.conflict) classes.push('conflict');
-    if (overCapacity(box, this.spaces.get(box.space))) classes.push('over');
+    if (box.over_capacity) classes.push('over');
     if (this.state.pinned === box) classes.push('pinned');
     const tall = box.end - box.start >= 1;
     const node = el('div', {
@@ -335,7 +344,7 @@ export class Card {
     const old = this.state.zoom;
     this.state.zoom = zoom;
     this.factor = (this.factor / old) * zoom;
-    this.lanes = layoutLanes(this.visibleSpaces(), { axis: this.state.axis, factor: this.factor });
+    this.lanes = layoutLanes(this.visibleSpaces(), { axis: this.state.axis, factor: this.factor, boxes: this.fn.boxes });
     for (const lane of this.lanes.lanes) {
       const { head, lane: laneEl } = this.laneEls.get(lane.space);
       this.placeLane(head, laneEl, lane);

@@ -15,10 +15,20 @@ export const USAGE_ALERT = 0.95; // a pill turns red at this usage
 
 export const SPACE_ORDER = ['Vec', 'Mat', 'Left', 'LeftScale', 'Right', 'RightScale', 'Acc', 'Bias'];
 
-/** The span a lane covers: the capacity (`limit`) or the high-water mark (`used`). */
-export function laneSpan(space, axis) {
-  const span = axis === 'used' ? space.hwm : space.limit;
-  return Math.max(1, span);
+/**
+ * The bytes a lane covers: 0 → the capacity (`limit`) or the high-water mark
+ * (`used`), widened to hold boxes outside it (over capacity, negative
+ * offsets), which are drawn where they are.
+ */
+export function laneExtent(space, axis, boxes = []) {
+  let lo = 0;
+  let hi = Math.max(1, axis === 'used' ? space.hwm : space.limit);
+  for (const b of boxes) {
+    if (b.space !== space.space) continue;
+    lo = Math.min(lo, b.offset);
+    hi = Math.max(hi, b.offset + Math.max(0, b.size));
+  }
+  return { lo, hi };
 }
 
 /**
@@ -33,19 +43,23 @@ export function baseFactor(spans, available) {
   return narrowest * fit < MIN_LANE ? MIN_LANE / narrowest : fit;
 }
 
-/** Lanes left to right: { space, span, left, width } in px, for one factor. */
-export function layoutLanes(spaces, { axis = 'limit', factor, hidden = new Set() }) {
+/** Lanes left to right: { space, lo, span, left, width } (bytes and px) for one factor. */
+export function layoutLanes(spaces, { axis = 'limit', factor, hidden = new Set(), boxes = [] }) {
   let left = 0;
   const lanes = [];
   for (const space of spaces) {
     if (hidden.has(space.space)) continue;
-    const span = laneSpan(space, axis);
+    const { lo, hi } = laneExtent(space, axis, boxes);
+    const span = hi - lo;
     const width = span * factor;
-    lanes.push({ space: space.space, span, left, width, hwm: space.hwm, limit: space.limit });
+    lanes.push({ space: space.space, lo, span, left, width, hwm: space.hwm, limit: space.limit });
     left += width;
   }
   return { lanes, width: left };
 }
+
+/** Where byte `offset` sits in a lane, in % of its width. */
+export const lanePercent = (lane, offset) => ((offset - lane.lo) / lane.span) * 100;
 
 /** The next zoom level: `direction` +1 zooms in, -1 out; clamped. */
 export function stepZoom(zoom, direction) {
@@ -69,9 +83,9 @@ export function anchorAfterZoom(x, before, after) {
   const lane = before.lanes.find((l) => x >= l.left && x < l.left + l.width) ??
     (x < 0 ? before.lanes[0] : before.lanes[before.lanes.length - 1]);
   if (!lane) return x;
-  const byte = ((x - lane.left) / lane.width) * lane.span;
+  const byte = lane.lo + ((x - lane.left) / lane.width) * lane.span;
   const moved = after.lanes.find((l) => l.space === lane.space);
-  return moved.left + (byte / moved.span) * moved.width;
+  return moved.left + ((byte - moved.lo) / moved.span) * moved.width;
 }
 
 /** A splitter width kept within SPLIT_MIN..SPLIT_MAX. */
@@ -88,8 +102,8 @@ export function defaultSplit(lines, charWidth = 7.2) {
 /** A box's place in its lane: left and width as % of the lane, top and height in px. */
 export function boxGeometry(box, lane, srcStart) {
   return {
-    left: (box.offset / lane.span) * 100,
-    width: (box.size / lane.span) * 100,
+    left: lanePercent(lane, box.offset),
+    width: (Math.max(0, box.size) / lane.span) * 100,
     top: (box.start - srcStart) * ROW_HEIGHT,
     height: (box.end - box.start + 1) * ROW_HEIGHT,
   };
@@ -135,11 +149,6 @@ export function usage(space) {
 export function addressRange(box) {
   const hex = (n) => (n < 0 ? '-0x' + (-n).toString(16) : '0x' + n.toString(16).padStart(4, '0'));
   return `${hex(box.offset)}–${hex(box.offset + box.size - 1)}`;
-}
-
-/** Whether a box reaches past its space's capacity. */
-export function overCapacity(box, space) {
-  return box.offset < 0 || box.offset + box.size > space.limit;
 }
 
 /**

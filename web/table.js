@@ -1,10 +1,9 @@
 // The table view of a card: every box with its facts.
 import { el } from './dom.js';
-import { addressRange, formatBytes, overCapacity } from './layout.js';
+import { addressRange, formatBytes } from './layout.js';
 
 export function boxTable(fn) {
-  const spaces = new Map(fn.spaces.map((s) => [s.space, s]));
-  const note = (b) => [b.view && 'view', b.conflict && 'conflict', overCapacity(b, spaces.get(b.space)) && 'over capacity',
+  const note = (b) => [b.view && 'view', b.conflict && 'conflict', b.over_capacity && 'over capacity',
     b.aliases.length && `+${b.aliases.length}: ${b.aliases.join(', ')}`].filter(Boolean).join('; ');
   const head = ['name', 'space', 'base', 'size', 'address', 'live lines', 'note'];
   return el('table', { class: 'box-table' },

@@ -1,6 +1,6 @@
 // The one tooltip of the page: a box's facts, as text, near the pointer.
 import { clear, el } from './dom.js';
-import { addressRange, formatBytes, overCapacity } from './layout.js';
+import { addressRange, formatBytes } from './layout.js';
 
 export function boxFacts(box, space) {
   const facts = [
@@ -16,7 +16,7 @@ export function boxFacts(box, space) {
   const notes = [];
   if (box.view) notes.push('view: a sub-range of a larger allocation on the same base');
   if (box.conflict) notes.push('conflict: another base shares these bytes while both are live');
-  if (space && overCapacity(box, space)) notes.push(`over capacity: reaches past the ${formatBytes(space.limit)} of ${box.space}`);
+  if (box.over_capacity) notes.push(`over capacity: outside the ${formatBytes(space.limit)} of ${box.space}`);
   return { facts, notes };
 }
 
@@ -32,7 +32,7 @@ export class Tooltip {
     this.element.append(
       el('div', { class: 'tip-title' }, box.name, box.aliases.length ? ` +${box.aliases.length}` : ''),
       el('dl', {}, facts.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, v)])),
-      notes.map((n) => el('p', { class: 'tip-note' }, n)),
+      ...notes.map((n) => el('p', { class: 'tip-note' }, n)),
     );
     this.element.hidden = false;
     this.move(x, y);

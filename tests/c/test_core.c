@@ -101,6 +101,9 @@ static void test_errors_as_json(void) {
   CHECK(json && strstr(json, "\"error\":\"syntax\"") && strstr(json, "\"line\":1"));
   mm_free(json);
   json = mm_analyze_json(NULL, 0, NULL, NULL, NULL, 0, &len);
+  CHECK(json && strstr(json, "\"error\":\"encoding\"") && strstr(json, "the file is empty"));
+  mm_free(json);
+  json = mm_analyze_json("\n\n", 2, NULL, NULL, NULL, 0, &len);
   CHECK(json && strstr(json, "\"error\":\"no_tiles\""));
   mm_free(json);
   json = mm_analyze_json(tile_dump, strlen(tile_dump), "d.py", "Nope", NULL, 0, &len);

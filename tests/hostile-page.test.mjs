@@ -1,0 +1,73 @@
+// The catalogue of hostile and broken inputs dropped on the page: each
+// gives the map or its error in place of the map (with the line), and the
+// next good dump opens after it.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import { launch, openPage, settled } from './browser.mjs';
+import { catalogue, good } from './catalogue.mjs';
+
+let env;
+let page;
+before(async () => {
+  env = await launch();
+  page = await openPage(env.browser, env.url);
+});
+after(async () => {
+  const problems = page?.problems() ?? [];
+  await env?.close();
+  assert.deepEqual(problems, []);
+});
+
+/** Drops raw bytes as a file (base64 across, so any byte survives). */
+async function dropBytes(name, bytes) {
+  await page.evaluate(async ([fileName, base64]) => {
+    const data = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([data], fileName));
+    document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  }, [name, Buffer.from(bytes).toString('base64')]);
+  await page.waitForFunction((fileName) => {
+    const m = document.getElementById('message');
+    if (!m.hidden) return m.classList.contains('error') && m.textContent.includes(fileName);
+    return document.querySelector('#summary .dump-name')?.textContent === fileName;
+  }, name, { timeout: 60000, polling: 50 });
+}
+
+describe('hostile and broken input dropped on the page', () => {
+  for (const entry of catalogue) {
+    test(entry.name, async () => {
+      const name = `${entry.name.replace(/\W+/g, '_')}.py`;
+      await dropBytes(name, entry.make());
+      if (entry.refused) {
+        const text = await page.locator('#message').innerText();
+        assert.ok(text.startsWith(`Cannot show ${name}${entry.refused.line ? `, line ${entry.refused.line}` : ''}`), text.slice(0, 200));
+        assert.match(text, entry.refused.message);
+        assert.equal(await page.locator('#cards').isVisible(), false);
+      } else {
+        await page.waitForSelector('.card.open .box');
+        assert.equal(await page.locator('#message').isVisible(), false);
+      }
+      // The page stays usable: the next good dump opens.
+      await dropBytes('good.py', Buffer.from(good));
+      await settled(page);
+      assert.equal(await page.locator('.card.open .box').count(), 1);
+    });
+  }
+
+  test('over-capacity tiles are drawn where they are, past the capacity rule, counted and flagged', async () => {
+    const entry = catalogue.find((e) => e.name === 'a tile beyond the capacity');
+    await dropBytes('over.py', entry.make());
+    await page.waitForSelector('.card.open .box');
+    assert.equal(await page.locator('.card.open .anomaly').innerText(), '1 over capacity');
+    const beyond = page.locator('.box[data-tile="beyond"]');
+    assert.equal(await beyond.evaluate((b) => b.classList.contains('over')), true);
+    const rule = await page.locator('.lane[data-space="Vec"] .capacity-rule').boundingBox();
+    const box = await beyond.boundingBox();
+    const lane = await page.locator('.lane[data-space="Vec"]').boundingBox();
+    assert.ok(box.x < rule.x && box.x + box.width > rule.x + 1, 'the box straddles the capacity line');
+    assert.ok(box.x + box.width <= lane.x + lane.width + 1, 'the lane widens to hold it');
+    await beyond.hover();
+    assert.match(await page.locator('.tooltip').innerText(), /over capacity: outside the 184 KB of Vec/);
+  });
+});
