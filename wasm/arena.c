@@ -18,7 +18,9 @@ static int fault_now(void) { return 0; }
 #endif
 
 void *mm__alloc(size_t size) { return fault_now() ? NULL : malloc(size ? size : 1); }
-void *mm__realloc(void *ptr, size_t size) { return fault_now() ? NULL : realloc(ptr, size ? size : 1); }
+void *mm__realloc(void *ptr, size_t size) {
+  return fault_now() ? NULL : realloc(ptr, size ? size : 1);
+}
 void mm__dealloc(void *ptr) { free(ptr); }
 
 struct mm_arena_block {

@@ -6,46 +6,54 @@
 #include "arena.h"
 #include "model_internal.h"
 
-static void put_string(mm_buf *out, const char *s, size_t len) {
+/* Bytes that cannot go into a JSON string (or an HTML <script>) as they
+ * are. 0xE2 may start U+2028/U+2029 and is checked further. */
+static const uint8_t json_special[256] = {
+    [0] = 1,   [1] = 1,    [2] = 1,   [3] = 1,   [4] = 1,   [5] = 1,    [6] = 1,    [7] = 1,
+    [8] = 1,   [9] = 1,    [10] = 1,  [11] = 1,  [12] = 1,  [13] = 1,   [14] = 1,   [15] = 1,
+    [16] = 1,  [17] = 1,   [18] = 1,  [19] = 1,  [20] = 1,  [21] = 1,   [22] = 1,   [23] = 1,
+    [24] = 1,  [25] = 1,   [26] = 1,  [27] = 1,  [28] = 1,  [29] = 1,   [30] = 1,   [31] = 1,
+    ['"'] = 1, ['\\'] = 1, ['<'] = 1, ['>'] = 1, ['&'] = 1, [0x7F] = 1, [0xE2] = 1,
+};
+
+static void put_escape(mm_buf *out, unsigned code) {
   static const char hex[] = "0123456789abcdef";
+  char u[6] = {
+      '\\',           'u', hex[(code >> 12) & 0xF], hex[(code >> 8) & 0xF], hex[(code >> 4) & 0xF],
+      hex[code & 0xF]};
+  mm_buf_append(out, u, 6);
+}
+
+static void put_string(mm_buf *out, const char *s, size_t len) {
   mm_buf_reserve(out, len + 2);
   mm_buf_putc(out, '"');
-  size_t run = 0; /* bytes copied as they are, flushed in one append */
+  size_t run = 0; /* start of the bytes copied as they are */
   for (size_t i = 0; i < len; i++) {
     unsigned char c = (unsigned char)s[i];
-    const char *escape = NULL;
-    char unicode[7];
-    bool line_separator = c == 0xE2 && i + 2 < len && (unsigned char)s[i + 1] == 0x80 &&
-                          ((unsigned char)s[i + 2] == 0xA8 || (unsigned char)s[i + 2] == 0xA9);
-    if (c == '"')
-      escape = "\\\"";
-    else if (c == '\\')
-      escape = "\\\\";
-    else if (c == '\n')
-      escape = "\\n";
-    else if (c == '\r')
-      escape = "\\r";
-    else if (c == '\t')
-      escape = "\\t";
-    else if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7F || line_separator) {
-      unsigned code = line_separator ? 0x2028u + ((unsigned char)s[i + 2] - 0xA8u) : c;
-      unicode[0] = '\\';
-      unicode[1] = 'u';
-      for (int k = 0; k < 4; k++)
-        unicode[2 + k] = hex[(code >> (12 - 4 * k)) & 0xF];
-      unicode[6] = 0;
-      escape = unicode;
-      if (line_separator) i += 2;
+    if (!json_special[c]) continue;
+    bool separator = c == 0xE2 && i + 2 < len && (unsigned char)s[i + 1] == 0x80 &&
+                     ((unsigned char)s[i + 2] == 0xA8 || (unsigned char)s[i + 2] == 0xA9);
+    if (c == 0xE2 && !separator) continue;
+    mm_buf_append(out, s + run, i - run);
+    if (separator) {
+      put_escape(out, 0x2028u + ((unsigned char)s[i + 2] - 0xA8u));
+      i += 2;
+    } else if (c == '"') {
+      mm_buf_append(out, "\\\"", 2);
+    } else if (c == '\\') {
+      mm_buf_append(out, "\\\\", 2);
+    } else if (c == '\n') {
+      mm_buf_append(out, "\\n", 2);
+    } else if (c == '\t') {
+      mm_buf_append(out, "\\t", 2);
+    } else if (c == '\r') {
+      mm_buf_append(out, "\\r", 2);
+    } else {
+      put_escape(out, c);
     }
-    if (!escape) {
-      run++;
-      continue;
-    }
-    mm_buf_append(out, s + i - run - (line_separator ? 2 : 0), run);
-    run = 0;
-    mm_buf_puts(out, escape);
+    run = i + 1;
   }
-  mm_buf_append(out, s + len - run, run);
+  mm_buf_append(out, s + run, len - run);
   mm_buf_putc(out, '"');
 }
 
@@ -205,8 +213,8 @@ char *mm_error_to_json(const mm_error *error, size_t *out_len) {
 }
 
 char *mm_backends_json(size_t *out_len) {
-  static const char *const spaces[] = {"Vec",        "Mat", "Left", "LeftScale", "Right",
-                                       "RightScale", "Acc", "Bias"};
+  static const char *const spaces[] = {"Vec",   "Mat",        "Left", "LeftScale",
+                                       "Right", "RightScale", "Acc",  "Bias"};
   mm_buf out = {0};
   mm_buf_putc(&out, '[');
   for (size_t i = 0; i < mm_backend_count(); i++) {

@@ -29,17 +29,23 @@ static bool failed(const lexer *lx) { return mm_diag_failed(lx->diag); }
 
 static void oom(lexer *lx) { mm_diag_set(lx->diag, MM_ERR_NO_MEMORY, lx->line, "out of memory"); }
 
-static void emit(lexer *lx, uint8_t kind, size_t start, size_t len, uint32_t line) {
-  mm_token *tok = mm_vec_push(&lx->tokens);
-  if (!tok) {
+static mm_token *emit(lexer *lx, uint8_t kind, size_t start, size_t len, uint32_t line) {
+  mm_vec *v = &lx->tokens;
+  mm_token *tok;
+  if (v->len < v->cap) {
+    tok = (mm_token *)v->items + v->len++;
+  } else if (!(tok = mm_vec_push(v))) {
     oom(lx);
-    return;
+    return NULL;
   }
   tok->kind = kind;
+  tok->op = 0;
+  tok->flags = 0;
   tok->start = (uint32_t)start;
   tok->len = (uint32_t)len;
   tok->line = line;
   tok->end_line = lx->line;
+  return tok;
 }
 
 static void record_line_start(lexer *lx) {
@@ -110,10 +116,26 @@ static bool is_identifier_code_point(uint32_t cp) {
   return true;
 }
 
-static bool is_ascii_ident_start(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+/* Character classes of ASCII bytes, looked up once per byte in hot loops. */
+enum { C_IDENT = 1, C_DIGIT = 2, C_SPACE = 4 };
+static const uint8_t char_class[256] = {
+    ['\t'] = C_SPACE, ['\f'] = C_SPACE, [' '] = C_SPACE, ['0'] = C_DIGIT, ['1'] = C_DIGIT,
+    ['2'] = C_DIGIT,  ['3'] = C_DIGIT,  ['4'] = C_DIGIT, ['5'] = C_DIGIT, ['6'] = C_DIGIT,
+    ['7'] = C_DIGIT,  ['8'] = C_DIGIT,  ['9'] = C_DIGIT, ['_'] = C_IDENT, ['a'] = C_IDENT,
+    ['b'] = C_IDENT,  ['c'] = C_IDENT,  ['d'] = C_IDENT, ['e'] = C_IDENT, ['f'] = C_IDENT,
+    ['g'] = C_IDENT,  ['h'] = C_IDENT,  ['i'] = C_IDENT, ['j'] = C_IDENT, ['k'] = C_IDENT,
+    ['l'] = C_IDENT,  ['m'] = C_IDENT,  ['n'] = C_IDENT, ['o'] = C_IDENT, ['p'] = C_IDENT,
+    ['q'] = C_IDENT,  ['r'] = C_IDENT,  ['s'] = C_IDENT, ['t'] = C_IDENT, ['u'] = C_IDENT,
+    ['v'] = C_IDENT,  ['w'] = C_IDENT,  ['x'] = C_IDENT, ['y'] = C_IDENT, ['z'] = C_IDENT,
+    ['A'] = C_IDENT,  ['B'] = C_IDENT,  ['C'] = C_IDENT, ['D'] = C_IDENT, ['E'] = C_IDENT,
+    ['F'] = C_IDENT,  ['G'] = C_IDENT,  ['H'] = C_IDENT, ['I'] = C_IDENT, ['J'] = C_IDENT,
+    ['K'] = C_IDENT,  ['L'] = C_IDENT,  ['M'] = C_IDENT, ['N'] = C_IDENT, ['O'] = C_IDENT,
+    ['P'] = C_IDENT,  ['Q'] = C_IDENT,  ['R'] = C_IDENT, ['S'] = C_IDENT, ['T'] = C_IDENT,
+    ['U'] = C_IDENT,  ['V'] = C_IDENT,  ['W'] = C_IDENT, ['X'] = C_IDENT, ['Y'] = C_IDENT,
+    ['Z'] = C_IDENT,
+};
+static bool is_ascii_ident_start(char c) { return char_class[(unsigned char)c] & C_IDENT; }
+static bool is_digit(char c) { return char_class[(unsigned char)c] & C_DIGIT; }
 
 static void invalid_character(lexer *lx) {
   size_t n;
@@ -130,10 +152,10 @@ static void invalid_character(lexer *lx) {
 static bool scan_identifier(lexer *lx) {
   size_t start = lx->pos;
   while (lx->pos < lx->end) {
-    char c = lx->src[lx->pos];
-    if (is_ascii_ident_start(c) || is_digit(c)) {
+    unsigned char c = (unsigned char)lx->src[lx->pos];
+    if (char_class[c] & (C_IDENT | C_DIGIT)) {
       lx->pos++;
-    } else if ((unsigned char)c >= 0x80) {
+    } else if (c >= 0x80) {
       size_t n;
       uint32_t cp = decode_utf8(lx->src, lx->pos, &n);
       if (!is_identifier_code_point(cp)) break;
@@ -145,52 +167,55 @@ static bool scan_identifier(lexer *lx) {
   return lx->pos > start;
 }
 
+/* Keywords by length (2..8): a few candidates each, compared once. */
 static const struct {
   const char *word;
   uint8_t kind;
-} keywords[] = {
-    {"False", TK_KW_FALSE},
-    {"None", TK_KW_NONE},
-    {"True", TK_KW_TRUE},
-    {"and", TK_KW_AND},
-    {"as", TK_KW_AS},
-    {"assert", TK_KW_ASSERT},
-    {"async", TK_KW_ASYNC},
-    {"await", TK_KW_AWAIT},
-    {"break", TK_KW_BREAK},
-    {"class", TK_KW_CLASS},
-    {"continue", TK_KW_CONTINUE},
-    {"def", TK_KW_DEF},
-    {"del", TK_KW_DEL},
-    {"elif", TK_KW_ELIF},
-    {"else", TK_KW_ELSE},
-    {"except", TK_KW_EXCEPT},
-    {"finally", TK_KW_FINALLY},
-    {"for", TK_KW_FOR},
-    {"from", TK_KW_FROM},
-    {"global", TK_KW_GLOBAL},
-    {"if", TK_KW_IF},
-    {"import", TK_KW_IMPORT},
-    {"in", TK_KW_IN},
-    {"is", TK_KW_IS},
-    {"lambda", TK_KW_LAMBDA},
-    {"nonlocal", TK_KW_NONLOCAL},
-    {"not", TK_KW_NOT},
-    {"or", TK_KW_OR},
-    {"pass", TK_KW_PASS},
-    {"raise", TK_KW_RAISE},
-    {"return", TK_KW_RETURN},
-    {"try", TK_KW_TRY},
-    {"while", TK_KW_WHILE},
-    {"with", TK_KW_WITH},
-    {"yield", TK_KW_YIELD},
+} keywords_by_length[7][10] = {
+    /* 2 */ {
+        {"as", TK_KW_AS}, {"if", TK_KW_IF}, {"in", TK_KW_IN}, {"is", TK_KW_IS}, {"or", TK_KW_OR}},
+    /* 3 */
+    {{"and", TK_KW_AND},
+     {"def", TK_KW_DEF},
+     {"del", TK_KW_DEL},
+     {"for", TK_KW_FOR},
+     {"not", TK_KW_NOT},
+     {"try", TK_KW_TRY}},
+    /* 4 */
+    {{"None", TK_KW_NONE},
+     {"True", TK_KW_TRUE},
+     {"elif", TK_KW_ELIF},
+     {"else", TK_KW_ELSE},
+     {"from", TK_KW_FROM},
+     {"pass", TK_KW_PASS},
+     {"with", TK_KW_WITH}},
+    /* 5 */
+    {{"False", TK_KW_FALSE},
+     {"async", TK_KW_ASYNC},
+     {"await", TK_KW_AWAIT},
+     {"break", TK_KW_BREAK},
+     {"class", TK_KW_CLASS},
+     {"raise", TK_KW_RAISE},
+     {"while", TK_KW_WHILE},
+     {"yield", TK_KW_YIELD}},
+    /* 6 */
+    {{"assert", TK_KW_ASSERT},
+     {"except", TK_KW_EXCEPT},
+     {"global", TK_KW_GLOBAL},
+     {"import", TK_KW_IMPORT},
+     {"lambda", TK_KW_LAMBDA},
+     {"return", TK_KW_RETURN}},
+    /* 7 */ {{"finally", TK_KW_FINALLY}},
+    /* 8 */ {{"continue", TK_KW_CONTINUE}, {"nonlocal", TK_KW_NONLOCAL}},
 };
 
 static uint8_t keyword_kind(const char *text, size_t len) {
   if (len < 2 || len > 8) return TK_NAME;
-  for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
-    if (strlen(keywords[i].word) == len && memcmp(keywords[i].word, text, len) == 0)
-      return keywords[i].kind;
+  for (size_t i = 0; i < 10 && keywords_by_length[len - 2][i].word; i++) {
+    const char *word = keywords_by_length[len - 2][i].word;
+    if (word[0] == text[0] && memcmp(word, text, len) == 0)
+      return keywords_by_length[len - 2][i].kind;
+  }
   return TK_NAME;
 }
 
@@ -255,9 +280,8 @@ static void scan_string(lexer *lx, size_t start, int flags) {
       lx->pos++;
     }
   }
-  emit(lx, TK_STRING, start, lx->pos - start, line);
-  if (!failed(lx)) {
-    mm_token *tok = mm_vec_at(&lx->tokens, lx->tokens.len - 1);
+  mm_token *tok = emit(lx, TK_STRING, start, lx->pos - start, line);
+  if (tok) {
     size_t prefix = 0;
     while (lx->src[start + prefix] != quote)
       prefix++;
@@ -355,59 +379,54 @@ static void scan_number(lexer *lx) {
   emit(lx, TK_NUMBER, start, lx->pos - start, line);
 }
 
-static const struct {
-  const char *text;
-  uint8_t op;
-} operators[] = {
-    /* longest first */
-    {"**=", OP_DSTAREQ},
-    {"//=", OP_DSLASHEQ},
-    {">>=", OP_RSHIFTEQ},
-    {"<<=", OP_LSHIFTEQ},
-    {"...", OP_ELLIPSIS},
-    {"->", OP_ARROW},
-    {":=", OP_WALRUS},
-    {"**", OP_DSTAR},
-    {"//", OP_DSLASH},
-    {"<<", OP_LSHIFT},
-    {">>", OP_RSHIFT},
-    {"<=", OP_LESSEQ},
-    {">=", OP_GREATEREQ},
-    {"==", OP_EQEQ},
-    {"!=", OP_NOTEQ},
-    {"+=", OP_PLUSEQ},
-    {"-=", OP_MINUSEQ},
-    {"*=", OP_STAREQ},
-    {"/=", OP_SLASHEQ},
-    {"%=", OP_PERCENTEQ},
-    {"&=", OP_AMPEREQ},
-    {"|=", OP_VBAREQ},
-    {"^=", OP_CIRCUMFLEXEQ},
-    {"@=", OP_ATEQ},
-    {"(", OP_LPAR},
-    {")", OP_RPAR},
-    {"[", OP_LSQB},
-    {"]", OP_RSQB},
-    {"{", OP_LBRACE},
-    {"}", OP_RBRACE},
-    {":", OP_COLON},
-    {",", OP_COMMA},
-    {";", OP_SEMI},
-    {".", OP_DOT},
-    {"@", OP_AT},
-    {"=", OP_EQUAL},
-    {"+", OP_PLUS},
-    {"-", OP_MINUS},
-    {"*", OP_STAR},
-    {"/", OP_SLASH},
-    {"%", OP_PERCENT},
-    {"|", OP_VBAR},
-    {"&", OP_AMPER},
-    {"^", OP_CIRCUMFLEX},
-    {"~", OP_TILDE},
-    {"<", OP_LESS},
-    {">", OP_GREATER},
-};
+/* The operator at `s` (n bytes available) and its length, longest first;
+ * OP_NONE when there is none. */
+static uint8_t match_operator(const char *s, size_t n, size_t *len) {
+  char c1 = n > 1 ? s[1] : 0, c2 = n > 2 ? s[2] : 0;
+  *len = 1;
+#define TWO(second, op2, op1) ((c1 == (second)) ? (*len = 2, (op2)) : (op1))
+  switch (s[0]) {
+  case '(': return OP_LPAR;
+  case ')': return OP_RPAR;
+  case '[': return OP_LSQB;
+  case ']': return OP_RSQB;
+  case '{': return OP_LBRACE;
+  case '}': return OP_RBRACE;
+  case ',': return OP_COMMA;
+  case ';': return OP_SEMI;
+  case '~': return OP_TILDE;
+  case ':': return TWO('=', OP_WALRUS, OP_COLON);
+  case '=': return TWO('=', OP_EQEQ, OP_EQUAL);
+  case '!': return c1 == '=' ? (*len = 2, OP_NOTEQ) : OP_NONE;
+  case '+': return TWO('=', OP_PLUSEQ, OP_PLUS);
+  case '-': return c1 == '>' ? (*len = 2, OP_ARROW) : TWO('=', OP_MINUSEQ, OP_MINUS);
+  case '%': return TWO('=', OP_PERCENTEQ, OP_PERCENT);
+  case '&': return TWO('=', OP_AMPEREQ, OP_AMPER);
+  case '|': return TWO('=', OP_VBAREQ, OP_VBAR);
+  case '^': return TWO('=', OP_CIRCUMFLEXEQ, OP_CIRCUMFLEX);
+  case '@': return TWO('=', OP_ATEQ, OP_AT);
+  case '.':
+    if (c1 == '.' && c2 == '.') {
+      *len = 3;
+      return OP_ELLIPSIS;
+    }
+    return OP_DOT;
+  case '*':
+    if (c1 == '*') return c2 == '=' ? (*len = 3, OP_DSTAREQ) : (*len = 2, OP_DSTAR);
+    return TWO('=', OP_STAREQ, OP_STAR);
+  case '/':
+    if (c1 == '/') return c2 == '=' ? (*len = 3, OP_DSLASHEQ) : (*len = 2, OP_DSLASH);
+    return TWO('=', OP_SLASHEQ, OP_SLASH);
+  case '<':
+    if (c1 == '<') return c2 == '=' ? (*len = 3, OP_LSHIFTEQ) : (*len = 2, OP_LSHIFT);
+    return TWO('=', OP_LESSEQ, OP_LESS);
+  case '>':
+    if (c1 == '>') return c2 == '=' ? (*len = 3, OP_RSHIFTEQ) : (*len = 2, OP_RSHIFT);
+    return TWO('=', OP_GREATEREQ, OP_GREATER);
+  default: return OP_NONE;
+  }
+#undef TWO
+}
 
 static void track_bracket(lexer *lx, uint8_t op) {
   static const char opening[] = "([{", closing[] = ")]}";
@@ -442,19 +461,17 @@ static void track_bracket(lexer *lx, uint8_t op) {
 }
 
 static void scan_operator(lexer *lx) {
-  for (size_t i = 0; i < sizeof operators / sizeof operators[0]; i++) {
-    size_t n = strlen(operators[i].text);
-    if (lx->end - lx->pos >= n && memcmp(lx->src + lx->pos, operators[i].text, n) == 0) {
-      track_bracket(lx, operators[i].op);
-      if (failed(lx)) return;
-      emit(lx, TK_OP, lx->pos, n, lx->line);
-      if (!failed(lx))
-        ((mm_token *)mm_vec_at(&lx->tokens, lx->tokens.len - 1))->op = operators[i].op;
-      lx->pos += n;
-      return;
-    }
+  size_t n;
+  uint8_t op = match_operator(lx->src + lx->pos, lx->end - lx->pos, &n);
+  if (op == OP_NONE) {
+    invalid_character(lx);
+    return;
   }
-  invalid_character(lx);
+  track_bracket(lx, op);
+  if (failed(lx)) return;
+  mm_token *tok = emit(lx, TK_OP, lx->pos, n, lx->line);
+  if (tok) tok->op = op;
+  lx->pos += n;
 }
 
 /* Measures the indentation at the start of a logical line and emits
@@ -535,8 +552,9 @@ static void scan_name_or_string(lexer *lx) {
 /* One token (or none, for blanks, comments and continuations). */
 static void scan_token(lexer *lx, bool *line_start) {
   char c = lx->src[lx->pos];
-  if (c == ' ' || c == '\t' || c == '\f') {
-    lx->pos++;
+  if (char_class[(unsigned char)c] & C_SPACE) {
+    while (lx->pos < lx->end && (char_class[(unsigned char)lx->src[lx->pos]] & C_SPACE))
+      lx->pos++;
   } else if (c == '#') {
     skip_comment(lx);
   } else if (c == '\n' || c == '\r') {
@@ -598,6 +616,10 @@ bool mm_lex(const char *input, size_t begin, size_t end, uint32_t base_line, boo
   if (in_brackets) lx.brackets[0] = '{';
   mm_vec_init(&lx.tokens, sizeof(mm_token));
   mm_vec_init(&lx.lines, sizeof(uint32_t));
+  /* Dumps hold about one token per five bytes: reserve that much once. */
+  size_t guess = (end - begin) / 5 + 16;
+  lx.tokens.items = mm__alloc(guess * sizeof(mm_token));
+  lx.tokens.cap = lx.tokens.items ? guess : 0;
   memset(out, 0, sizeof *out);
   record_line_start(&lx);
   /* A UTF-8 byte order mark is not part of the source (CPython skips it). */
@@ -651,10 +673,18 @@ static const struct {
   size_t len;
   const char *what;
 } binary_formats[] = {
-    {"\x89PNG\r\n\x1a\n", 8, "a PNG image"}, {"\x7f" "ELF", 4, "an ELF binary"},
-    {"PK\x03\x04", 4, "a zip archive"},    {"\x1f\x8b", 2, "gzip-compressed data"},
-    {"%PDF-", 5, "a PDF document"},        {"\xff\xd8\xff", 3, "a JPEG image"},
-    {"GIF8", 4, "a GIF image"},            {"\xfd" "7zXZ", 5, "xz-compressed data"},
+    {"\x89PNG\r\n\x1a\n", 8, "a PNG image"},
+    {"\x7f"
+     "ELF",
+     4, "an ELF binary"},
+    {"PK\x03\x04", 4, "a zip archive"},
+    {"\x1f\x8b", 2, "gzip-compressed data"},
+    {"%PDF-", 5, "a PDF document"},
+    {"\xff\xd8\xff", 3, "a JPEG image"},
+    {"GIF8", 4, "a GIF image"},
+    {"\xfd"
+     "7zXZ",
+     5, "xz-compressed data"},
 };
 
 bool mm_check_text(const char *input, size_t len, mm_diag *diag) {
@@ -668,7 +698,8 @@ bool mm_check_text(const char *input, size_t len, mm_diag *diag) {
     return false;
   }
   for (size_t k = 0; k < sizeof binary_formats / sizeof binary_formats[0]; k++) {
-    if (len >= binary_formats[k].len && memcmp(input, binary_formats[k].magic, binary_formats[k].len) == 0) {
+    if (len >= binary_formats[k].len &&
+        memcmp(input, binary_formats[k].magic, binary_formats[k].len) == 0) {
       mm_diag_set(diag, MM_ERR_ENCODING, 1, "this is %s, not a pass dump (Python source text)",
                   binary_formats[k].what);
       return false;

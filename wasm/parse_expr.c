@@ -41,34 +41,40 @@ static mm_node *binop(parser *p, mm_node *left, mm_node *right, int op) {
 
 /* ----------------------------------------------------- binary operators */
 
-/* Operators of each left-associative level, from loosest to tightest. */
-static const uint8_t level_ops[][5] = {
-    {OP_VBAR},           {OP_CIRCUMFLEX},
-    {OP_AMPER},          {OP_LSHIFT, OP_RSHIFT},
-    {OP_PLUS, OP_MINUS}, {OP_STAR, OP_SLASH, OP_DSLASH, OP_PERCENT, OP_AT},
-};
-#define LEVELS (sizeof level_ops / sizeof level_ops[0])
-
-static int level_op(const parser *p, size_t level) {
-  const mm_token *t = p_peek(p);
+/* Binding power of the binary operators from `|` to `*` (Python's grammar
+ * levels bitwise_or .. term); 0 for anything else. */
+static int binary_power(const mm_token *t) {
   if (t->kind != TK_OP) return 0;
-  for (size_t i = 0; i < 5 && level_ops[level][i]; i++)
-    if (t->op == level_ops[level][i]) return t->op;
-  return 0;
+  switch (t->op) {
+  case OP_VBAR: return 1;
+  case OP_CIRCUMFLEX: return 2;
+  case OP_AMPER: return 3;
+  case OP_LSHIFT:
+  case OP_RSHIFT: return 4;
+  case OP_PLUS:
+  case OP_MINUS: return 5;
+  case OP_STAR:
+  case OP_SLASH:
+  case OP_DSLASH:
+  case OP_PERCENT:
+  case OP_AT: return 6;
+  default: return 0;
+  }
 }
 
-static mm_node *parse_level(parser *p, size_t level) {
-  mm_node *left = level + 1 < LEVELS ? parse_level(p, level + 1) : parse_factor(p);
-  int op;
-  while (left && (op = level_op(p, level)) != 0) {
-    p_advance(p);
-    mm_node *right = level + 1 < LEVELS ? parse_level(p, level + 1) : parse_factor(p);
-    left = binop(p, left, right, op);
+/* Precedence climbing: one loop instead of a call per level; all these
+ * operators are left-associative. Recursion is bounded by the six levels. */
+static mm_node *parse_binary(parser *p, int min_power) {
+  mm_node *left = parse_factor(p);
+  int power;
+  while (left && (power = binary_power(p_peek(p))) >= min_power) {
+    int op = p_advance(p)->op;
+    left = binop(p, left, parse_binary(p, power + 1), op);
   }
   return p_failed(p) ? NULL : left;
 }
 
-mm_node *parse_bitwise_or(parser *p) { return parse_level(p, 0); }
+mm_node *parse_bitwise_or(parser *p) { return parse_binary(p, 1); }
 
 /* ------------------------------------------------------ unary and power */
 

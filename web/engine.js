@@ -13,6 +13,8 @@ export class EngineError extends Error {
 
 export function createEngine(source) {
   let worker = null;
+  /** The last request's time in the core and the size of its heap (for benchmarks). */
+  const stats = { coreMs: 0, heapBytes: 0 };
   let next = 1;
   const pending = new Map();
 
@@ -24,6 +26,7 @@ export function createEngine(source) {
       const request = pending.get(data.id);
       if (!request) return;
       pending.delete(data.id);
+      if (data.coreMs !== undefined) Object.assign(stats, { coreMs: data.coreMs, heapBytes: data.heapBytes });
       if (data.error) request.reject(new EngineError(data.error));
       else request.resolve(data.result);
     };
@@ -47,6 +50,7 @@ export function createEngine(source) {
   }
 
   return {
+    stats,
     /** The model of `bytes` (an ArrayBuffer, handed over to the worker). */
     analyze: (bytes, options) => request({ type: 'analyze', bytes, options }, [bytes]),
     backends: () => request({ type: 'backends' }),

@@ -14,10 +14,11 @@ self.onmessage = async ({ data }) => {
   const { id } = data;
   try {
     const instance = await core();
+    const started = performance.now();
     const result = data.type === 'backends'
       ? listBackends(instance)
       : analyzeDump(instance, new Uint8Array(data.bytes), data.options);
-    self.postMessage({ id, result });
+    self.postMessage({ id, result, coreMs: performance.now() - started, heapBytes: instance.HEAPU8.length });
   } catch (error) {
     // A trap (out of memory, a bug) leaves the module unusable: start anew next time.
     if (!error.kind) corePromise = null;

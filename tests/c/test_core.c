@@ -137,8 +137,10 @@ static void test_backends(void) {
   CHECK(mm_backend_find("ascend950") == NULL && mm_backend_find(NULL) == NULL);
   size_t len;
   char *json = mm_backends_json(&len);
-  CHECK(json && strstr(json, "{\"name\":\"Ascend910B\",\"arch\":\"a2a3\",\"capacities\":{\"Vec\":188416,"));
-  CHECK(json && strstr(json, "\"RightScale\":4096,\"Acc\":262144,\"Bias\":4096}}]") && len == strlen(json));
+  CHECK(json &&
+        strstr(json, "{\"name\":\"Ascend910B\",\"arch\":\"a2a3\",\"capacities\":{\"Vec\":188416,"));
+  CHECK(json && strstr(json, "\"RightScale\":4096,\"Acc\":262144,\"Bias\":4096}}]") &&
+        len == strlen(json));
   mm_free(json);
 }
 

@@ -14,9 +14,11 @@ static const char dump[] =
     "class P:\n"
     "    @pl.function(type=pl.FunctionType.AIV)\n"
     "    def k(self, p: pl.Tile[[4], pl.FP32, pl.MemRef(mp, 0, 64), pl.Mem.Vec]):\n"
-    "        a: pl.Tile[[4], pl.FP32, pl.MemRef(\"m\\x61\", pl.const(64), 64), pl.Mem.Vec] = pl.tile.load(p)\n"
+    "        a: pl.Tile[[4], pl.FP32, pl.MemRef(\"m\\x61\", pl.const(64), 64), pl.Mem.Vec] = "
+    "pl.tile.load(p)\n"
     "        if a:\n"
-    "            b: pl.Tile[[4], pl.FP32, pl.MemRef(mb, 64, 128), pl.Mem.Vec] = f(f\"{a!r}\", *[a])\n"
+    "            b: pl.Tile[[4], pl.FP32, pl.MemRef(mb, 64, 128), pl.Mem.Vec] = f(f\"{a!r}\", "
+    "*[a])\n"
     "        c: pl.Tile[[4], pl.FP32, pl.MemRef(mc, 0, 64), pl.Mem.Mat] = pl.yield_(b)\n"
     "        return [x for x in (a, b, c)]\n";
 

@@ -1,0 +1,205 @@
+// npm run bench: how fast the core and the page are, as a table.
+//   core: native (build/native/mm_bench), WASM in Node, WASM in Chromium
+//   page: drop → first card painted, all cards opened, one zoom step, one
+//         splitter step and scrolling on a 10,000-line function
+//   size: dist/memory-map.html
+// Inputs: the real 480 KB dump, and synthetic 1, 10 and 50 MB dumps made by
+// repeating its functions under fresh names (build/bench/). Medians of
+// several runs, with the spread (min–max) so the noise shows.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { chromium } from 'playwright-core';
+
+import { analyzeDump } from '../web/core.js';
+import { serve } from './serve.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const out = join(root, 'build', 'bench');
+const RUNS = Number(process.env.BENCH_RUNS || 7);
+const real = join(root, 'tests', 'fixtures', 'corpus', 'real', 'decode_fwd__41_after_MaterializeRuntimeScopes.py');
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const spread = (xs) => `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}`;
+const mb = (bytes) => bytes / 1e6;
+
+/** A dump of about `target` bytes: the real dump's functions repeated under fresh names. */
+function synthetic(target) {
+  const text = readFileSync(real, 'utf8');
+  const lines = text.split('\n');
+  const first = lines.findIndex((l) => /^ {4}@/.test(l));
+  const head = lines.slice(0, first).join('\n');
+  const body = lines.slice(first).join('\n');
+  const parts = [head];
+  let size = head.length;
+  for (let copy = 0; size < target; copy++) {
+    const renamed = body.replace(/^( {4}def )(\w+)\(/gm, (_, def, name) => `${def}${name}_r${copy}(`);
+    parts.push(renamed);
+    size += renamed.length + 1;
+  }
+  return parts.join('\n');
+}
+
+/** A function of `lines` lines with a tile every few lines, for the page's frame timings. */
+function longFunction(lines) {
+  const body = [];
+  for (let i = 0; i < lines; i++) {
+    body.push(i % 8 === 0
+      ? `        t${i}: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_${i % 64}, pl.const(${(i % 64) * 2048}, pl.INT64), 2048), pl.Mem.Vec] = pl.tile.load(x)`
+      : `        y${i} = pl.tile.add(t${i - (i % 8)}, t${i - (i % 8)})`);
+  }
+  return ['class P:', '    @pl.function(type=pl.FunctionType.AIV)', '    def long_kernel(self):', ...body, ''].join('\n');
+}
+
+function inputs() {
+  mkdirSync(out, { recursive: true });
+  const files = [{ label: 'real 480 KB (38 functions)', path: real }];
+  for (const size of [1, 10, 50]) {
+    const path = join(out, `synthetic_${size}mb.py`);
+    writeFileSync(path, synthetic(size * 1e6));
+    files.push({ label: `synthetic ${size} MB`, path });
+  }
+  for (const f of files) f.bytes = statSync(f.path).size;
+  const long = join(out, 'long_10000.py');
+  writeFileSync(long, longFunction(10000));
+  return { files, long };
+}
+
+function native(file) {
+  const result = spawnSync(join(root, 'build', 'native', 'mm_bench'), [String(RUNS), file.path], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(result.stderr);
+  const r = JSON.parse(result.stdout);
+  return { ms: r.median_ms, spread: `${r.min_ms.toFixed(1)}–${r.max_ms.toFixed(1)}`, rssKb: r.peak_rss_kb };
+}
+
+async function wasmNode(file) {
+  const require = createRequire(import.meta.url);
+  const core = await require(join(root, 'build', 'wasm', 'memory_map_core.js'))();
+  const bytes = readFileSync(file.path);
+  const times = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    analyzeDump(core, bytes, { dumpName: 'bench.py' });
+    times.push(performance.now() - t);
+  }
+  return { ms: median(times), spread: spread(times), heap: core.HEAPU8.length };
+}
+
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+async function dropAndWait(page, path, name) {
+  const text = readFileSync(path, 'utf8');
+  return page.evaluate(async ([t, n]) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([t], n));
+    window.memoryMapStats.firstCardPainted = 0;
+    document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    const s = window.memoryMapStats;
+    while (!s.firstCardPainted) await new Promise((r) => setTimeout(r, 1));
+    return { firstCard: s.firstCardPainted - s.received, coreMs: s.coreMs, heap: s.heapBytes };
+  }, [text, name]);
+}
+
+/** ms from running `action` in the page to the frame after it painted. */
+const frameAfter = (page, action) => page.evaluate(async (source) => {
+  const t = performance.now();
+  // eslint-disable-next-line no-new-func
+  document.querySelector(source.selector)[source.method](...(source.args || []));
+  await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
+  return performance.now() - t;
+}, action);
+
+async function pageBench(files, long) {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+  const { server, url } = await serve(join(root, 'dist', 'site'));
+  const results = { core: {}, firstCard: [], allCards: [], zoom: [], splitter: [], scroll: [] };
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(url);
+    for (const f of files) {
+      const runs = f.bytes > 20e6 ? 3 : RUNS;
+      const samples = [];
+      for (let i = 0; i < runs; i++) samples.push(await dropAndWait(page, f.path, `bench${i}.py`));
+      results.core[f.label] = { ms: median(samples.map((s) => s.coreMs)), spread: spread(samples.map((s) => s.coreMs)),
+        heap: Math.max(...samples.map((s) => s.heap)) };
+      if (f.path === real) {
+        results.firstCard = samples.map((s) => s.firstCard);
+        for (let i = 0; i < RUNS; i++) {
+          await dropAndWait(page, real, `all${i}.py`);
+          results.allCards.push(await page.evaluate(async () => {
+            const t = performance.now();
+            for (const b of document.querySelectorAll('.card:not(.open) .card-toggle')) b.click();
+            await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
+            return performance.now() - t;
+          }));
+        }
+      }
+    }
+    await dropAndWait(page, long, 'long.py');
+    await page.click('.card.open .source-toggle');
+    for (let i = 0; i < RUNS; i++) {
+      results.zoom.push(await frameAfter(page, { selector: '.card.open .zoom-in', method: 'click' }));
+      results.splitter.push(await page.evaluate(async () => {
+        const s = document.querySelector('.card.open .splitter');
+        s.focus();
+        const t = performance.now();
+        s.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
+        return performance.now() - t;
+      }));
+    }
+    results.scroll = await page.evaluate(async () => {
+      const v = document.querySelector('.card.open .viewport');
+      const frames = [];
+      let last = performance.now();
+      for (let i = 0; i < 120; i++) {
+        v.scrollTop += 400;
+        await new Promise((r) => requestAnimationFrame(r));
+        const now = performance.now();
+        frames.push(now - last);
+        last = now;
+      }
+      return frames;
+    });
+    await page.close();
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  return results;
+}
+
+function table(rows) {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
+  const line = (r) => `| ${r.map((v, c) => String(v).padEnd(widths[c])).join(' | ')} |`;
+  return [line(rows[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
+}
+
+const { files, long } = inputs();
+const coreRows = [['input', 'bytes', 'native ms (spread)', 'native MB/s', 'native peak RSS', 'WASM Node ms (spread)', 'WASM Node MB/s', 'WASM Chromium ms (spread)', 'WASM heap']];
+const pageResults = await pageBench(files, long);
+for (const f of files) {
+  const n = native(f);
+  const w = await wasmNode(f);
+  const c = pageResults.core[f.label];
+  coreRows.push([f.label, f.bytes, `${n.ms.toFixed(1)} (${n.spread})`, (mb(f.bytes) / (n.ms / 1e3)).toFixed(0),
+    `${(n.rssKb / 1024).toFixed(0)} MB (${(n.rssKb * 1024 / f.bytes).toFixed(1)}×)`,
+    `${w.ms.toFixed(1)} (${w.spread})`, (mb(f.bytes) / (w.ms / 1e3)).toFixed(0), `${c.ms.toFixed(1)} (${c.spread})`,
+    `${(c.heap / 2 ** 20).toFixed(0)} MB`]);
+}
+const p = pageResults;
+const scrollSorted = [...p.scroll].sort((a, b) => a - b);
+const pageRows = [['page (headless Chromium)', 'median ms', 'spread'],
+  ['480 KB dump: drop → first card painted', median(p.firstCard).toFixed(1), spread(p.firstCard)],
+  ['480 KB dump: open all 38 cards', median(p.allCards).toFixed(1), spread(p.allCards)],
+  ['10,000-line function: one zoom step', median(p.zoom).toFixed(1), spread(p.zoom)],
+  ['10,000-line function: one splitter step', median(p.splitter).toFixed(1), spread(p.splitter)],
+  ['10,000-line function: scrolling, frame time (p95)', `${median(p.scroll).toFixed(1)} (${scrollSorted[Math.floor(scrollSorted.length * 0.95)].toFixed(1)})`, spread(p.scroll)]];
+const size = statSync(join(root, 'dist', 'memory-map.html')).size;
+const report = `${table(coreRows)}\n\n${table(pageRows)}\n\ndist/memory-map.html: ${(size / 1024).toFixed(1)} KB\n` +
+  `(${RUNS} runs each, 3 for inputs over 20 MB; medians, spread = min–max)\n`;
+console.log(report);
+writeFileSync(join(out, 'results.md'), report);
