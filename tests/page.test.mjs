@@ -165,6 +165,20 @@ describe('reading the map', () => {
     await finish(page);
   });
 
+  test('resizing the window refits the open cards on one scale', async () => {
+    const page = await pageWith([decodeFwd()]);
+    const card = await openCard(page, 'down_proj');
+    const width = async (space) => (await rect(card.locator(`.lane[data-space="${space}"]`))).width;
+    const before = await width('Mat');
+    await page.setViewportSize({ width: 1000, height: 900 });
+    await page.waitForFunction((w) => {
+      const lane = document.querySelector('[data-function="down_proj"] .lane[data-space="Mat"]');
+      return lane.getBoundingClientRect().width < w - 100;
+    }, before);
+    assert.ok(Math.abs(await width('Mat') / await width('Left') - 8) < 0.01);
+    await finish(page);
+  });
+
   test('boxes sit on their lines and bytes; views are dashed, conflicts red, a 2 px minimum width', async () => {
     const text = dumpWith([
       `whole: ${tileType('Vec', 'mem', 0, 65536)} = pl.tile.load(x)`,

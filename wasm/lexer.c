@@ -687,6 +687,14 @@ static const struct {
      5, "xz-compressed data"},
 };
 
+/* The line of byte `at`, counted only when an error needs it. */
+static uint32_t line_of(const unsigned char *s, size_t at) {
+  uint32_t line = 1;
+  for (size_t i = 0; i < at; i++)
+    if (s[i] == '\n' || (s[i] == '\r' && s[i + 1] != '\n')) line++;
+  return line;
+}
+
 bool mm_check_text(const char *input, size_t len, mm_diag *diag) {
   const unsigned char *s = (const unsigned char *)input;
   uint32_t line = 1;
@@ -712,15 +720,24 @@ bool mm_check_text(const char *input, size_t len, mm_diag *diag) {
     return false;
   }
   while (i < len) {
+    /* Eight ASCII bytes at a time: none has its high bit set or is NUL. */
+    while (i + 8 <= len) {
+      uint64_t w;
+      memcpy(&w, s + i, 8);
+      if ((w & 0x8080808080808080ull) || ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull))
+        break;
+      i += 8;
+    }
+    if (i >= len) break;
     unsigned char c = s[i];
     if (c < 0x80) {
       if (c == 0) {
+        line = line_of(s, i);
         mm_diag_set(diag, MM_ERR_ENCODING, line,
                     "source code cannot contain null bytes (line %u): not a text dump",
                     (unsigned)line);
         return false;
       }
-      if (c == '\n' || (c == '\r' && !(i + 1 < len && s[i + 1] == '\n'))) line++;
       i++;
       continue;
     }
@@ -737,6 +754,7 @@ bool mm_check_text(const char *input, size_t len, mm_diag *diag) {
       ok = !(c == 0xF0 && s[i + 1] < 0x90) && !(c == 0xF4 && s[i + 1] >= 0x90);
     }
     if (!ok) {
+      line = line_of(s, i);
       mm_diag_set(diag, MM_ERR_ENCODING, line,
                   "invalid UTF-8 byte 0x%02X at line %u: dumps are UTF-8 text", c, (unsigned)line);
       return false;

@@ -90,6 +90,7 @@ export class Card {
     this.tableWrap = el('div', { class: 'table-wrap', hidden: true });
     this.body = el('div', { class: 'card-body' }, toolbar, this.viewport, this.tableWrap);
     this.element.append(this.body);
+    this.fresh = true;
     this.listen();
   }
 
@@ -164,18 +165,26 @@ export class Card {
     return this.fn.spaces.filter((s) => !this.state.hidden.has(s.space));
   }
 
-  /** Recomputes the factor and lanes; redraws the lanes and what is in view. */
+  /** The map's visible height without reading layout: 78 % of the window at most. */
+  viewportHeight() {
+    return Math.min(window.innerHeight * 0.78, HEADER_HEIGHT + this.bodyHeight + 16);
+  }
+
+  /** Recomputes the factor and lanes; redraws the lanes and what is in view.
+   * Reads no layout (opening many cards at once must not reflow per card):
+   * the width is the page's, measured once. */
   layout() {
     const { state, fn } = this;
     const spaces = this.visibleSpaces();
-    const available = this.viewport.clientWidth - GUTTER_WIDTH;
+    const available = this.shared.mapWidth() - GUTTER_WIDTH;
     const spans = spaces.map((s) => laneExtent(s, state.axis, fn.boxes)).map((e) => e.hi - e.lo);
     this.factor = baseFactor(spans, available) * state.zoom;
     this.lanes = layoutLanes(spaces, { axis: state.axis, factor: this.factor, boxes: fn.boxes });
     this.bodyHeight = (fn.src_end - fn.src_start + 1) * ROW_HEIGHT;
     this.drawLanes();
     this.applyColumns();
-    this.draw();
+    this.draw(this.fresh ? { scrollTop: 0, height: this.viewportHeight() } : undefined);
+    this.fresh = false;
   }
 
   leftWidth() {
@@ -198,7 +207,7 @@ export class Card {
     this.bodyRow.style.height = `${this.bodyHeight}px`;
     this.splitter.hidden = !this.state.source;
     this.splitter.setAttribute('aria-valuenow', String(this.state.split));
-    this.source.setHeight(Math.min(this.bodyHeight, Math.max(0, this.viewport.clientHeight - HEADER_HEIGHT)));
+    this.source.setHeight(Math.min(this.bodyHeight, Math.max(0, this.viewportHeight() - HEADER_HEIGHT)));
   }
 
   drawLanes() {
@@ -234,12 +243,16 @@ export class Card {
     }
   }
 
-  /** Draws the rows and boxes in view (called on scroll, at most once a frame). */
-  draw() {
+  /** Draws the rows and boxes in view (called on scroll, at most once a frame).
+   * `known` gives the scroll position and height when reading them would
+   * force a layout (a card just built is at the top). */
+  draw(known) {
     if (!this.lanes) return;
     const { fn, viewport } = this;
-    const { first, last } = visibleLines(viewport.scrollTop, viewport.clientHeight, fn.src_start, fn.src_end);
-    this.source.render(first, last, viewport.scrollTop);
+    const scrollTop = known ? known.scrollTop : viewport.scrollTop;
+    const height = known ? known.height : viewport.clientHeight;
+    const { first, last } = visibleLines(scrollTop, height, fn.src_start, fn.src_end);
+    this.source.render(first, last, scrollTop);
     const want = new Set();
     fn.boxes.forEach((b, i) => {
       if (!this.state.hidden.has(b.space) && b.end >= first && b.start <= last) want.add(i);

@@ -22,6 +22,25 @@ const page = {
 
 // ------------------------------------------------------------- showing
 
+let measuredWidth = 0;
+/** The inner width of a card's map, the same for every card: measured once
+ * (a layout read) and again after the window is resized. */
+function mapWidth() {
+  measuredWidth ||= $('cards').clientWidth - 2;
+  return measuredWidth;
+}
+
+function relayoutOnResize() {
+  let timer = 0;
+  window.addEventListener('resize', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      measuredWidth = 0;
+      for (const card of page.cards) if (card.state.open) card.layout();
+    }, 100);
+  });
+}
+
 function summary(model) {
   const tiles = model.functions.reduce((n, f) => n + f.boxes.length, 0);
   const { backend } = model;
@@ -37,7 +56,11 @@ function summary(model) {
 
 function showModel(model) {
   page.tooltip.hide();
-  page.cards = model.functions.map((fn) => new Card(fn, { tooltip: page.tooltip, onPin: (card) => { page.lastPinned = card; } }));
+  page.cards = model.functions.map((fn) => new Card(fn, {
+    tooltip: page.tooltip,
+    onPin: (card) => { page.lastPinned = card; },
+    mapWidth,
+  }));
   clear($('summary'));
   $('summary').append(...summary(model));
   $('message').hidden = true;
@@ -259,6 +282,7 @@ function start() {
   page.engine = createEngine($('worker-source').textContent);
   listenForDrops();
   listenToControls();
+  relayoutOnResize();
   const embedded = $('memory-map-data')?.textContent.trim();
   if (embedded) {
     // The CLI's page: the model is in it; the map shows at once.
