@@ -69,7 +69,9 @@ bool p_expect_op(parser *p, int op, const char *what) {
   return false;
 }
 
-static mm_node *node_alloc(parser *p, int kind) {
+/* A node of `kind` over the text [start, start + len) on lines line..end_line. */
+static mm_node *node_over(parser *p, int kind, uint32_t start, uint32_t len, uint32_t line,
+                          uint32_t end_line) {
   mm_node *node = mm_arena_alloc(p->arena, sizeof *node);
   if (!node) {
     mm_diag_set(p->diag, MM_ERR_NO_MEMORY, p_peek(p)->line, "out of memory");
@@ -77,27 +79,19 @@ static mm_node *node_alloc(parser *p, int kind) {
   }
   memset(node, 0, sizeof *node);
   node->kind = (uint8_t)kind;
+  node->start = start;
+  node->len = len;
+  node->line = line;
+  node->end_line = end_line;
   return node;
 }
 
 mm_node *p_node(parser *p, int kind, const mm_token *first) {
-  mm_node *node = node_alloc(p, kind);
-  if (!node) return NULL;
-  node->start = first->start;
-  node->len = first->len;
-  node->line = first->line;
-  node->end_line = first->end_line;
-  return node;
+  return node_over(p, kind, first->start, first->len, first->line, first->end_line);
 }
 
 mm_node *p_node_at(parser *p, int kind, const mm_node *first) {
-  mm_node *node = node_alloc(p, kind);
-  if (!node) return NULL;
-  node->start = first->start;
-  node->len = first->len;
-  node->line = first->line;
-  node->end_line = first->end_line;
-  return node;
+  return node_over(p, kind, first->start, first->len, first->line, first->end_line);
 }
 
 size_t p_mark(const parser *p) { return p->scratch->len; }

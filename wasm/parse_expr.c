@@ -692,26 +692,31 @@ mm_node *parse_call_tail(parser *p, mm_node *func) {
   return call;
 }
 
+/* At '.': `value.NAME`, the attribute's text being NAME. */
+static mm_node *parse_attribute(parser *p, mm_node *value) {
+  p_advance(p); /* '.' */
+  const mm_token *name = p_peek(p);
+  if (name->kind != TK_NAME) {
+    p_error_at(p, name, "invalid syntax: expected an attribute name");
+    return NULL;
+  }
+  p_advance(p);
+  mm_node *attr = p_node_at(p, N_ATTRIBUTE, value);
+  if (!attr) return NULL;
+  attr->start = name->start;
+  attr->len = name->len;
+  size_t mark = p_mark(p);
+  p_push(p, value);
+  return p_finish(p, attr, mark);
+}
+
 static mm_node *parse_primary(parser *p) {
   mm_node *node = parse_atom(p);
   while (node && !p_failed(p)) {
     const mm_token *t = p_peek(p);
     if (t->kind != TK_OP) break;
     if (t->op == OP_DOT) {
-      p_advance(p);
-      const mm_token *name = p_peek(p);
-      if (name->kind != TK_NAME) {
-        p_error_at(p, name, "invalid syntax: expected an attribute name");
-        return NULL;
-      }
-      p_advance(p);
-      mm_node *attr = p_node_at(p, N_ATTRIBUTE, node);
-      if (!attr) return NULL;
-      attr->start = name->start;
-      attr->len = name->len;
-      size_t mark = p_mark(p);
-      p_push(p, node);
-      node = p_finish(p, attr, mark);
+      node = parse_attribute(p, node);
     } else if (t->op == OP_LPAR) {
       if (!p_enter(p, t)) return NULL;
       node = parse_call_tail(p, node);
@@ -736,22 +741,7 @@ mm_node *parse_dotted_name_expr(parser *p) {
     return NULL;
   }
   mm_node *node = p_node(p, N_NAME, p_advance(p));
-  while (node && p_at_op(p, OP_DOT)) {
-    p_advance(p);
-    const mm_token *name = p_peek(p);
-    if (name->kind != TK_NAME) {
-      p_error_at(p, name, "invalid syntax: expected a name");
-      return NULL;
-    }
-    p_advance(p);
-    mm_node *attr = p_node_at(p, N_ATTRIBUTE, node);
-    if (!attr) return NULL;
-    attr->start = name->start;
-    attr->len = name->len;
-    size_t mark = p_mark(p);
-    p_push(p, node);
-    node = p_finish(p, attr, mark);
-  }
+  while (node && p_at_op(p, OP_DOT)) node = parse_attribute(p, node);
   return node;
 }
 
