@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "memory_map.h"
+#include "model_internal.h"
 
 /* Vec is the safe usable size: 184 KB of 192 KB, and 240 KB of 248 KB. */
 static const mm_backend backends[] = {
@@ -24,22 +24,31 @@ const mm_backend *mm_backend_find(const char *name) {
   return NULL;
 }
 
+/* The spaces with a capacity column, in rank order (model.md, "Boxes"). */
+static const struct {
+  const char *space;
+  size_t field;
+} known_spaces[] = {
+    {"Vec", offsetof(mm_backend, vec)},     {"Mat", offsetof(mm_backend, mat)},
+    {"Left", offsetof(mm_backend, left)},   {"LeftScale", offsetof(mm_backend, left_scale)},
+    {"Right", offsetof(mm_backend, right)}, {"RightScale", offsetof(mm_backend, right_scale)},
+    {"Acc", offsetof(mm_backend, acc)},     {"Bias", offsetof(mm_backend, bias)},
+};
+#define KNOWN_SPACES (sizeof known_spaces / sizeof known_spaces[0])
+
+const char *mm__space_at(size_t rank) {
+  return rank < KNOWN_SPACES ? known_spaces[rank].space : NULL;
+}
+
+uint32_t mm_space_rank(const char *space) {
+  for (uint32_t i = 0; i < KNOWN_SPACES; i++)
+    if (strcmp(space, known_spaces[i].space) == 0) return i;
+  return KNOWN_SPACES;
+}
+
 uint64_t mm_backend_capacity(const mm_backend *backend, const char *space, size_t len) {
-  static const struct {
-    const char *space;
-    size_t field;
-  } fields[] = {
-      {"Vec", offsetof(mm_backend, vec)},
-      {"Mat", offsetof(mm_backend, mat)},
-      {"Left", offsetof(mm_backend, left)},
-      {"Right", offsetof(mm_backend, right)},
-      {"Acc", offsetof(mm_backend, acc)},
-      {"Bias", offsetof(mm_backend, bias)},
-      {"LeftScale", offsetof(mm_backend, left_scale)},
-      {"RightScale", offsetof(mm_backend, right_scale)},
-  };
-  for (size_t i = 0; backend && i < sizeof fields / sizeof fields[0]; i++)
-    if (strlen(fields[i].space) == len && memcmp(fields[i].space, space, len) == 0)
-      return *(const uint64_t *)((const char *)backend + fields[i].field);
+  for (size_t i = 0; backend && i < KNOWN_SPACES; i++)
+    if (strlen(known_spaces[i].space) == len && memcmp(known_spaces[i].space, space, len) == 0)
+      return *(const uint64_t *)((const char *)backend + known_spaces[i].field);
   return 0;
 }

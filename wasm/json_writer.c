@@ -213,8 +213,6 @@ char *mm_error_to_json(const mm_error *error, size_t *out_len) {
 }
 
 char *mm_backends_json(size_t *out_len) {
-  static const char *const spaces[] = {"Vec",   "Mat",        "Left", "LeftScale",
-                                       "Right", "RightScale", "Acc",  "Bias"};
   mm_buf out = {0};
   mm_buf_putc(&out, '[');
   for (size_t i = 0; i < mm_backend_count(); i++) {
@@ -226,12 +224,13 @@ char *mm_backends_json(size_t *out_len) {
     put_cstring(&out, b->arch);
     mm_buf_puts(&out, ",\"capacities\":{");
     bool first = true;
-    for (size_t s = 0; s < sizeof spaces / sizeof spaces[0]; s++) {
-      uint64_t capacity = mm_backend_capacity(b, spaces[s], strlen(spaces[s]));
+    for (size_t s = 0; mm__space_at(s); s++) {
+      const char *space = mm__space_at(s);
+      uint64_t capacity = mm_backend_capacity(b, space, strlen(space));
       if (!capacity) continue;
       if (!first) mm_buf_putc(&out, ',');
       first = false;
-      put_cstring(&out, spaces[s]);
+      put_cstring(&out, space);
       mm_buf_putc(&out, ':');
       mm_buf_put_int(&out, (int64_t)capacity);
     }

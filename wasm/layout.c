@@ -8,16 +8,6 @@
 
 #include "model_internal.h"
 
-static const char *const space_order[] = {"Vec",   "Mat",        "Left", "LeftScale",
-                                          "Right", "RightScale", "Acc",  "Bias"};
-#define KNOWN_SPACES (sizeof space_order / sizeof space_order[0])
-
-uint32_t mm_space_rank(const char *space) {
-  for (uint32_t i = 0; i < KNOWN_SPACES; i++)
-    if (strcmp(space, space_order[i]) == 0) return i;
-  return KNOWN_SPACES;
-}
-
 /* qsort is not stable: every comparison ends on an index, which makes the
  * order total and equal to a stable sort's. */
 typedef struct slot_key {

@@ -64,7 +64,10 @@ struct mm_model {
 bool mm_function_layout(mm_function *fn, const mm_backend *backend, mm_arena *arena);
 
 /* Rank of a space in the fixed order Vec, Mat, Left, LeftScale, Right,
- * RightScale, Acc, Bias; 8 for any other. */
+ * RightScale, Acc, Bias; 8 for any other (backends.c). */
 uint32_t mm_space_rank(const char *space);
+
+/* The known space of `rank`, NULL past the last (backends.c). */
+const char *mm__space_at(size_t rank);
 
 #endif

@@ -741,7 +741,8 @@ mm_node *parse_dotted_name_expr(parser *p) {
     return NULL;
   }
   mm_node *node = p_node(p, N_NAME, p_advance(p));
-  while (node && p_at_op(p, OP_DOT)) node = parse_attribute(p, node);
+  while (node && p_at_op(p, OP_DOT))
+    node = parse_attribute(p, node);
   return node;
 }
 

@@ -13,8 +13,6 @@ export const SPLIT_MAX = 2400;
 export const GUTTER_WIDTH = 56; // px: line numbers when the IR source is closed
 export const USAGE_ALERT = 0.95; // a pill turns red at this usage
 
-export const SPACE_ORDER = ['Vec', 'Mat', 'Left', 'LeftScale', 'Right', 'RightScale', 'Acc', 'Bias'];
-
 /**
  * The bytes a lane covers: 0 → the capacity (`limit`) or the high-water mark
  * (`used`), widened to hold boxes outside it (over capacity, negative
