@@ -153,12 +153,14 @@ static void extend_by_reads(mm_collector *c, mm_tile *tiles, size_t count) {
   }
 }
 
-/* The text of lines [first, last], for `source`. */
-static void function_source(mm_collector *c, mm_function *fn) {
+/* The text of lines [first, last], for `source`: copied, since the model
+ * keeps no reference to the caller's input (memory_map.h). */
+static bool function_source(mm_collector *c, mm_function *fn) {
   size_t begin = fn->src_start - 1 < c->line_count ? c->line_starts[fn->src_start - 1] : c->src_len;
   size_t end = fn->src_end < c->line_count ? c->line_starts[fn->src_end] : c->src_len;
-  fn->source = c->src + begin;
+  fn->source = mm_arena_strndup(&c->model->arena, c->src + begin, end - begin);
   fn->source_len = end - begin;
+  return fn->source != NULL;
 }
 
 static void function_end(void *context, uint32_t last_line) {
@@ -183,8 +185,7 @@ static void function_end(void *context, uint32_t last_line) {
   fn->src_end = last_line;
   fn->tiles = tiles;
   fn->tile_count = count;
-  function_source(c, fn);
-  if (!fn->name || !fn->ftype || !mm_function_layout(fn, c->backend, arena))
+  if (!function_source(c, fn) || !fn->name || !fn->ftype || !mm_function_layout(fn, c->backend, arena))
     mm_diag_set(c->diag, MM_ERR_NO_MEMORY, last_line, "out of memory");
 }
 
