@@ -620,6 +620,11 @@ bool mm_lex(const char *input, size_t begin, size_t end, uint32_t base_line, boo
   size_t guess = (end - begin) / 5 + 16;
   lx.tokens.items = mm__alloc(guess * sizeof(mm_token));
   lx.tokens.cap = lx.tokens.items ? guess : 0;
+  if (with_lines) { /* and about one line per 40 bytes */
+    size_t lines = (end - begin) / 40 + 16;
+    lx.lines.items = mm__alloc(lines * sizeof(uint32_t));
+    lx.lines.cap = lx.lines.items ? lines : 0;
+  }
   memset(out, 0, sizeof *out);
   record_line_start(&lx);
   /* A UTF-8 byte order mark is not part of the source (CPython skips it). */
