@@ -141,6 +141,15 @@ describe('outputs', () => {
     assert.deepEqual(readdirSync(dir), ['pa3__12_after_AllocateMemoryAddr.py']);
   });
 
+  test('an output that cannot be written is an error naming it, and leaves nothing behind', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mm-unwritable-'));
+    const out = join(dir, 'missing-folder', 'model.json');
+    const result = run([sample, '--json', '-o', out]);
+    assert.equal(result.status, 1);
+    assert.equal(result.stderr, `error: cannot write ${out}: No such file or directory\n`);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
   test('a syntax error names the file and the line', () => {
     const dump = join(corpus, 'real', 'qwen3_32b_decode__13_after_AllocateMemoryAddr.py');
     const result = run([dump, '--json']);

@@ -300,7 +300,10 @@ static bool write_all(FILE *f, const char *data, size_t len) {
  * leaves a partial output behind. */
 static bool write_file(const char *path, const char *data, size_t len) {
   char *tmp = malloc(strlen(path) + 10);
-  if (!tmp) return false;
+  if (!tmp) {
+    fprintf(stderr, "error: cannot write %s: out of memory\n", path);
+    return false;
+  }
   sprintf(tmp, "%s.partial", path);
   FILE *f = fopen(tmp, "wb");
   bool ok = f && write_all(f, data, len);
