@@ -14,6 +14,7 @@ export class SourceColumn {
     this.window = el('div', { class: 'source-window' }, this.rows);
     this.element = el('div', { class: 'left-column' }, this.window);
     this.range = null;
+    this.rowsByLine = new Map(); // line -> row element, for the lines drawn
     this.live = null; // [start, end] highlighted
     this.marks = []; // names to mark
   }
@@ -39,24 +40,45 @@ export class SourceColumn {
     this.range = null;
   }
 
-  /** Draws lines [first, last] for the map's scrollTop. */
+  /** Draws lines [first, last] for the map's scrollTop. Rows still in view
+   * stay; only those scrolled in are made (a change of highlight or marks
+   * redraws all: `range` is null then). */
   render(first, last, scrollTop) {
     this.rows.style.transform = `translateY(${-scrollTop}px)`;
     const key = `${first}:${last}`;
     if (this.range === key) return;
-    this.range = key;
-    clear(this.rows);
-    const { src_start: start, source } = this.fn;
-    const fragment = document.createDocumentFragment();
-    for (let line = first; line <= last; line++) {
-      const text = source[line - start] ?? '';
-      const live = this.live && line >= this.live[0] && line <= this.live[1];
-      const row = el('div', { class: live ? 'row live' : 'row', dataset: { line }, style: { top: `${(line - start) * ROW_HEIGHT}px` } },
-        el('span', { class: 'ln' }, String(line)),
-        el('span', { class: 'code' }, ...this.codeParts(text)));
-      fragment.append(row);
+    if (this.range === null) {
+      clear(this.rows);
+      this.rowsByLine.clear();
     }
-    this.rows.append(fragment);
+    this.range = key;
+    for (const [line, row] of this.rowsByLine) {
+      if (line < first || line > last) {
+        row.remove();
+        this.rowsByLine.delete(line);
+      }
+    }
+    // Rows stay in line order: new ones go above or below those kept.
+    const kept = this.rowsByLine.size ? Math.min(...this.rowsByLine.keys()) : Infinity;
+    const above = document.createDocumentFragment();
+    const below = document.createDocumentFragment();
+    for (let line = first; line <= last; line++) {
+      if (this.rowsByLine.has(line)) continue;
+      const row = this.makeRow(line);
+      this.rowsByLine.set(line, row);
+      (line < kept ? above : below).append(row);
+    }
+    this.rows.prepend(above);
+    this.rows.append(below);
+  }
+
+  makeRow(line) {
+    const { src_start: start, source } = this.fn;
+    const text = source[line - start] ?? '';
+    const live = this.live && line >= this.live[0] && line <= this.live[1];
+    return el('div', { class: live ? 'row live' : 'row', dataset: { line }, style: { top: `${(line - start) * ROW_HEIGHT}px` } },
+      el('span', { class: 'ln' }, String(line)),
+      el('span', { class: 'code' }, ...this.codeParts(text)));
   }
 
   /** The text of a line, with the pinned tile's mentions in <mark>. */
