@@ -232,18 +232,20 @@ mm_node *parse_named_expression(parser *p) {
   return expr;
 }
 
+/* At '*': `*` bitwise_or, a starred element. */
+static mm_node *parse_starred(parser *p) {
+  const mm_token *t = p_advance(p);
+  mm_node *value = parse_bitwise_or(p);
+  if (!value) return NULL;
+  mm_node *node = p_node(p, N_STARRED, t);
+  size_t mark = p_mark(p);
+  p_push(p, value);
+  return p_finish(p, node, mark);
+}
+
 /* '*' bitwise_or, or a named expression (elements of displays). */
 static mm_node *parse_star_named_expression(parser *p) {
-  const mm_token *t = p_peek(p);
-  if (p_accept_op(p, OP_STAR)) {
-    mm_node *value = parse_bitwise_or(p);
-    if (!value) return NULL;
-    mm_node *node = p_node(p, N_STARRED, t);
-    size_t mark = p_mark(p);
-    p_push(p, value);
-    return p_finish(p, node, mark);
-  }
-  return parse_named_expression(p);
+  return p_at_op(p, OP_STAR) ? parse_starred(p) : parse_named_expression(p);
 }
 
 static mm_node *parse_star_expression(parser *p) {
@@ -292,16 +294,7 @@ mm_node *parse_yield_expression(parser *p) {
 /* ---------------------------------------------------------- targets */
 
 static mm_node *parse_target_element(parser *p) {
-  const mm_token *t = p_peek(p);
-  if (p_accept_op(p, OP_STAR)) {
-    mm_node *value = parse_bitwise_or(p);
-    if (!value) return NULL;
-    mm_node *node = p_node(p, N_STARRED, t);
-    size_t mark = p_mark(p);
-    p_push(p, value);
-    return p_finish(p, node, mark);
-  }
-  return parse_bitwise_or(p);
+  return p_at_op(p, OP_STAR) ? parse_starred(p) : parse_bitwise_or(p);
 }
 
 /* Targets of `for` and comprehensions stop before `in`, so they are parsed
