@@ -228,6 +228,7 @@ static bool read_file(const char *path, text *out, size_t limit, char *why, size
     free(data);
     return false;
   }
+  data[len] = 0; /* the buffer grows whenever it fills, so len < cap here */
   out->data = data;
   out->len = len;
   return true;
@@ -319,8 +320,25 @@ static bool write_file(const char *path, const char *data, size_t len) {
 
 /* ------------------------------------------------------------ output */
 
-char *mm_cli_page(const char *model_json, size_t json_len, size_t *page_len, char *why,
-                  size_t why_len);
+const char *mm_cli_page_path(void);
+char *mm_cli_page(const char *page, size_t len, const char *json, size_t json_len, size_t *page_len,
+                  char *why, size_t why_len);
+
+/* The page for the model: the built template with the JSON in it. */
+static char *page_for(const char *json, size_t json_len, size_t *page_len, char *why,
+                      size_t why_len) {
+  text template_text;
+  const char *path = mm_cli_page_path();
+  if (!read_file(path, &template_text, MM_MAX_INPUT_BYTES, why, why_len)) {
+    snprintf(why, why_len,
+             "the page template %s is missing: run `npm run build` first, or use --json", path);
+    return NULL;
+  }
+  char *page =
+      mm_cli_page(template_text.data, template_text.len, json, json_len, page_len, why, why_len);
+  free(template_text.data);
+  return page;
+}
 
 static char *default_output(const char *dump) {
   size_t n = strlen(dump);
@@ -392,7 +410,7 @@ static int run(const cli_args *args) {
   } else {
     char *output = args->output ? absolute(args->output) : default_output(dump);
     size_t page_len = 0;
-    char *page = args->json ? NULL : mm_cli_page(json, json_len, &page_len, why, sizeof why);
+    char *page = args->json ? NULL : page_for(json, json_len, &page_len, why, sizeof why);
     if (!args->json && !page) {
       fprintf(stderr, "error: %s\n", why);
     } else if (output && write_file(output, page ? page : json, page ? page_len : json_len)) {

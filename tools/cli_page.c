@@ -14,52 +14,33 @@
 /* The empty data element of the offline page. */
 static const char marker[] = "<script id=\"memory-map-data\" type=\"application/json\"></script>";
 
-static char *read_template(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 20, n = 0;
-  char *data = malloc(cap);
-  while (data) {
-    size_t got = fread(data + n, 1, cap - n, f);
-    n += got;
-    if (got == 0) break;
-    if (n == cap) {
-      char *bigger = realloc(data, cap *= 2);
-      if (!bigger) {
-        free(data);
-        data = NULL;
-      }
-      data = bigger;
-    }
-  }
-  fclose(f);
-  *len = n;
-  return data;
+/* Where the page template is: MEMORY_MAP_PAGE (the Node wrapper sets it),
+ * else the path this build was configured with. */
+const char *mm_cli_page_path(void) {
+  const char *path = getenv("MEMORY_MAP_PAGE");
+  return path && *path ? path : MM_PAGE_PATH;
 }
 
-char *mm_cli_page(const char *json, size_t json_len, size_t *page_len, char *why, size_t why_len) {
-  const char *path = getenv("MEMORY_MAP_PAGE");
-  if (!path || !*path) path = MM_PAGE_PATH;
-  size_t len = 0;
-  char *page = read_template(path, &len);
-  const char *at = page ? strstr(page, marker) : NULL;
+/* The template `page` with the model's JSON in its data element; NULL with
+ * `why` filled when the template is not a memory-map page. */
+char *mm_cli_page(const char *page, size_t len, const char *json, size_t json_len, size_t *page_len,
+                  char *why, size_t why_len) {
+  const char *at = strstr(page, marker);
   if (!at) {
-    snprintf(why, why_len, "the page template %s is %s: run `npm run build` first, or use --json",
-             path, page ? "not a memory-map page" : "missing");
-    free(page);
+    snprintf(why, why_len, "the page template %s is not a memory-map page: run `npm run build`",
+             mm_cli_page_path());
     return NULL;
   }
   size_t head = (size_t)(at - page) + sizeof marker - 1 - strlen("</script>");
   char *out = malloc(len + json_len + 1);
-  if (out) {
-    memcpy(out, page, head);
-    memcpy(out + head, json, json_len);
-    memcpy(out + head + json_len, page + head, len - head);
-    *page_len = len + json_len;
-    out[*page_len] = 0;
-  } else {
+  if (!out) {
     snprintf(why, why_len, "out of memory");
+    return NULL;
   }
-  free(page);
+  memcpy(out, page, head);
+  memcpy(out + head, json, json_len);
+  memcpy(out + head + json_len, page + head, len - head);
+  *page_len = len + json_len;
+  out[*page_len] = 0;
   return out;
 }

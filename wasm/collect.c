@@ -52,10 +52,14 @@ static bool function_begin(void *context, const mm_node *name, mm_node *const *d
   return true;
 }
 
+/* A binding whose annotation is a tile; `value` is NULL for a parameter
+ * (op "param"). The op string is made only once the annotation qualifies. */
 static void add_binding(mm_collector *c, const mm_node *name, const mm_node *annotation,
-                        const char *op, uint32_t line, uint32_t end_line, uint32_t depth) {
+                        const mm_node *value, bool is_param, uint32_t line, uint32_t end_line,
+                        uint32_t depth) {
   mm_tile_fields fields;
   if (!mm_tile_from_annotation(c->src, annotation, &c->model->arena, &fields, c->diag)) return;
+  const char *op = is_param ? "param" : mm_value_op(c->src, value, &c->model->arena);
   binding *b = mm_vec_push(&c->bindings);
   if (!b || !op) {
     mm_diag_set(c->diag, MM_ERR_NO_MEMORY, line, "out of memory");
@@ -74,18 +78,12 @@ static void add_binding(mm_collector *c, const mm_node *name, const mm_node *ann
 static void parameter(void *context, const mm_node *name, const mm_node *annotation, uint32_t line,
                       uint32_t end_line) {
   mm_collector *c = context;
-  add_binding(c, name, annotation, "param", line, end_line, 0);
+  add_binding(c, name, annotation, NULL, true, line, end_line, 0);
 }
 
 static void binding_event(void *context, const mm_node *name, const mm_node *annotation,
                           const mm_node *value, uint32_t line, uint32_t end_line, uint32_t depth) {
-  mm_collector *c = context;
-  /* Most annotations are scalars and tensors: rule them out before making
-   * an op string. */
-  if (annotation->kind != N_SUBSCRIPT || !mm_is_dotted_ending(c->src, annotation->kids[0], "Tile"))
-    return;
-  add_binding(c, name, annotation, mm_value_op(c->src, value, &c->model->arena), line, end_line,
-              depth);
+  add_binding(context, name, annotation, value, false, line, end_line, depth);
 }
 
 static void load(void *context, const mm_node *name) {
@@ -185,7 +183,8 @@ static void function_end(void *context, uint32_t last_line) {
   fn->src_end = last_line;
   fn->tiles = tiles;
   fn->tile_count = count;
-  if (!function_source(c, fn) || !fn->name || !fn->ftype || !mm_function_layout(fn, c->backend, arena))
+  if (!function_source(c, fn) || !fn->name || !fn->ftype ||
+      !mm_function_layout(fn, c->backend, arena))
     mm_diag_set(c->diag, MM_ERR_NO_MEMORY, last_line, "out of memory");
 }
 
