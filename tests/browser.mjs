@@ -3,16 +3,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { chromium } from 'playwright-core';
-
+import { launchChromium } from '../tools/chromium.mjs';
 import { serve } from '../tools/serve.mjs';
 import { corpus, root } from './helpers.mjs';
 
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic'];
-
 export async function launch() {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+  const browser = await launchChromium();
   const { server, url } = await serve(join(root, 'dist', 'site'));
   return {
     browser,

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { analyzeDump } from '../web/core.js';
 import { workerSource } from '../tools/bundle.mjs';
-import { launch, openPage, settled } from './browser.mjs';
+import { drop, launch, openPage, settled } from './browser.mjs';
 import { good } from './catalogue.mjs';
 import { dumpWith, root, tileType } from './helpers.mjs';
 
@@ -42,18 +42,10 @@ describe('the page with a 64 MB heap', () => {
       await route.fulfill({ response, body: html });
     });
     await page.goto(env.url);
-    await page.evaluate((text) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([text], 'huge.py'));
-      document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    }, huge);
+    await drop(page, [{ name: 'huge.py', text: huge }]);
     await settled(page);
     assert.match(await page.locator('#message').innerText(), /Cannot show huge\.py[\s\S]*out of memory/);
-    await page.evaluate((text) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([text], 'good.py'));
-      document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    }, good);
+    await drop(page, [{ name: 'good.py', text: good }]);
     await page.waitForSelector('.card.open .box');
     assert.deepEqual(page.problems(), []);
     await page.close();

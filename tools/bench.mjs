@@ -12,9 +12,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { chromium } from 'playwright-core';
-
 import { analyzeDump } from '../web/core.js';
+import { launchChromium } from './chromium.mjs';
 import { serve } from './serve.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -88,8 +87,6 @@ async function wasmNode(file) {
   return { ms: median(times), spread: spread(times), heap: core.HEAPU8.length };
 }
 
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-
 async function dropAndWait(page, path, name) {
   const text = readFileSync(path, 'utf8');
   return page.evaluate(async ([t, n]) => {
@@ -106,14 +103,13 @@ async function dropAndWait(page, path, name) {
 /** ms from running `action` in the page to the frame after it painted. */
 const frameAfter = (page, action) => page.evaluate(async (source) => {
   const t = performance.now();
-  // eslint-disable-next-line no-new-func
   document.querySelector(source.selector)[source.method](...(source.args || []));
   await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
   return performance.now() - t;
 }, action);
 
 async function pageBench(files, long) {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+  const browser = await launchChromium();
   const { server, url } = await serve(join(root, 'dist', 'site'));
   const results = { core: {}, firstCard: [], allCards: [], zoom: [], splitter: [], scroll: [] };
   try {

@@ -3,16 +3,12 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { chromium } from 'playwright-core';
-
+import { launchChromium } from './chromium.mjs';
 import { serve } from './serve.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { server, url } = await serve(join(root, 'dist', 'site'));
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
+const browser = await launchChromium();
 for (const theme of ['light', 'dark']) {
   const page = await browser.newPage({ viewport: { width: 1400, height: 860 }, colorScheme: theme });
   await page.goto(url);

@@ -3,7 +3,7 @@
 // Only what is in view is drawn; zoom and the splitter touch a few widths.
 import { clear, el } from './dom.js';
 import {
-  GUTTER_WIDTH, HEADER_HEIGHT, ROW_HEIGHT, anchorAfterZoom, baseFactor, boxGeometry, clampSplit, defaultSplit,
+  GUTTER_WIDTH, HEADER_HEIGHT, MIN_BOX, ROW_HEIGHT, anchorAfterZoom, baseFactor, boxGeometry, clampSplit, defaultSplit,
   formatBytes, formatZoom, laneExtent, lanePercent, layoutLanes, stepZoom, usage, visibleLines,
 } from './layout.js';
 import { SourceColumn } from './source.js';
@@ -279,7 +279,7 @@ export class Card {
     const node = el('div', {
       class: classes.join(' '), tabindex: '0', dataset: { tile: box.name, index },
       'aria-label': `${box.name}, ${box.space}, ${formatBytes(box.size)} at ${box.offset}, lines ${box.start} to ${box.end}`,
-      style: { left: `${g.left}%`, width: `max(2px, ${g.width}%)`, top: `${g.top}px`, height: `${g.height}px` },
+      style: { left: `${g.left}%`, width: `max(${MIN_BOX}px, ${g.width}%)`, top: `${g.top}px`, height: `${g.height}px` },
     },
     el('span', { class: 'box-name' }, box.name, box.aliases.length ? el('span', { class: 'box-aliases' }, ` +${box.aliases.length}`) : null),
     tall ? el('span', { class: 'box-size' }, `${formatBytes(box.size)} @${box.offset}`) : null);

@@ -117,11 +117,6 @@ export function visibleLines(scrollTop, viewportHeight, srcStart, srcEnd, oversc
   };
 }
 
-/** Boxes whose live lines meet [first, last]. */
-export function boxesInLines(boxes, first, last) {
-  return boxes.filter((b) => b.end >= first && b.start <= last);
-}
-
 /** 1536 → "1.5 KB"; sizes in KiB/MiB as the compiler's reports use. */
 export function formatBytes(bytes) {
   const sign = bytes < 0 ? '-' : '';

@@ -1,0 +1,10 @@
+// Debian's Chromium driven by playwright-core (no browser download), with
+// the flags this machine needs: as root, no GPU, and no background network
+// (the machine has none; Chromium would keep trying).
+import { chromium } from 'playwright-core';
+
+export const launchChromium = () => chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+    '--disable-sync', '--no-first-run', '--disable-quic'],
+});
