@@ -119,10 +119,34 @@ void mm_model_free(mm_model *model);
 size_t mm_model_function_count(const mm_model *model);
 size_t mm_model_box_count(const mm_model *model);
 
-/* Writes the model as JSON (the keys of model.md). Returns a NUL-terminated
+/* Writes the model as JSON (the keys of model.md). Extra keys, beyond
+ * model.md's: per space `over_capacity` (boxes outside the capacity),
+ * `live` (the live-bytes profile as [line, bytes] steps: the bytes covered
+ * by the boxes live on a line, a view inside its parent counted once, from
+ * that line until the next step), `peak_live`, `peak_line` (its first
+ * line), `fragmentation` (hwm - peak_live) and `peak_boxes` (indices in
+ * `boxes` of the boxes live on the peak line, largest first); per box
+ * `over_capacity`, and for a conflicting box `conflicts_with` (indices of
+ * up to 8 boxes it conflicts with) and `conflict_count` (how many in all).
+ * Returns a NUL-terminated
  * buffer owned by the caller (free with mm_free) and stores its length in
  * `*out_len` when non-NULL; NULL when out of memory. */
 char *mm_model_to_json(const mm_model *model, size_t *out_len);
+
+/* The anomalies as text, one line each, `<label>:<line>: conflict in <fn>:
+ * ...` for every pair of boxes with different bases sharing bytes while
+ * both are live, and `... over capacity in <fn>: ...` for every box outside
+ * its space's capacity; then one closing line with the count. `label`
+ * prefixes each line (NULL: the dump's name). Stores the number of
+ * anomalies in `*anomalies` when non-NULL. Ownership as for
+ * mm_model_to_json; NULL when out of memory. */
+char *mm_model_check_text(const mm_model *model, const char *label, size_t *out_len,
+                          size_t *anomalies);
+
+/* A plain-text table, one row per function and space: high-water mark,
+ * capacity, usage, peak live bytes, fragmentation (hwm - peak live) and
+ * the peak's line. Ownership as for mm_model_to_json. */
+char *mm_model_summary_text(const mm_model *model, size_t *out_len);
 
 /* Writes an error as JSON: {"error": <status name>, "message": ..., "line":
  * N, "functions": [...]} ("line" and "functions" only when set). Ownership

@@ -180,6 +180,104 @@ describe('usage', () => {
   test('--help prints the flags and exits 0', () => {
     const result = run(['--help']);
     assert.equal(result.status, 0);
-    for (const flag of ['--output', '--pass-name', '--backend', '--json']) assert.ok(result.stdout.includes(flag));
+    for (const flag of ['--output', '--pass-name', '--backend', '--json', '--check', '--summary']) assert.ok(result.stdout.includes(flag));
+  });
+});
+
+describe('--check and --summary', () => {
+  // Two bases sharing Vec bytes while both live (lines 8-9), and a 2 KB Bias
+  // tile on a backend whose Bias holds 1 KB.
+  const anomalous = dumpWith([
+    `a: ${tileType('Vec', 'm1', 0, 512)} = pl.tile.load(x)`,
+    `b: ${tileType('Vec', 'm2', 256, 512)} = pl.tile.add(a, a)`,
+    `bias: ${tileType('Bias', 'm3', 0, 2048)} = pl.tile.load(b)`,
+    'return bias',
+  ]);
+  const write = (text) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mm-check-')), '32_after_AllocateMemoryAddr.py');
+    writeFileSync(file, text);
+    return file;
+  };
+
+  test('--check lists every conflict and tile over capacity with file and line, and exits 3', () => {
+    const file = write(anomalous);
+    const result = run([file, '--check']);
+    assert.equal(result.status, 3, result.stderr);
+    const lines = result.stdout.trim().split('\n');
+    assert.equal(lines.length, 3);
+    assert.equal(
+      lines[0],
+      `${file}:9: conflict in kernel: Vec 'a' (m1, bytes 0..512, lines 8-9) shares bytes with 'b' (m2, bytes 256..768, lines 9-10) while both are live`,
+    );
+    assert.equal(lines[1], `${file}:10: over capacity in kernel: Bias 'bias' (m3, bytes 0..2048, lines 10-11) lies outside the capacity 0..1024`);
+    assert.equal(lines[2], '2 problems: conflicts or tiles over capacity');
+    assert.deepEqual(readdirSync(join(file, '..')), ['32_after_AllocateMemoryAddr.py'], 'no page written without -o');
+  });
+
+  test('--check exits 0 on a clean dump and on every clean corpus dump', () => {
+    const result = run([sample, '--check']);
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /^no conflicts and no tile over capacity in \d+ functions?\n$/);
+    const real = join(corpus, 'real', 'decode_fwd__41_after_MaterializeRuntimeScopes.py');
+    assert.equal(run([real, '--check']).stdout, 'no conflicts and no tile over capacity in 38 functions\n');
+  });
+
+  test('--check agrees with the model: one line per conflicting pair and per box over capacity', () => {
+    const file = join(corpus, 'generated', 'gen1_038__32_after_AllocateMemoryAddr.py');
+    const m = json(run([file, '--json']));
+    let pairs = 0;
+    let over = 0;
+    for (const fn of m.functions) {
+      for (const box of fn.boxes) {
+        if (box.over_capacity) over++;
+        pairs += (box.conflicts_with ?? []).length;
+      }
+    }
+    assert.ok(pairs > 0 && over > 0, 'the fixture has both kinds');
+    const result = run([file, '--check']);
+    assert.equal(result.status, 3);
+    assert.equal((result.stdout.match(/: conflict in /g) ?? []).length, pairs / 2);
+    assert.equal((result.stdout.match(/: over capacity in /g) ?? []).length, over);
+  });
+
+  test('--summary prints HWM, capacity, usage, peak live and fragmentation per function and space', () => {
+    const result = run([write(anomalous), '--summary']);
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(result.stdout.split('\n'), [
+      'function  space   hwm  capacity   usage  peak live  fragmentation  peak line',
+      'kernel    Vec     768    188416    0.4%        768              0          9',
+      'kernel    Bias   2048      1024  200.0%       2048              0         10',
+      '',
+    ]);
+  });
+
+  test('--summary agrees with the JSON for every function of a real dump', () => {
+    const real = join(corpus, 'real', 'decode_fwd__41_after_MaterializeRuntimeScopes.py');
+    const m = json(run([real, '--json']));
+    const rows = run([real, '--summary']).stdout.trim().split('\n').slice(1).map((l) => l.trim().split(/\s+/));
+    const expected = m.functions.flatMap((fn) => fn.spaces.map((s) => [fn.name, s.space, String(s.hwm), String(s.limit), String(s.peak_live), String(s.fragmentation)]));
+    assert.deepEqual(rows.map((r) => [r[0], r[1], r[2], r[3], r[5], r[6]]), expected);
+  });
+
+  test('with -o the page is written too, and the exit code still reports the check', () => {
+    const file = write(anomalous);
+    const out = join(file, '..', 'page.html');
+    const result = run([file, '--check', '--summary', '-o', out]);
+    assert.equal(result.status, 3);
+    assert.ok(existsSync(out));
+    assert.match(result.stdout, /^function {2}space/);
+    assert.match(result.stdout, /wrote .*page\.html\n$/);
+  });
+
+  test('--json to standard output cannot be mixed with a report', () => {
+    const result = run([sample, '--json', '--check']);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /needs -o/);
+  });
+
+  test('a refused dump exits 1 under --check, not 0 or 3', () => {
+    const result = run([refused, '--check']);
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /AllocateMemoryAddr/);
   });
 });

@@ -42,6 +42,56 @@ describe('CLI --json on every corpus dump (WASI build under Node)', () => {
   }
 });
 
+/** Bytes covered by `ranges` ([lo, hi) pairs): a brute-force union. */
+function unionBytes(ranges) {
+  const sorted = ranges.filter(([lo, hi]) => hi > lo).sort((x, y) => x[0] - y[0]);
+  let total = 0;
+  let reach = -Infinity;
+  for (const [lo, hi] of sorted) {
+    if (hi <= reach) continue;
+    total += hi - Math.max(lo, reach);
+    reach = hi;
+  }
+  return total;
+}
+
+/** The live-bytes profile recomputed line by line from the boxes. */
+function profileByBruteForce(fn, space) {
+  const boxes = fn.boxes.filter((b) => b.space === space && b.size > 0);
+  const steps = [];
+  const first = Math.min(...boxes.map((b) => b.start));
+  const last = Math.max(...boxes.map((b) => b.end)) + 1;
+  for (let line = first; line <= last; line++) {
+    const live = boxes.filter((b) => b.start <= line && line <= b.end);
+    const bytes = unionBytes(live.map((b) => [Math.max(0, b.offset), b.offset + b.size]));
+    if (!steps.length || steps.at(-1)[1] !== bytes) steps.push([line, bytes]);
+  }
+  return steps;
+}
+
+describe('liveness figures on the corpus: equal to a brute-force recount, peak live <= HWM', () => {
+  for (const entry of dumps.filter((d) => !expectedOf(d).error)) {
+    test(entry.name, () => {
+      const m = JSON.parse(run([entry.dump, '--json']).stdout);
+      for (const fn of m.functions) {
+        for (const s of fn.spaces) {
+          const where = `${fn.name} ${s.space}`;
+          assert.deepEqual(s.live, profileByBruteForce(fn, s.space), where);
+          assert.ok(s.peak_live <= s.hwm, where);
+          assert.equal(s.fragmentation, s.hwm - s.peak_live, where);
+          assert.equal(s.peak_live, Math.max(...s.live.map((step) => step[1])), where);
+          assert.equal(s.peak_line, s.live.find((step) => step[1] === s.peak_live)[0], where);
+          const peak = s.peak_boxes.map((i) => fn.boxes[i]);
+          assert.ok(peak.every((b) => b.space === s.space && b.start <= s.peak_line && s.peak_line <= b.end), where);
+          assert.ok(peak.every((b, i) => i === 0 || peak[i - 1].size >= b.size), `${where}: largest first`);
+          const liveThere = fn.boxes.filter((b) => b.space === s.space && b.size > 0 && b.start <= s.peak_line && s.peak_line <= b.end);
+          assert.equal(peak.length, liveThere.length, where);
+        }
+      }
+    });
+  }
+});
+
 test('a build_output/<case>/ folder resolves to its AllocateMemoryAddr dump and detects the backend', () => {
   const result = run([join(corpus, 'cases', 'decode_fwd'), '--json']);
   assert.equal(result.status, 0, result.stderr);

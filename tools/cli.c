@@ -12,11 +12,14 @@
 
 #include "memory_map.h"
 
-#define USAGE "usage: memory-map <path> [-o OUTPUT] [-p PASS_NAME] [-b BACKEND] [--json]\n"
+#define USAGE                                                                                      \
+  "usage: memory-map <path> [-o OUTPUT] [-p PASS_NAME] [-b BACKEND] [--json] [--check] "           \
+  "[--summary]\n"
 
 typedef struct cli_args {
   const char *path, *output, *pass_name, *backend;
   bool json;
+  bool check, summary; /* reports on standard output; a page only with -o */
 } cli_args;
 
 typedef struct text {
@@ -40,6 +43,11 @@ static void print_help(void) {
                "  -b, --backend NAME    Ascend910B or Ascend950 (default: detected from the\n"
                "                        case's ptoas/*.pto, else Ascend910B, assumed)\n"
                "  --json                write the model as JSON instead of a page\n"
+               "  --check               print every conflict and tile over capacity; exit 3\n"
+               "                        when there is any, 0 otherwise (writes no page\n"
+               "                        unless -o is given)\n"
+               "  --summary             print per function and space: high-water mark,\n"
+               "                        capacity, usage, peak live bytes, fragmentation\n"
                "  -h, --help            show this help\n");
 }
 
@@ -81,8 +89,12 @@ static int parse_args(int argc, char **argv, cli_args *args) {
         continue;
       }
       if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) return 3;
-      if (strcmp(arg, "--json") == 0) {
-        args->json = true;
+      bool *flag = strcmp(arg, "--json") == 0      ? &args->json
+                   : strcmp(arg, "--check") == 0   ? &args->check
+                   : strcmp(arg, "--summary") == 0 ? &args->summary
+                                                   : NULL;
+      if (flag) {
+        *flag = true;
         continue;
       }
       int matched = 0;
@@ -99,6 +111,10 @@ static int parse_args(int argc, char **argv, cli_args *args) {
     }
   }
   if (!args->path) return usage_error("the following arguments are required: path", NULL);
+  if (args->json && !args->output && (args->check || args->summary))
+    return usage_error("--json with --check or --summary needs -o: both would go to standard "
+                       "output",
+                       NULL);
   if (!args->pass_name) args->pass_name = "AllocateMemoryAddr";
   return 0;
 }
@@ -381,6 +397,61 @@ static char *resolve_dump(const cli_args *args, char *why, size_t why_len) {
   return dump;
 }
 
+/* Writes the page (or the JSON) where the arguments say; 0 or 1. */
+static int write_output(const cli_args *args, const char *dump, const char *json, size_t json_len) {
+  if (args->json && !args->output)
+    return write_all(stdout, json, json_len) && fflush(stdout) == 0 ? 0 : 1;
+  char why[1024] = "out of memory";
+  int status = 1;
+  char *output = args->output ? absolute(args->output) : default_output(dump);
+  size_t page_len = 0;
+  char *page = args->json ? NULL : page_for(json, json_len, &page_len, why, sizeof why);
+  if (!args->json && !page) {
+    fprintf(stderr, "error: %s\n", why);
+  } else if (output && write_file(output, page ? page : json, page ? page_len : json_len)) {
+    printf("wrote %s\n", args->output ? args->output : output);
+    status = 0;
+  }
+  free(page);
+  free(output);
+  return status;
+}
+
+/* --summary then --check on standard output; 3 when the check found
+ * anything, 1 out of memory, else 0. */
+static int print_reports(const cli_args *args, const mm_model *model, const char *dump) {
+  size_t len = 0, anomalies = 0;
+  if (args->summary) {
+    char *table = mm_model_summary_text(model, &len);
+    if (!table || !write_all(stdout, table, len)) {
+      mm_free(table);
+      return 1;
+    }
+    mm_free(table);
+  }
+  if (args->check) {
+    char *lines = mm_model_check_text(model, dump, &len, &anomalies);
+    if (!lines || !write_all(stdout, lines, len)) {
+      mm_free(lines);
+      return 1;
+    }
+    mm_free(lines);
+  }
+  return fflush(stdout) != 0 ? 1 : anomalies ? 3 : 0;
+}
+
+static int run_model(const cli_args *args, const mm_model *model, const char *dump) {
+  bool reports = args->check || args->summary;
+  int status = reports ? print_reports(args, model, dump) : 0;
+  if (status == 1 || (reports && !args->output)) return status;
+  size_t json_len = 0;
+  char *json = mm_model_to_json(model, &json_len);
+  int written = json ? write_output(args, dump, json, json_len) : 1;
+  if (!json) fprintf(stderr, "error: out of memory\n");
+  mm_free(json);
+  return written ? written : status;
+}
+
 static int run(const cli_args *args) {
   char why[1024] = "out of memory";
   char *dump = resolve_dump(args, why, sizeof why);
@@ -389,7 +460,6 @@ static int run(const cli_args *args) {
     return 1;
   }
   text input = {NULL, 0}, pto = {NULL, 0};
-  int status = 1;
   if (!read_file(dump, &input, MM_MAX_INPUT_BYTES, why, sizeof why)) {
     fprintf(stderr, "error: %s\n", why);
     free(dump);
@@ -399,28 +469,7 @@ static int run(const cli_args *args) {
   mm_options options = {basename_of(dump), args->backend, pto.data, pto.len};
   mm_error error;
   mm_model *model = mm_model_parse(input.data, input.len, &options, &error);
-  size_t json_len = 0;
-  char *json = model ? mm_model_to_json(model, &json_len) : NULL;
-  if (!model) {
-    status = report(&error, dump);
-  } else if (!json) {
-    fprintf(stderr, "error: out of memory\n");
-  } else if (args->json && !args->output) {
-    status = write_all(stdout, json, json_len) && fflush(stdout) == 0 ? 0 : 1;
-  } else {
-    char *output = args->output ? absolute(args->output) : default_output(dump);
-    size_t page_len = 0;
-    char *page = args->json ? NULL : page_for(json, json_len, &page_len, why, sizeof why);
-    if (!args->json && !page) {
-      fprintf(stderr, "error: %s\n", why);
-    } else if (output && write_file(output, page ? page : json, page ? page_len : json_len)) {
-      printf("wrote %s\n", args->output ? args->output : output);
-      status = 0;
-    }
-    free(page);
-    free(output);
-  }
-  mm_free(json);
+  int status = model ? run_model(args, model, dump) : report(&error, dump);
   mm_model_free(model);
   mm_error_clear(&error);
   free(input.data);

@@ -92,7 +92,27 @@ static void put_space(mm_buf *out, const mm_space_usage *u) {
   mm_buf_put_int(out, u->bases);
   mm_buf_puts(out, ",\"over_capacity\":");
   mm_buf_put_int(out, u->over_capacity);
-  mm_buf_putc(out, '}');
+  mm_buf_puts(out, ",\"peak_live\":");
+  mm_buf_put_int(out, u->peak_live);
+  mm_buf_puts(out, ",\"peak_line\":");
+  mm_buf_put_int(out, u->peak_line);
+  mm_buf_puts(out, ",\"fragmentation\":");
+  mm_buf_put_int(out, u->fragmentation);
+  mm_buf_puts(out, ",\"peak_boxes\":[");
+  for (uint32_t i = 0; i < u->peak_box_count; i++) {
+    if (i) mm_buf_putc(out, ',');
+    mm_buf_put_int(out, u->peak_boxes[i]);
+  }
+  mm_buf_puts(out, "],\"live\":[");
+  for (uint32_t i = 0; i < u->profile_len; i++) {
+    if (i) mm_buf_putc(out, ',');
+    mm_buf_putc(out, '[');
+    mm_buf_put_int(out, u->profile[i].line);
+    mm_buf_putc(out, ',');
+    mm_buf_put_int(out, u->profile[i].bytes);
+    mm_buf_putc(out, ']');
+  }
+  mm_buf_puts(out, "]}");
 }
 
 static void put_box(mm_buf *out, const mm_box *box) {
@@ -131,6 +151,15 @@ static void put_box(mm_buf *out, const mm_box *box) {
   put_bool(out, box->conflict);
   mm_buf_puts(out, ",\"over_capacity\":");
   put_bool(out, box->over_capacity);
+  if (box->partner_total) {
+    mm_buf_puts(out, ",\"conflicts_with\":[");
+    for (uint32_t i = 0; i < box->partner_total && i < MM_BOX_PARTNERS; i++) {
+      if (i) mm_buf_putc(out, ',');
+      mm_buf_put_int(out, box->partners[i]);
+    }
+    mm_buf_puts(out, "],\"conflict_count\":");
+    mm_buf_put_int(out, box->partner_total);
+  }
   mm_buf_putc(out, '}');
 }
 
@@ -164,7 +193,7 @@ static size_t json_size_guess(const mm_model *model) {
   size_t size = 4096;
   for (size_t i = 0; i < model->functions.len; i++) {
     const mm_function *fn = mm_vec_at(&model->functions, i);
-    size += fn->source_len + fn->source_len / 8 + fn->box_count * 400 + 256;
+    size += fn->source_len + fn->source_len / 8 + fn->box_count * 460 + 256;
   }
   return size;
 }

@@ -140,6 +140,11 @@ static int compare_span(const void *pa, const void *pb) {
   return r ? r : cmp_u32(a->position, b->position);
 }
 
+static void add_partner(mm_box *box, uint32_t other) {
+  if (box->partner_total < MM_BOX_PARTNERS) box->partners[box->partner_total] = other;
+  box->partner_total++;
+}
+
 static void classify_pair(mm_box *boxes, const span_key *a, const span_key *b) {
   mm_box *x = &boxes[a->position], *y = &boxes[b->position];
   if (!(x->start <= y->end && y->start <= x->end)) return; /* lifetimes apart */
@@ -152,6 +157,8 @@ static void classify_pair(mm_box *boxes, const span_key *a, const span_key *b) {
     narrower->view = true;
   } else {
     x->conflict = y->conflict = true;
+    add_partner(x, b->position);
+    add_partner(y, a->position);
   }
 }
 
@@ -260,5 +267,5 @@ bool mm_function_layout(mm_function *fn, const mm_backend *backend, mm_arena *ar
   mm__dealloc(keys);
   if (!ok) return false;
   qsort(fn->boxes, fn->box_count, sizeof *fn->boxes, compare_boxes);
-  return find_overlaps(fn) && sum_spaces(fn, backend, arena);
+  return find_overlaps(fn) && sum_spaces(fn, backend, arena) && mm_function_liveness(fn, arena);
 }

@@ -18,6 +18,8 @@ typedef struct mm_tile {
   uint32_t start, end; /* lexical lifetime */
 } mm_tile;
 
+#define MM_BOX_PARTNERS 8
+
 /* What is drawn: a run of tiles in one slot (model.md, "Boxes"). */
 typedef struct mm_box {
   const mm_tile *tile; /* the run's first tile gives the fields */
@@ -28,13 +30,32 @@ typedef struct mm_box {
   uint32_t order; /* position before sorting, for stability */
   bool view, conflict;
   bool over_capacity; /* outside [0, limit): drawn where it is, and flagged */
+  /* The boxes it conflicts with (indices in the sorted boxes): the first
+   * MM_BOX_PARTNERS in sort order, and how many there are in all. */
+  uint32_t partners[MM_BOX_PARTNERS];
+  uint32_t partner_total;
 } mm_box;
+
+/* Live bytes from `line` until the next step's line. */
+typedef struct mm_live_step {
+  uint32_t line;
+  int64_t bytes;
+} mm_live_step;
 
 typedef struct mm_space_usage {
   const char *space;
   int64_t hwm, limit;
   uint32_t tiles, bases;
   uint32_t over_capacity; /* boxes outside [0, limit) */
+  /* Liveness (liveness.c): bytes covered by the boxes live on each line,
+   * as steps; the most of them on one line, its first line, and the
+   * address space lost to fragmentation there (hwm - peak_live). */
+  mm_live_step *profile;
+  uint32_t profile_len;
+  int64_t peak_live, fragmentation;
+  uint32_t peak_line;
+  uint32_t *peak_boxes; /* box indices live on peak_line, largest first */
+  uint32_t peak_box_count;
 } mm_space_usage;
 
 typedef struct mm_function {
@@ -62,6 +83,10 @@ struct mm_model {
 /* Groups a function's tiles into boxes, finds views and conflicts, and
  * sums up each space (layout.c). False when out of memory. */
 bool mm_function_layout(mm_function *fn, const mm_backend *backend, mm_arena *arena);
+
+/* Fills each space's live profile, peak and peak composition; after
+ * mm_function_layout. False when out of memory (liveness.c). */
+bool mm_function_liveness(mm_function *fn, mm_arena *arena);
 
 /* Rank of a space in the fixed order Vec, Mat, Left, LeftScale, Right,
  * RightScale, Acc, Bias; 8 for any other (backends.c). */
