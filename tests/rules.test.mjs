@@ -326,7 +326,8 @@ describe('spaces and backends', () => {
       vec('a', 'm1', 0, 1024), vec('b', 'm1', 1024, 512), vec('c', 'm2', 4096, 256),
       `d: ${tileType('RightScale', 'm3', 0, 2048)} = f()`,
     ]));
-    assert.deepEqual(m.functions[0].spaces, [
+    const keys = ({ space, hwm, limit, tiles, bases, over_capacity }) => ({ space, hwm, limit, tiles, bases, over_capacity });
+    assert.deepEqual(m.functions[0].spaces.map(keys), [
       { space: 'Vec', hwm: 4352, limit: 188416, tiles: 3, bases: 2, over_capacity: 0 },
       { space: 'RightScale', hwm: 2048, limit: 2048, tiles: 1, bases: 1, over_capacity: 0 },
     ]);
