@@ -6,18 +6,36 @@ import {
   GUTTER_WIDTH, HEADER_HEIGHT, MIN_BOX, ROW_HEIGHT, anchorAfterZoom, baseFactor, boxGeometry, clampSplit, defaultSplit,
   formatBytes, formatZoom, laneExtent, lanePercent, layoutLanes, stepZoom, usage, visibleLines,
 } from './layout.js';
+import { anomalyCounts } from './insight.js';
+import { linePanel } from './panels.js';
+import { peakMark, profileGraphic } from './profile.js';
 import { SourceColumn } from './source.js';
 import { boxTable } from './table.js';
 
 const SPLITTER_WIDTH = 6;
 
-function pill(space) {
+/** A space's pill: usage at a glance; the tooltip adds the peak and the
+ * fragmentation; a click shows the peak composition. */
+function pill(space, onclick) {
   const { percent, alert } = usage(space);
-  return el('span', {
-    class: alert ? 'pill alert' : 'pill',
-    dataset: { space: space.space },
-    title: `${space.space}: high-water mark ${space.hwm} B of ${space.limit} B (${percent}); ${space.tiles} tiles on ${space.bases} bases`,
-  }, el('span', { class: 'pill-space' }, space.space), ` ${formatBytes(space.hwm)} / ${formatBytes(space.limit)} · ${percent}`);
+  const title = [
+    `${space.space}: high-water mark ${formatBytes(space.hwm)} (${space.hwm} B) of ${formatBytes(space.limit)} (${percent})`,
+    `peak live ${formatBytes(space.peak_live)} (${space.peak_live} B) on line ${space.peak_line}`,
+    `fragmentation ${formatBytes(space.fragmentation)} (${space.fragmentation} B): high-water mark minus peak live`,
+    `${space.tiles} tiles on ${space.bases} bases · click for the tiles live at the peak`,
+  ].join('\n');
+  return el('button', { class: alert ? 'pill alert' : 'pill', dataset: { space: space.space }, title, onclick },
+    el('span', { class: 'pill-space' }, space.space), ` ${formatBytes(space.hwm)} / ${formatBytes(space.limit)} · ${percent}`);
+}
+
+function anomalyChips(fn) {
+  const { conflicts, over } = anomalyCounts(fn);
+  return [
+    conflicts ? el('span', { class: 'anomaly conflicts', title: 'Tiles on different bases sharing bytes while both are live' },
+      `${conflicts} in conflict`) : null,
+    over ? el('span', { class: 'anomaly over', title: 'Tiles outside their space: a negative offset, or an end past the capacity' },
+      `${over} over capacity`) : null,
+  ];
 }
 
 export class Card {
@@ -26,16 +44,24 @@ export class Card {
     this.fn = fn;
     this.shared = shared;
     this.spaces = new Map(fn.spaces.map((s) => [s.space, s]));
-    this.state = { open: false, zoom: 1, axis: 'limit', hidden: new Set(), pinned: null, hovered: null, source: false, table: false, split: null };
+    this.state = {
+      open: false, zoom: 1, axis: 'limit', hidden: new Set(), pinned: null, hovered: null, source: false, table: false, split: null,
+      line: null, peakSpace: null, matches: new Set(), profile: true,
+    };
     this.body = null;
     this.toggle = el('button', { class: 'card-toggle', 'aria-expanded': 'false', onclick: () => this.setOpen(!this.state.open) },
       el('span', { class: 'caret', 'aria-hidden': 'true' }), el('span', { class: 'fn-name' }, fn.name),
       el('span', { class: 'ftype' }, fn.ftype));
-    const over = fn.boxes.filter((b) => b.over_capacity).length;
+    this.matchChip = el('span', { class: 'match-count', hidden: true });
     this.element = el('section', { class: 'card', dataset: { function: fn.name } },
-      el('header', { class: 'card-head' }, this.toggle, el('span', { class: 'pills' }, fn.spaces.map(pill)),
-        over ? el('span', { class: 'anomaly over', title: 'Tiles outside their space: a negative offset, or an end past the capacity' },
-          `${over} over capacity`) : null));
+      el('header', { class: 'card-head' }, this.toggle,
+        el('span', { class: 'pills' }, fn.spaces.map((s) => pill(s, () => this.showPeak(s.space)))),
+        anomalyChips(fn), this.matchChip));
+  }
+
+  /** Tells the page the view changed (for the deep link). */
+  changed() {
+    this.shared.onChange?.(this);
   }
 
   setOpen(open) {
@@ -45,6 +71,7 @@ export class Card {
     if (open && !this.body) this.build();
     if (this.body) this.body.hidden = !open;
     if (open) this.layout();
+    if (open) this.changed();
   }
 
   // ------------------------------------------------------------ building
@@ -60,6 +87,10 @@ export class Card {
       el('button', { class: 'space-toggle', dataset: { space: s.space }, 'aria-pressed': 'true', onclick: () => this.toggleSpace(s.space) }, s.space));
     this.sourceButton = el('button', { class: 'source-toggle', onclick: () => this.setSource(!this.state.source) }, 'Show IR source');
     this.tableButton = el('button', { class: 'table-toggle', 'aria-pressed': 'false', onclick: () => this.setTable(!this.state.table) }, 'Table');
+    this.profileButton = el('button', {
+      class: 'profile-toggle', 'aria-pressed': 'true', title: 'Live bytes per line, drawn from byte 0 in each lane',
+      onclick: () => this.setProfile(!this.state.profile),
+    }, 'Live profile');
     this.chipName = el('span', { class: 'chip-name' });
     this.chip = el('span', { class: 'chip', hidden: true }, 'pinned ', this.chipName, ' ',
       el('button', { class: 'chip-close', 'aria-label': 'Unpin', title: 'Unpin (Esc)', onclick: () => this.pin(null) }, '×'));
@@ -70,11 +101,13 @@ export class Card {
         el('button', { class: 'zoom-in', 'aria-label': 'Zoom in', onclick: () => this.setZoom(stepZoom(this.state.zoom, 1)) }, '+')),
       el('span', { class: 'group' }, el('span', { class: 'label' }, 'x axis:'), this.axisButtons),
       el('span', { class: 'group' }, el('span', { class: 'label' }, 'show:'), this.spaceToggles),
-      el('span', { class: 'group' }, this.sourceButton, this.tableButton),
+      el('span', { class: 'group' }, this.sourceButton, this.tableButton, this.profileButton),
       this.chip);
     this.laneHeads = el('div', { class: 'lane-heads' });
     this.lanesArea = el('div', { class: 'lanes' });
     this.band = el('div', { class: 'live-band', hidden: true });
+    this.lineRule = el('div', { class: 'line-rule', hidden: true });
+    this.panel = el('div', { class: 'panel-wrap', hidden: true });
     this.splitter = el('div', {
       class: 'splitter', role: 'separator', tabindex: '0', 'aria-orientation': 'vertical', 'aria-label': 'Resize the IR source',
       'aria-valuemin': '140', 'aria-valuemax': '2400',
@@ -88,7 +121,7 @@ export class Card {
     this.sheet = el('div', { class: 'sheet' }, this.headRow, this.bodyRow);
     this.viewport = el('div', { class: 'viewport' }, this.sheet);
     this.tableWrap = el('div', { class: 'table-wrap', hidden: true });
-    this.body = el('div', { class: 'card-body' }, toolbar, this.viewport, this.tableWrap);
+    this.body = el('div', { class: 'card-body' }, toolbar, this.panel, this.viewport, this.tableWrap);
     this.element.append(this.body);
     this.fresh = true;
     this.listen();
@@ -122,6 +155,12 @@ export class Card {
     });
     this.lanesArea.addEventListener('focusout', () => this.onLeave());
     this.listenSplitter();
+    this.source.element.addEventListener('click', (e) => {
+      const row = e.target.closest('.row');
+      if (!row || !window.getSelection().isCollapsed) return; // selecting text is not a click on the line
+      const line = Number(row.dataset.line);
+      this.pinLine(this.state.line === line ? null : line);
+    });
   }
 
   listenSplitter() {
@@ -227,13 +266,15 @@ export class Card {
         beyond ? el('div', { class: 'capacity-rule', title: `capacity ${formatBytes(space.limit)}`, style: { left: `${lanePercent(lane, space.limit)}%` } }) : null,
         beyond ? el('div', { class: 'out-of-bounds', style: { left: `${lanePercent(lane, space.limit)}%`, right: '0' } }) : null,
         lane.lo < 0 ? el('div', { class: 'out-of-bounds', style: { left: '0', width: `${lanePercent(lane, 0)}%` } }) : null);
+      if (this.state.profile && space.live) laneEl.append(profileGraphic(space, lane, this.fn), peakMark(space, lane, this.fn, ROW_HEIGHT));
       this.placeLane(head, laneEl, lane);
       this.laneHeads.append(head);
       this.lanesArea.append(laneEl);
       this.laneEls.set(lane.space, { head, lane: laneEl });
     }
-    this.lanesArea.append(this.band);
+    this.lanesArea.append(this.band, this.lineRule);
     this.updateBand();
+    this.updateLineRule();
   }
 
   placeLane(head, laneEl, lane) {
@@ -275,6 +316,8 @@ export class Card {
     if (box.conflict) classes.push('conflict');
     if (box.over_capacity) classes.push('over');
     if (this.state.pinned === box) classes.push('pinned');
+    if (this.atLine(box)) classes.push('at-line');
+    if (this.state.matches.has(index)) classes.push('match');
     const tall = box.end - box.start >= 1;
     const node = el('div', {
       class: classes.join(' '), tabindex: '0', dataset: { tile: box.name, index },
@@ -346,7 +389,150 @@ export class Card {
     }
     this.chip.hidden = !box;
     this.highlight(box ?? this.state.hovered);
+    this.changed();
     return previous;
+  }
+
+  // ------------------------------------------------------ line inspector
+
+  atLine(box) {
+    const { line } = this.state;
+    return line !== null && box.start <= line && line <= box.end;
+  }
+
+  /** Pins dump line `line` (null clears): the tiles live there are
+   * highlighted and listed. `peakSpace` lists that space's peak first. */
+  pinLine(line, peakSpace = null) {
+    const { fn } = this;
+    this.state.line = line === null ? null : Math.min(fn.src_end, Math.max(fn.src_start, line));
+    this.state.peakSpace = this.state.line === null ? null : peakSpace;
+    if (!this.body) this.setOpen(true);
+    this.source.setPinnedLine(this.state.line);
+    this.updateLineRule();
+    this.refreshBoxClasses();
+    this.panel.replaceChildren();
+    if (this.state.line !== null) {
+      this.panel.append(linePanel(fn, this.state.line, this.state.peakSpace, {
+        onTile: (index) => this.reveal(index),
+        onClose: () => this.pinLine(null),
+      }));
+      this.shared.onPin(this);
+    }
+    this.panel.hidden = this.state.line === null;
+    this.draw();
+    this.changed();
+  }
+
+  /** Up/Down: the pinned line moves by `delta` and stays in view. */
+  moveLine(delta) {
+    if (this.state.line === null) return;
+    this.pinLine(this.state.line + delta);
+    this.scrollToLine(this.state.line, 'nearest');
+  }
+
+  /** A pill's click: the card opens on the space's peak line. */
+  showPeak(space) {
+    if (!this.state.open) this.setOpen(true);
+    const usage = this.spaces.get(space);
+    this.pinLine(usage.peak_line, space);
+    this.scrollToLine(usage.peak_line);
+  }
+
+  updateLineRule() {
+    const { line } = this.state;
+    this.lineRule.hidden = line === null;
+    if (line !== null) this.lineRule.style.top = `${(line - this.fn.src_start) * ROW_HEIGHT}px`;
+  }
+
+  /** Re-marks the boxes drawn after the pinned line or the matches change. */
+  refreshBoxClasses() {
+    if (!this.rendered) return;
+    for (const [index, node] of this.rendered) {
+      const box = this.fn.boxes[index];
+      node.classList.toggle('at-line', this.atLine(box));
+      node.classList.toggle('match', this.state.matches.has(index));
+    }
+  }
+
+  /** Search results in this card: box indices to mark. */
+  setMatches(indices) {
+    this.state.matches = new Set(indices);
+    this.matchChip.hidden = !indices.length;
+    this.matchChip.textContent = `${indices.length} match${indices.length === 1 ? '' : 'es'}`;
+    this.refreshBoxClasses();
+  }
+
+  // ------------------------------------------------------------ scrolling
+
+  /** Scrolls the map so `line` is in view: centred, or `nearest` (only if outside). */
+  scrollToLine(line, mode = 'center') {
+    const v = this.viewport;
+    const top = HEADER_HEIGHT + (line - this.fn.src_start) * ROW_HEIGHT;
+    const visible = v.clientHeight - HEADER_HEIGHT;
+    if (mode === 'nearest') {
+      if (top < v.scrollTop + HEADER_HEIGHT) v.scrollTop = top - HEADER_HEIGHT;
+      else if (top + ROW_HEIGHT > v.scrollTop + v.clientHeight) v.scrollTop = top + ROW_HEIGHT - v.clientHeight;
+    } else {
+      v.scrollTop = Math.max(0, top - HEADER_HEIGHT - visible / 2 + ROW_HEIGHT / 2);
+    }
+    this.draw();
+  }
+
+  /** Opens the card, brings box `index` into view and pins it. */
+  reveal(index) {
+    const box = this.fn.boxes[index];
+    if (!this.state.open) this.setOpen(true);
+    if (this.state.table) this.setTable(false);
+    if (this.state.hidden.has(box.space)) this.toggleSpace(box.space);
+    this.pin(box); // first: pinning opens the IR source, which moves the lanes
+    this.element.scrollIntoView({ block: 'nearest' });
+    this.scrollToLine(box.start);
+    const lane = this.lanes.lanes.find((l) => l.space === box.space);
+    const offset = this.leftWidth() + (this.state.source ? SPLITTER_WIDTH : 0);
+    const x = offset + lane.left + (box.offset - lane.lo) * this.factor;
+    const v = this.viewport;
+    if (x < v.scrollLeft + offset || x > v.scrollLeft + v.clientWidth - 40) v.scrollLeft = Math.max(0, x - offset - 40);
+    this.draw();
+    this.rendered.get(index)?.focus({ preventScroll: true });
+  }
+
+  // ----------------------------------------------------------- deep link
+
+  /** What the URL keeps of this card. */
+  viewState() {
+    const { state } = this;
+    return {
+      fn: this.fn.name, tile: state.pinned?.name ?? null, line: state.line, zoom: state.zoom, axis: state.axis,
+      hidden: [...state.hidden],
+    };
+  }
+
+  /** Restores a view read from the URL (names that no longer exist are skipped). */
+  applyView(view) {
+    if (!this.state.open) this.setOpen(true);
+    const known = view.hidden.filter((s) => this.spaces.has(s));
+    for (const space of known) if (!this.state.hidden.has(space)) this.toggleSpace(space);
+    if (view.axis !== this.state.axis) this.setAxis(view.axis);
+    if (view.zoom !== this.state.zoom) this.setZoom(view.zoom);
+    if (view.line !== null) {
+      this.pinLine(view.line);
+      this.scrollToLine(this.state.line);
+    }
+    const index = view.tile ? this.fn.boxes.findIndex((b) => b.name === view.tile) : -1;
+    if (index >= 0) this.reveal(index);
+    else this.element.scrollIntoView({ block: 'start' });
+  }
+
+  /** Esc: the pinned tile and line go. */
+  clearPins() {
+    if (this.state.pinned) this.pin(null);
+    if (this.state.line !== null) this.pinLine(null);
+  }
+
+  setProfile(shown) {
+    this.state.profile = shown;
+    this.profileButton.setAttribute('aria-pressed', String(shown));
+    this.layout();
   }
 
   setZoom(zoom, anchorClientX = null) {
@@ -366,6 +552,7 @@ export class Card {
     const moved = anchorAfterZoom(x, before, this.lanes);
     this.viewport.scrollLeft = Math.max(0, this.viewport.scrollLeft + moved - x);
     this.zoomLevel.textContent = formatZoom(zoom);
+    this.changed();
   }
 
   onWheel(e) {
@@ -379,6 +566,7 @@ export class Card {
     this.state.axis = axis;
     for (const b of this.axisButtons) b.setAttribute('aria-pressed', String(b.dataset.axis === axis));
     this.layout();
+    this.changed();
   }
 
   toggleSpace(space) {
@@ -392,6 +580,7 @@ export class Card {
       t.disabled = shown && this.visibleSpaces().length === 1;
     }
     this.layout();
+    this.changed();
   }
 
   setSource(open) {

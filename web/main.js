@@ -3,7 +3,10 @@
 import { Card } from './card.js';
 import { clear, el } from './dom.js';
 import { createEngine } from './engine.js';
+import { Finder } from './finder.js';
 import { resolveFolder } from './folder.js';
+import { dumpSource, formatLink, parseLink } from './link.js';
+import { ShortcutsOverlay } from './shortcuts.js';
 import { Tooltip } from './tooltip.js';
 
 const $ = (id) => document.getElementById(id);
@@ -14,7 +17,10 @@ const page = {
   pass: 'AllocateMemoryAddr',
   cards: [],
   lastPinned: null,
+  current: null, // the card the URL hash describes
   tooltip: null,
+  finder: null,
+  shortcuts: null,
   // Timings a benchmark can read (window.memoryMapStats): when a file
   // arrived, when the first card was painted, the core's own time.
   stats: { received: 0, firstCardPainted: 0, coreMs: 0, heapBytes: 0 },
@@ -54,11 +60,20 @@ function summary(model) {
   ];
 }
 
+/** The hash follows the card last opened, pinned, zoomed or filtered. */
+function linkChanged(card) {
+  page.current = card;
+  const hash = formatLink(card.viewState());
+  history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
+}
+
 function showModel(model) {
   page.tooltip.hide();
+  const wanted = parseLink(location.hash); // read before the first card rewrites it
   page.cards = model.functions.map((fn) => new Card(fn, {
     tooltip: page.tooltip,
     onPin: (card) => { page.lastPinned = card; },
+    onChange: linkChanged,
     mapWidth,
   }));
   clear($('summary'));
@@ -70,6 +85,11 @@ function showModel(model) {
   cards.hidden = false;
   // Only the first card is opened: the others are built when opened.
   page.cards[0]?.setOpen(true);
+  page.finder.setModel(model, page.cards);
+  $('search').disabled = false;
+  $('copy-link').hidden = false;
+  const target = wanted && page.cards.find((c) => c.fn.name === wanted.fn);
+  if (target) target.applyView(wanted);
   document.title = `${model.dump} · memory-map`;
   requestAnimationFrame(() => setTimeout(() => { page.stats.firstCardPainted = performance.now(); }));
 }
@@ -85,6 +105,9 @@ function showMessage(kind, title, detail) {
   if (kind === 'error') {
     clear($('summary'));
     page.cards = [];
+    page.finder.clear();
+    $('search').disabled = true;
+    $('copy-link').hidden = true;
   }
 }
 
@@ -138,6 +161,7 @@ async function openFiles(files) {
   }
   if (!dumps.length) return showMessage('error', 'Nothing to show', 'Drop a pass dump (.py), a build_output/<case>/ folder, or a .pto with a dump.');
   const dump = dumps[0];
+  setLinkedDump(null);
   page.input = { name: dump.name, bytes: await dump.arrayBuffer(), pto: pto.length ? await ptoText(pto) : null };
   $('pass-picker').hidden = true;
   return analyse();
@@ -145,6 +169,7 @@ async function openFiles(files) {
 
 /** A folder: resolve like the CLI, offer the passes it holds. */
 async function openFolder(entries, folderName) {
+  setLinkedDump(null);
   const resolved = resolveFolder(entries, page.pass, folderName);
   const picker = $('pass');
   clear(picker);
@@ -240,30 +265,114 @@ function listenToControls() {
   for (const button of document.querySelectorAll('[data-example]')) {
     button.addEventListener('click', () => openExample(button.dataset.example));
   }
-  document.addEventListener('keydown', (e) => {
-    if (e.key !== 'Escape') return;
-    const focused = page.cards.find((c) => c.element.contains(document.activeElement) && c.state.pinned);
-    const card = focused ?? (page.lastPinned?.state.pinned ? page.lastPinned : null);
-    if (card) card.pin(null);
+  document.addEventListener('keydown', onKey);
+  listenToFinder();
+}
+
+/** The card keys act on: the one holding focus, else the last pinned. */
+function activeCard() {
+  const focused = page.cards.find((c) => c.element.contains(document.activeElement));
+  if (focused) return focused;
+  return page.lastPinned && page.cards.includes(page.lastPinned) ? page.lastPinned : null;
+}
+
+const typing = (target) => target.closest?.('input, select, textarea, [contenteditable]');
+
+function onKey(e) {
+  if (e.key === 'Escape') {
+    if (page.shortcuts.open) return page.shortcuts.toggle(false);
+    if (e.target === $('search')) return e.target.blur();
+    return activeCard()?.clearPins();
+  }
+  if (typing(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === '?') {
+    e.preventDefault();
+    page.shortcuts.toggle();
+  } else if (e.key === '/' && !$('search').disabled) {
+    e.preventDefault();
+    $('search').focus();
+    $('search').select();
+  } else if (e.key === 'n' || e.key === 'N') {
+    e.preventDefault();
+    page.finder.stepAnomaly(e.shiftKey ? -1 : 1);
+  } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+    const card = activeCard();
+    if (card?.state.line == null || e.target.closest?.('.splitter')) return;
+    e.preventDefault();
+    card.moveLine(e.key === 'ArrowUp' ? -1 : 1);
+  }
+}
+
+function listenToFinder() {
+  const search = $('search');
+  let timer = 0;
+  search.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => page.finder.search(search.value), 80);
   });
+  search.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter') return;
+    e.preventDefault();
+    clearTimeout(timer);
+    if (page.finder.query !== search.value) page.finder.search(search.value);
+    page.finder.stepMatch(e.shiftKey ? -1 : 1);
+  });
+  $('anomaly-next').addEventListener('click', () => page.finder.stepAnomaly(1));
+  $('anomaly-prev').addEventListener('click', () => page.finder.stepAnomaly(-1));
+  $('shortcuts-button').addEventListener('click', () => page.shortcuts.toggle());
+  $('copy-link').addEventListener('click', copyLink);
+}
+
+/** Copies the page's URL (the hash holds the view); where the clipboard is
+ * refused (file://, old browsers) the link is shown selected instead. */
+async function copyLink() {
+  const button = $('copy-link');
+  const url = location.href;
+  try {
+    await navigator.clipboard.writeText(url);
+    button.textContent = 'Link copied';
+  } catch {
+    document.querySelector('.link-field')?.remove();
+    const field = el('input', { class: 'link-field', readonly: true, value: url, 'aria-label': 'Link to this view' });
+    button.after(field);
+    field.select();
+    button.textContent = 'Copy the link →';
+  }
+  setTimeout(() => { button.textContent = 'Copy link'; }, 2000);
 }
 
 async function openExample(id) {
   const data = JSON.parse($('examples').textContent)[id];
-  if (!data) return;
+  if (data) await openExampleData(data);
+}
+
+/** Keeps `?dump=` (and `?pto=`) naming the dump shown when it came from a
+ * URL, so the page's link reopens it; any other source drops them. */
+function setLinkedDump(data) {
+  const params = new URLSearchParams();
+  if (data?.url) params.set('dump', data.url);
+  if (data?.url && data.ptoUrl) params.set('pto', data.ptoUrl);
+  const search = params.toString() ? `?${params}` : '';
+  if (search !== location.search) history.replaceState(null, '', `${location.pathname}${search}${location.hash}`);
+}
+
+/** A dump by URL or inline text: { name, text | url, pto | ptoUrl }. */
+async function openExampleData(data, { keepSearch = false } = {}) {
+  if (!keepSearch) setLinkedDump(data);
   try {
-    const fetchText = async (url) => {
+    const fetchOk = async (url) => {
       const response = await fetch(url);
       if (!response.ok) throw new Error(`${url}: ${response.status} ${response.statusText}`);
-      return response.text();
+      return response;
     };
-    const text = data.text ?? await fetchText(data.url);
-    const pto = data.pto ?? (data.ptoUrl ? await fetchText(data.ptoUrl) : null);
-    page.input = { name: data.name, bytes: new TextEncoder().encode(text).buffer, pto };
+    // Bytes as published: the core, not the browser, judges the encoding.
+    const bytes = data.text != null ? new TextEncoder().encode(data.text).buffer : await (await fetchOk(data.url)).arrayBuffer();
+    const pto = data.pto ?? (data.ptoUrl ? await (await fetchOk(data.ptoUrl)).text() : null);
+    page.input = { name: data.name, bytes, pto };
     $('pass-picker').hidden = true;
     await analyse();
   } catch (error) {
-    showMessage('error', `Cannot open the example ${data.name}`, error.message);
+    showMessage('error', `Cannot open ${data.name}`, error.message);
   }
 }
 
@@ -276,9 +385,25 @@ async function fillBackends() {
   }
 }
 
+/** A hosted page's `?dump=<relative url>`: a dump published beside it. */
+async function openLinkedDump() {
+  const source = dumpSource(location.search, location.href);
+  if (!source) return false;
+  if (source.error) {
+    showMessage('error', 'Cannot open the linked dump', source.error);
+    return true;
+  }
+  await openExampleData({ name: source.name, url: source.url, ptoUrl: source.ptoUrl }, { keepSearch: true });
+  return true;
+}
+
 function start() {
   window.memoryMapStats = page.stats;
   page.tooltip = new Tooltip();
+  page.shortcuts = new ShortcutsOverlay();
+  page.finder = new Finder({
+    anomalies: $('anomalies'), anomalyCount: $('anomaly-count'), search: $('search'), searchStatus: $('search-status'),
+  });
   page.engine = createEngine($('worker-source').textContent);
   listenForDrops();
   listenToControls();
@@ -289,6 +414,8 @@ function start() {
     showModel(JSON.parse(embedded));
     $('backend').disabled = true;
     $('backend').title = 'This page was written by the CLI for one backend; run it with -b to change it';
+  } else {
+    openLinkedDump();
   }
   fillBackends();
 }

@@ -17,6 +17,7 @@ export class SourceColumn {
     this.rowsByLine = new Map(); // line -> row element, for the lines drawn
     this.live = null; // [start, end] highlighted
     this.marks = []; // names to mark
+    this.pinnedLine = null;
   }
 
   /** Resizes the window to the visible height. */
@@ -32,6 +33,11 @@ export class SourceColumn {
 
   setLive(range) {
     this.live = range;
+    this.range = null;
+  }
+
+  setPinnedLine(line) {
+    this.pinnedLine = line;
     this.range = null;
   }
 
@@ -76,7 +82,8 @@ export class SourceColumn {
     const { src_start: start, source } = this.fn;
     const text = source[line - start] ?? '';
     const live = this.live && line >= this.live[0] && line <= this.live[1];
-    return el('div', { class: live ? 'row live' : 'row', dataset: { line }, style: { top: `${(line - start) * ROW_HEIGHT}px` } },
+    const classes = ['row', live && 'live', line === this.pinnedLine && 'pinned-line'].filter(Boolean).join(' ');
+    return el('div', { class: classes, dataset: { line }, style: { top: `${(line - start) * ROW_HEIGHT}px` } },
       el('span', { class: 'ln' }, String(line)),
       el('span', { class: 'code' }, ...this.codeParts(text)));
   }

@@ -1,0 +1,58 @@
+// Deep links: the view state kept in the URL hash, and the `?dump=` source
+// of a hosted page. Pure functions (no DOM), testable in Node.
+
+const ZOOM_RANGE = [0.01, 1000];
+
+/**
+ * The hash for a view: `#fn=<function>&tile=<name>&line=<n>&zoom=<z>&axis=used&hide=Mat,Left`.
+ * Keys with default values are left out; '' when nothing is open.
+ */
+export function formatLink({ fn, tile, line, zoom = 1, axis = 'limit', hidden = [] } = {}) {
+  if (!fn) return '';
+  const params = new URLSearchParams({ fn });
+  if (tile) params.set('tile', tile);
+  if (line) params.set('line', String(line));
+  if (zoom !== 1) params.set('zoom', String(Math.round(zoom * 1000) / 1000));
+  if (axis !== 'limit') params.set('axis', axis);
+  if (hidden.length) params.set('hide', hidden.join(','));
+  return `#${params.toString()}`;
+}
+
+/** The view a hash asks for; unknown or malformed parts are dropped. */
+export function parseLink(hash) {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const fn = params.get('fn');
+  if (!fn) return null;
+  const view = { fn, tile: params.get('tile') || null, line: null, zoom: 1, axis: 'limit', hidden: [] };
+  const line = Number(params.get('line'));
+  if (Number.isInteger(line) && line > 0) view.line = line;
+  const zoom = Number(params.get('zoom'));
+  if (Number.isFinite(zoom) && zoom >= ZOOM_RANGE[0] && zoom <= ZOOM_RANGE[1]) view.zoom = zoom;
+  if (params.get('axis') === 'used') view.axis = 'used';
+  view.hidden = (params.get('hide') || '').split(',').filter(Boolean);
+  return view;
+}
+
+/**
+ * Where `?dump=<relative url>` points, resolved against the page: a URL on
+ * the page's own origin, or { error } saying why not. null without `dump`.
+ */
+export function dumpSource(search, pageUrl) {
+  const params = new URLSearchParams(search);
+  const dump = params.get('dump');
+  if (!dump) return null;
+  const page = new URL(pageUrl);
+  let url;
+  try {
+    url = new URL(dump, page);
+  } catch {
+    return { error: `?dump=${dump} is not a URL` };
+  }
+  if (page.protocol === 'file:') return { error: 'a page opened from a file cannot fetch ?dump= (browsers forbid it); serve the page, or drop the dump on it' };
+  if (url.origin !== page.origin) return { error: `?dump= must point to this site (${page.origin}), not ${url.origin}` };
+  const pto = params.get('pto');
+  const ptoUrl = pto ? new URL(pto, page) : null;
+  if (ptoUrl && ptoUrl.origin !== page.origin) return { error: `?pto= must point to this site (${page.origin}), not ${ptoUrl.origin}` };
+  const name = decodeURIComponent(url.pathname.split('/').pop() || 'dump.py');
+  return { url: url.href, ptoUrl: ptoUrl?.href ?? null, name };
+}
