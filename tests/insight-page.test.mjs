@@ -1,0 +1,310 @@
+// Reading the map in Chromium (issue 6): the live profile, the pills'
+// peak and fragmentation, the peak composition, the line inspector,
+// anomalies and search with their jumps, deep links through a reload,
+// ?dump=, copy link and the shortcuts overlay. Checked by what shows.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import { drop, fixture, launch, openPage, settled } from './browser.mjs';
+import { dumpWith, tileType } from './helpers.mjs';
+
+let env;
+before(async () => { env = await launch(); });
+after(async () => { await env?.close(); });
+
+const vec = (name, base, offset, size, value = 'pl.tile.load(x)') => `${name}: ${tileType('Vec', base, offset, size)} = ${value}`;
+
+// Vec: a [0,256) lines 8-9, b [256,512) lines 9-12, c [512,1024) lines 10-12.
+// hwm 1024, peak live 768 from line 10, fragmentation 256.
+const gap = {
+  name: '32_after_AllocateMemoryAddr.py',
+  text: dumpWith([
+    vec('a', 'm1', 0, 256),
+    vec('b', 'm2', 256, 256, 'pl.tile.add(a, a)'),
+    vec('c', 'm3', 512, 512),
+    'g(b)',
+    'return b, c',
+  ]),
+};
+
+// Two functions with anomalies: `first` has a conflict pair (lines 8-9);
+// `second` a Bias tile over the 1 KB capacity (line 8).
+const anomalous = {
+  name: '32_after_AllocateMemoryAddr.py',
+  text: [
+    dumpWith([vec('p', 'm1', 0, 512, 'f()'), vec('q', 'm2', 256, 512, 'f(p)'), 'return q'], { name: 'first' }).trimEnd(),
+    '',
+    `    @pl.function(type=pl.FunctionType.AIC)`,
+    `    def second(self):`,
+    `        big: ${tileType('Bias', 'mb', 0, 4096)} = f()`,
+    `        return big`,
+    '',
+  ].join('\n'),
+};
+
+async function pageWith(files, options) {
+  const page = await openPage(env.browser, env.url, options);
+  await drop(page, files);
+  await settled(page);
+  return page;
+}
+
+async function finish(page) {
+  const problems = page.problems();
+  await page.close();
+  assert.deepEqual(problems, []);
+}
+
+const rect = (locator) => locator.evaluate((n) => { const r = n.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; });
+const near = (a, b, tolerance = 1.5) => Math.abs(a - b) <= tolerance;
+
+describe('live profile, peak and fragmentation', () => {
+  test('each lane draws live bytes per line from byte 0: 768 of 1024 bytes wide at the peak, aligned with its line', async () => {
+    const page = await pageWith([gap]);
+    const card = page.locator('.card').first();
+    await card.locator('.axis[data-axis="used"]').click(); // lane = 0..1024 B
+    const lane = await rect(card.locator('.lane[data-space="Vec"]'));
+    const area = await rect(card.locator('.lane[data-space="Vec"] .profile-area'));
+    assert.ok(near(area.x, lane.x) && near(area.width, lane.width * 0.75), `profile ${area.width} of lane ${lane.width}`);
+    // Its rows: line 8 (first live) to line 12 (last live), 18 px a line.
+    const row8 = await rect(card.locator('.row[data-line="8"]'));
+    assert.ok(near(area.y, row8.y) && near(area.height, 5 * 18), `profile y ${area.y} h ${area.height} vs row ${row8.y}`);
+    const mark = await rect(card.locator('.peak-mark'));
+    const row10 = await rect(card.locator('.row[data-line="10"]'));
+    assert.ok(near(mark.y, row10.y, 2) && near(mark.width, lane.width * 0.75), 'the peak mark sits on line 10 and spans 768 B');
+    // The toggle hides it.
+    await card.locator('.profile-toggle').click();
+    assert.equal(await card.locator('.profile').count(), 0);
+    assert.equal(await card.locator('.profile-toggle').getAttribute('aria-pressed'), 'false');
+    await finish(page);
+  });
+
+  test('a pill\'s tooltip gives the peak live bytes and the fragmentation beside the high-water mark', async () => {
+    const page = await pageWith([gap]);
+    const title = await page.locator('.pill[data-space="Vec"]').getAttribute('title');
+    assert.match(title, /high-water mark 1 KB \(1024 B\)/);
+    assert.match(title, /peak live 768 B \(768 B\) on line 10/);
+    assert.match(title, /fragmentation 256 B \(256 B\): high-water mark minus peak live/);
+    await finish(page);
+  });
+
+  test('clicking a pill shows the peak composition, largest first; a tile there pins it', async () => {
+    const page = await pageWith([fixture('real/decode_fwd__41_after_MaterializeRuntimeScopes.py', '41_after_x.py')]);
+    const card = page.locator('[data-function="down_proj"]');
+    assert.equal(await card.locator('.card-body').count(), 0, 'closed before');
+    await card.locator('.pill[data-space="Mat"]').click();
+    const peak = card.locator('.panel-peak');
+    assert.match(await peak.locator('h4').innerText(), /^Peak of Mat: 260 KB live on line \d+$/);
+    assert.match(await peak.innerText(), /High-water mark 260 KB of 512 KB; 0 B of the address space below it is unused/);
+    const sizes = await peak.locator('.panel-tiles li .num').allInnerTexts();
+    assert.deepEqual(sizes, ['128 KB', '128 KB', '2 KB', '2 KB']);
+    // Every tile listed is highlighted on the map as live on that line.
+    const listed = await peak.locator('.tile-link').allInnerTexts();
+    for (const name of listed) assert.match(await card.locator(`.box[data-tile="${name}"]`).getAttribute('class'), /at-line/);
+    await peak.locator('.tile-link').first().click();
+    assert.equal(await card.locator('.chip-name').innerText(), listed[0]);
+    await finish(page);
+  });
+});
+
+describe('line inspector', () => {
+  test('clicking a line number pins it: live tiles highlighted and listed with bytes per space; ↑/↓ move; Esc clears', async () => {
+    const page = await pageWith([gap]);
+    const card = page.locator('.card').first();
+    await card.locator('.row[data-line="10"] .ln').click();
+    assert.match(await card.locator('.row[data-line="10"]').getAttribute('class'), /pinned-line/);
+    const panel = card.locator('.panel');
+    assert.match(await panel.locator('.panel-head').textContent(), /^Line 10 · 2 tiles live/);
+    assert.match(await panel.locator('h4').innerText(), /^Vec: 768 B live in 2 tiles/);
+    assert.deepEqual(await panel.locator('.tile-link').allInnerTexts(), ['c', 'b']);
+    const highlighted = async () => (await card.locator('.box.at-line').evaluateAll((n) => n.map((b) => b.dataset.tile))).sort();
+    assert.deepEqual(await highlighted(), ['b', 'c']);
+    assert.match(page.url(), /#fn=kernel&line=10$/);
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    assert.match(await panel.locator('.panel-head').textContent(), /^Line 8 · 1 tile live/);
+    assert.deepEqual(await highlighted(), ['a']);
+    assert.match(page.url(), /line=8$/);
+    await page.keyboard.press('ArrowDown');
+    assert.deepEqual(await highlighted(), ['a', 'b']);
+    await page.keyboard.press('Escape');
+    assert.equal(await card.locator('.panel-wrap').isHidden(), true);
+    assert.deepEqual(await highlighted(), []);
+    assert.equal(await card.locator('.row.pinned-line').count(), 0);
+    await finish(page);
+  });
+
+  test('a line where nothing is live says so', async () => {
+    const page = await pageWith([gap]);
+    await page.locator('.row[data-line="7"]').click();
+    assert.match(await page.locator('.panel-head').textContent(), /^Line 7 · no tile live here/);
+    await finish(page);
+  });
+});
+
+describe('anomalies', () => {
+  test('counted in the page header and on each card; N / Shift+N and the buttons jump, open the card and pin', async () => {
+    const page = await pageWith([anomalous]);
+    assert.equal(await page.locator('#anomaly-count').innerText(), '3 anomalies');
+    assert.equal(await page.locator('[data-function="first"] .anomaly.conflicts').innerText(), '2 in conflict');
+    assert.equal(await page.locator('[data-function="second"] .anomaly.over').innerText(), '1 over capacity');
+    const pinned = async (fn) => page.locator(`[data-function="${fn}"] .chip-name`).innerText();
+    await page.keyboard.press('n');
+    assert.equal(await pinned('first'), 'p');
+    assert.match(await page.locator('#anomaly-count').innerText(), /^1 \/ 3: conflict$/);
+    await page.keyboard.press('n');
+    assert.equal(await pinned('first'), 'q');
+    await page.locator('body').click({ position: { x: 5, y: 5 } }); // focus leaves the box
+    await page.keyboard.press('n');
+    assert.match(await page.locator('[data-function="second"]').getAttribute('class'), /open/, 'the closed card opened');
+    assert.equal(await pinned('second'), 'big');
+    assert.match(await page.locator('[data-function="second"] .box.pinned').getAttribute('class'), /over/);
+    assert.match(await page.locator('#anomaly-count').innerText(), /^3 \/ 3: over capacity$/);
+    await page.keyboard.press('Shift+N');
+    assert.match(await page.locator('#anomaly-count').innerText(), /^2 \/ 3/);
+    await page.locator('#anomaly-next').click();
+    await page.locator('#anomaly-next').click();
+    assert.match(await page.locator('#anomaly-count').innerText(), /^1 \/ 3/, 'wraps around');
+    await finish(page);
+  });
+
+  test('a clean dump says "no anomalies" and N does nothing', async () => {
+    const page = await pageWith([gap]);
+    assert.equal(await page.locator('#anomaly-count').innerText(), 'no anomalies');
+    await page.keyboard.press('n');
+    assert.equal(await page.locator('.box.pinned').count(), 0);
+    await finish(page);
+  });
+});
+
+describe('search', () => {
+  test('highlights matches across cards; Enter / Shift+Enter cycle, opening cards and pinning; / focuses the field', async () => {
+    const page = await pageWith([fixture('real/decode_fwd__41_after_MaterializeRuntimeScopes.py', '41_after_x.py')]);
+    await page.keyboard.press('/');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'search');
+    await page.keyboard.type('/^w_k_inline65__tile(_1)?$/');
+    // The same two names in down_proj, gate_proj and up_proj.
+    await page.waitForFunction(() => document.getElementById('search-status').textContent === '6 matches');
+    const card = page.locator('[data-function="down_proj"]');
+    assert.equal(await card.locator('.match-count').innerText(), '2 matches');
+    await page.keyboard.press('Enter');
+    assert.match(await card.getAttribute('class'), /open/);
+    const first = await card.locator('.chip-name').innerText();
+    assert.equal(await card.locator('.box.match').count(), 2);
+    assert.equal(await page.locator('#search-status').innerText(), '1 / 6');
+    const box = await rect(card.locator('.box.pinned'));
+    const viewport = await rect(card.locator('.viewport'));
+    assert.ok(box.y >= viewport.y && box.y < viewport.y + viewport.height, 'scrolled into view');
+    await page.locator('#search').press('Enter');
+    const second = await card.locator('.chip-name').innerText();
+    assert.notEqual(first, second);
+    await page.locator('#search').press('Shift+Enter');
+    assert.equal(await card.locator('.chip-name').innerText(), first);
+    // A plain substring, case-insensitive.
+    await page.locator('#search').fill('W_K_INLINE65');
+    await page.waitForFunction(() => /^\d+ matches$/.test(document.getElementById('search-status').textContent));
+    await finish(page);
+  });
+
+  test('a bad /regex/ marks the field and says why, without breaking the page', async () => {
+    const page = await pageWith([gap]);
+    await page.locator('#search').fill('/(unclosed/');
+    await page.waitForFunction(() => document.getElementById('search').getAttribute('aria-invalid') === 'true');
+    assert.match(await page.locator('#search-status').innerText(), /^bad expression: Invalid regular expression/);
+    assert.equal(await page.locator('.box.match').count(), 0);
+    await page.locator('#search').fill('b');
+    await page.waitForFunction(() => document.getElementById('search-status').textContent === '1 match');
+    assert.equal(await page.locator('.box.match').getAttribute('data-tile'), 'b');
+    await finish(page);
+  });
+});
+
+describe('deep links', () => {
+  const example = 'examples/decode_fwd/32_after_AllocateMemoryAddr.py';
+
+  test('?dump= opens a dump on the site; the hash keeps card, tile, zoom, axis and hidden spaces through a reload', async () => {
+    const page = await openPage(env.browser, `${env.url}?dump=${example}`);
+    await settled(page);
+    assert.match(await page.locator('#summary').innerText(), /32_after_AllocateMemoryAddr\.py/);
+    const card = page.locator('[data-function="down_proj"]');
+    await card.locator('.card-toggle').click();
+    await card.locator('.zoom-in').click();
+    await card.locator('.axis[data-axis="used"]').click();
+    await card.locator('.space-toggle[data-space="Left"]').click();
+    await card.locator('.box[data-tile="a0_v2_inline39__tile"]').click();
+    const url = page.url();
+    assert.match(url, /\?dump=examples\/decode_fwd\/32_after_AllocateMemoryAddr\.py#fn=down_proj&tile=a0_v2_inline39__tile&zoom=1\.6&axis=used&hide=Left$/);
+    await page.reload();
+    await settled(page);
+    await page.waitForSelector('[data-function="down_proj"] .box.pinned');
+    assert.equal(await card.locator('.chip-name').innerText(), 'a0_v2_inline39__tile');
+    assert.equal(await card.locator('.zoom-level').innerText(), '1.6×');
+    assert.equal(await card.locator('.axis[data-axis="used"]').getAttribute('aria-pressed'), 'true');
+    assert.equal(await card.locator('.lane[data-space="Left"]').count(), 0);
+    assert.equal(await card.locator('.space-toggle[data-space="Left"]').getAttribute('aria-pressed'), 'false');
+    assert.equal(page.url(), url, 'restoring rewrote the same link');
+    await finish(page);
+  });
+
+  test('a pinned line survives a reload too', async () => {
+    // k_proj spans lines 422-487 of that dump.
+    const page = await openPage(env.browser, `${env.url}?dump=${example}#fn=k_proj&line=450`);
+    await settled(page);
+    await page.waitForSelector('[data-function="k_proj"] .panel');
+    assert.match(await page.locator('[data-function="k_proj"] .panel-head').textContent(), /^Line 450 · \d+ tiles live/);
+    assert.match(await page.locator('[data-function="k_proj"] .row[data-line="450"]').getAttribute('class'), /pinned-line/);
+    await page.reload();
+    await settled(page);
+    await page.waitForSelector('[data-function="k_proj"] .row.pinned-line[data-line="450"]');
+    await finish(page);
+  });
+
+  test('the example button keeps ?dump= so its link reopens it; copy link puts the link on the clipboard', async () => {
+    const context = await env.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.url.replace(/\/$/, '') });
+    const page = await context.newPage();
+    await page.goto(env.url);
+    await page.click('[data-example="decode_fwd"]');
+    await settled(page);
+    assert.match(page.url(), /\?dump=examples%2Fdecode_fwd%2F32_after_AllocateMemoryAddr\.py&pto=examples%2Fdecode_fwd%2Fk_seed\.pto#fn=copy_hidden$/);
+    await page.locator('#copy-link').click();
+    await page.waitForFunction(() => document.getElementById('copy-link').textContent === 'Link copied');
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), page.url());
+    await context.close();
+  });
+
+  test('?dump= elsewhere is refused with a message; a missing one names the 404', async () => {
+    const page = await openPage(env.browser, `${env.url}?dump=https://example.com/x.py`);
+    await page.waitForSelector('.message.error');
+    assert.match(await page.locator('#message').innerText(), /must point to this site/);
+    assert.equal(page.requests.some((r) => new URL(r).host === 'example.com'), false);
+    await page.goto(`${env.url}?dump=nowhere/31_after_AllocateMemoryAddr.py`);
+    await page.waitForSelector('.message.error');
+    assert.match(await page.locator('#message').innerText(), /Cannot open 31_after_AllocateMemoryAddr\.py[\s\S]*404/);
+    await page.close();
+  });
+
+  test('a linked dump served by the site (any same-origin path) renders with its anomalies', async () => {
+    const page = await openPage(env.browser);
+    await page.route('**/published/anomalous.py', (route) => route.fulfill({ body: anomalous.text, contentType: 'text/plain' }));
+    await page.goto(`${env.url}?dump=published/anomalous.py#fn=second&tile=big`);
+    await settled(page);
+    await page.waitForSelector('[data-function="second"] .box.pinned');
+    assert.equal(await page.locator('#anomaly-count').innerText(), '3 anomalies');
+    await finish(page);
+  });
+});
+
+test('? shows every keyboard shortcut; Esc closes it', async () => {
+  const page = await pageWith([gap]);
+  await page.keyboard.press('?');
+  const overlay = page.locator('.shortcuts');
+  assert.equal(await overlay.isVisible(), true);
+  const keys = await overlay.locator('kbd').allInnerTexts();
+  for (const key of ['?', '/', 'N / Shift+N', '↑ / ↓', 'Esc', 'Enter / Shift+Enter']) assert.ok(keys.includes(key), key);
+  await page.keyboard.press('Escape');
+  assert.equal(await overlay.isVisible(), false);
+  await page.locator('#shortcuts-button').click();
+  assert.equal(await overlay.isVisible(), true);
+  await finish(page);
+});

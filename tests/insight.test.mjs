@@ -1,0 +1,110 @@
+// The pure halves of the insight features (web/insight.js, web/link.js):
+// live tiles on a line, anomaly order, search, the profile outline and the
+// deep-link format, on models made by the real core.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import { anomalyList, cycle, liveAt, profilePath, searchModel, stepValue, tileMatcher } from '../web/insight.js';
+import { dumpSource, formatLink, parseLink } from '../web/link.js';
+import { bodyLine, dumpWith, model, tileType } from './helpers.mjs';
+
+const vec = (name, base, offset, size, value = 'pl.tile.load(x)') => `${name}: ${tileType('Vec', base, offset, size)} = ${value}`;
+
+// a [0,256) lines 8-9, b [256,512) lines 9-13, c [512,1024) lines 10-13.
+const gapDump = dumpWith([
+  vec('a', 'm1', 0, 256),
+  vec('b', 'm2', 256, 256, 'pl.tile.add(a, a)'),
+  vec('c', 'm3', 512, 512),
+  'g(b)',
+  'return b, c',
+]);
+
+describe('live tiles on a line', () => {
+  test('stepValue reads a step profile', () => {
+    const steps = [[8, 256], [9, 512], [10, 768], [14, 0]];
+    assert.deepEqual([7, 8, 9, 12, 13, 14, 99].map((l) => stepValue(steps, l)), [0, 256, 512, 768, 768, 0, 0]);
+  });
+
+  test('liveAt lists the tiles of each space largest first, with the core\'s live bytes', async () => {
+    const m = await model(gapDump);
+    const fn = m.functions[0];
+    const at = liveAt(fn, bodyLine(2));
+    assert.equal(at.length, 1);
+    assert.equal(at[0].bytes, 768);
+    assert.deepEqual(at[0].tiles.map((t) => t.box.name), ['c', 'b']);
+    assert.deepEqual(liveAt(fn, bodyLine(0))[0].tiles.map((t) => t.box.name), ['a']);
+    assert.deepEqual(liveAt(fn, 1), []);
+  });
+
+  test('profilePath draws one rectangle per step with live bytes, in rows from the first line', () => {
+    // srcStart 6: line 8 is row 2.
+    assert.equal(profilePath([[8, 256], [9, 512], [11, 0]], 6, 12), 'M0 2H256V3H0ZM0 3H512V5H0Z');
+    assert.equal(profilePath([], 6, 12), '');
+  });
+});
+
+describe('anomalies and search', () => {
+  test('anomalies come in card order, then by line', async () => {
+    const m = await model(dumpWith([
+      vec('late', 'm1', 0, 512, 'f()'),
+      `over: ${tileType('Bias', 'm9', 0, 4096)} = f()`,
+      vec('clash', 'm2', 256, 512, 'f(late)'),
+    ]));
+    const list = anomalyList(m);
+    const names = list.map((a) => m.functions[a.fn].boxes[a.index].name);
+    assert.deepEqual(names, ['late', 'over', 'clash']);
+    assert.deepEqual(list[1].kinds, ['over capacity']);
+  });
+
+  test('cycle wraps both ways and starts at either end', () => {
+    assert.deepEqual([cycle(-1, 3, 1), cycle(-1, 3, -1), cycle(2, 3, 1), cycle(0, 3, -1), cycle(-1, 0, 1)], [0, 2, 0, 2, -1]);
+  });
+
+  test('a substring matches names and aliases case-insensitively; /regex/ is a regular expression', () => {
+    const box = { name: 'acc__tile_1', aliases: ['Other_Name'] };
+    assert.equal(tileMatcher('TILE_1').test(box), true);
+    assert.equal(tileMatcher('other').test(box), true);
+    assert.equal(tileMatcher('/^acc__tile_\\d$/').test(box), true);
+    assert.equal(tileMatcher('/^tile/').test(box), false);
+    assert.equal(tileMatcher('/other_name/i').test(box), true);
+    assert.equal(tileMatcher('   '), null);
+    assert.match(tileMatcher('/(/').error, /Invalid regular expression/);
+  });
+
+  test('searchModel finds every match across functions', async () => {
+    const m = await model(gapDump);
+    assert.deepEqual(searchModel(m, tileMatcher('/^[bc]$/')).map((h) => h.index).length, 2);
+  });
+});
+
+describe('deep links', () => {
+  test('a view round-trips through the hash, defaults left out', () => {
+    const view = { fn: 'k proj', tile: 'a<b>', line: 42, zoom: 2.56, axis: 'used', hidden: ['Mat', 'Left'] };
+    const hash = formatLink(view);
+    assert.equal(hash, '#fn=k+proj&tile=a%3Cb%3E&line=42&zoom=2.56&axis=used&hide=Mat%2CLeft');
+    assert.deepEqual(parseLink(hash), view);
+    assert.equal(formatLink({ fn: 'f', zoom: 1, axis: 'limit', hidden: [] }), '#fn=f');
+    assert.equal(formatLink({}), '');
+  });
+
+  test('malformed parts are dropped, not trusted', () => {
+    assert.deepEqual(parseLink('#fn=f&line=-3&zoom=1e9&axis=sideways&hide='),
+      { fn: 'f', tile: null, line: null, zoom: 1, axis: 'limit', hidden: [] });
+    assert.equal(parseLink('#zoom=2'), null);
+    assert.equal(parseLink(''), null);
+  });
+
+  test('?dump= must stay on the page\'s origin', () => {
+    const page = 'https://docs.example/memory-map/index.html';
+    assert.deepEqual(dumpSource('?dump=cases/32_after_AllocateMemoryAddr.py&pto=cases/a.pto', page), {
+      url: 'https://docs.example/memory-map/cases/32_after_AllocateMemoryAddr.py',
+      ptoUrl: 'https://docs.example/memory-map/cases/a.pto',
+      name: '32_after_AllocateMemoryAddr.py',
+    });
+    assert.match(dumpSource('?dump=https://evil.example/x.py', page).error, /must point to this site/);
+    assert.match(dumpSource('?dump=//evil.example/x.py', page).error, /must point to this site/);
+    assert.match(dumpSource('?dump=a.py&pto=https://evil.example/a.pto', page).error, /\?pto= must point/);
+    assert.match(dumpSource('?dump=a.py', 'file:///home/u/memory-map.html').error, /serve the page/);
+    assert.equal(dumpSource('?x=1', page), null);
+  });
+});
