@@ -28,5 +28,22 @@ for (const theme of ['light', 'dark']) {
   await page.screenshot({ path: join(root, 'docs', `map-${theme}.png`) });
   await page.close();
 }
+// Reading a space: fa_fused_aiv's Vec, where the high-water mark is five
+// times the bytes ever live at once (the README's "Reading the map").
+{
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, colorScheme: 'light' });
+  await page.goto(url);
+  await page.click('[data-example="decode_fwd"]');
+  await page.waitForSelector('.card.open .box');
+  await page.locator('[data-function="copy_hidden"] .card-toggle').click();
+  const card = page.locator('[data-function="fa_fused_aiv"]');
+  await card.locator('.pill[data-space="Vec"]').click();
+  await card.locator('.axis[data-axis="used"]').click();
+  await card.locator('.pill[data-space="Vec"]').click();
+  await card.evaluate((node) => node.scrollIntoView());
+  await page.evaluate(() => document.activeElement.blur());
+  await page.screenshot({ path: join(root, 'docs', 'insight.png') });
+  await page.close();
+}
 await browser.close();
 server.close();
