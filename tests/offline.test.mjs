@@ -73,6 +73,23 @@ describe('the CLI\'s self-contained page', () => {
     await finishOffline(page);
   });
 
+  test('its deep link works from file://: a pinned tile and line come back after a reload', async () => {
+    const out = cliPage(join(corpus, 'real', 'diagnose_indexer_weights.py'));
+    const page = await openPage(env.browser, pathToFileURL(out).href);
+    await page.waitForSelector('.card.open .box');
+    const card = page.locator('.card.open');
+    const name = await card.locator('.box').first().getAttribute('data-tile');
+    await card.locator('.box').first().click();
+    const line = await card.locator('.row').nth(3).getAttribute('data-line');
+    await card.locator('.row').nth(3).click();
+    assert.match(page.url(), new RegExp(`^file://.*#fn=[^&]+&tile=${name}&line=${line}$`));
+    await page.reload();
+    await page.waitForSelector('.card.open .box.pinned');
+    assert.equal(await page.locator('.card.open .chip-name').innerText(), name);
+    assert.equal(await page.locator(`.card.open .row.pinned-line`).getAttribute('data-line'), line);
+    await finishOffline(page);
+  });
+
   test('a case folder gives <dump>.memory_map.html beside the dump, backend detected', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mm-case-page-'));
     cpSync(join(corpus, 'cases', 'decode_fwd'), join(dir, 'decode_fwd'), { recursive: true });
