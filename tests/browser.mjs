@@ -1,5 +1,6 @@
 // Chromium for the page tests: Debian's /usr/bin/chromium driven by
 // playwright-core (no browser download), the site served on localhost.
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -61,3 +62,24 @@ export async function settled(page) {
     return !loading && (document.querySelector('.card.open .box') || (message && !message.hidden && message.classList.contains('error')));
   });
 }
+
+/** A new page on `url` with `files` dropped on it and the result shown. */
+export async function pageWith(browser, url, files, options) {
+  const page = await openPage(browser, url, options);
+  await drop(page, files);
+  await settled(page);
+  return page;
+}
+
+/** Closes `page` and fails on any console error or uncaught exception. */
+export async function finish(page) {
+  const problems = page.problems();
+  await page.close();
+  assert.deepEqual(problems, []);
+}
+
+/** A locator's bounding box in the viewport. */
+export const rect = (locator) => locator.evaluate((n) => {
+  const r = n.getBoundingClientRect();
+  return { x: r.x, y: r.y, width: r.width, height: r.height };
+});

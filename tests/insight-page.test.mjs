@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { drop, fixture, launch, openPage, settled } from './browser.mjs';
+import { finish, fixture, launch, openPage, pageWith as openPageWith, rect, settled } from './browser.mjs';
 import { dumpWith, tileType } from './helpers.mjs';
 
 let env;
@@ -42,20 +42,8 @@ const anomalous = {
   ].join('\n'),
 };
 
-async function pageWith(files, options) {
-  const page = await openPage(env.browser, env.url, options);
-  await drop(page, files);
-  await settled(page);
-  return page;
-}
+const pageWith = (files, options) => openPageWith(env.browser, env.url, files, options);
 
-async function finish(page) {
-  const problems = page.problems();
-  await page.close();
-  assert.deepEqual(problems, []);
-}
-
-const rect = (locator) => locator.evaluate((n) => { const r = n.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; });
 const near = (a, b, tolerance = 1.5) => Math.abs(a - b) <= tolerance;
 
 describe('live profile, peak and fragmentation', () => {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { drop, fixture, launch, openPage, settled } from './browser.mjs';
+import { drop, finish, fixture, launch, openPage, pageWith as openPageWith, rect, settled } from './browser.mjs';
 import { dumpWith, tileType } from './helpers.mjs';
 
 let env;
@@ -12,21 +12,7 @@ after(async () => { await env?.close(); });
 
 const decodeFwd = () => fixture('real/decode_fwd__41_after_MaterializeRuntimeScopes.py', '41_after_MaterializeRuntimeScopes.py');
 
-/** A page with `files` dropped on it and the result shown. */
-async function pageWith(files, options) {
-  const page = await openPage(env.browser, env.url, options);
-  await drop(page, files);
-  await settled(page);
-  return page;
-}
-
-async function finish(page) {
-  const problems = page.problems();
-  await page.close();
-  assert.deepEqual(problems, []);
-}
-
-const rect = (locator) => locator.evaluate((n) => { const r = n.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; });
+const pageWith = (files, options) => openPageWith(env.browser, env.url, files, options);
 
 /** Opens the card of `name` and returns its locator. */
 async function openCard(page, name) {

@@ -9,12 +9,19 @@ import { serve } from './serve.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { server, url } = await serve(join(root, 'dist', 'site'));
 const browser = await launchChromium();
-for (const theme of ['light', 'dark']) {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 860 }, colorScheme: theme });
+
+/** A page showing the bundled decode_fwd example, its first card closed again. */
+async function examplePage(theme, height) {
+  const page = await browser.newPage({ viewport: { width: 1400, height }, colorScheme: theme });
   await page.goto(url);
   await page.click('[data-example="decode_fwd"]');
   await page.waitForSelector('.card.open .box');
   await page.locator('[data-function="copy_hidden"] .card-toggle').click();
+  return page;
+}
+
+for (const theme of ['light', 'dark']) {
+  const page = await examplePage(theme, 860);
   const card = page.locator('[data-function="down_proj"]');
   await card.locator('.card-toggle').click();
   await card.locator('.box').first().waitFor();
@@ -31,11 +38,7 @@ for (const theme of ['light', 'dark']) {
 // Reading a space: fa_fused_aiv's Vec, where the high-water mark is five
 // times the bytes ever live at once (the README's "Reading the map").
 {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, colorScheme: 'light' });
-  await page.goto(url);
-  await page.click('[data-example="decode_fwd"]');
-  await page.waitForSelector('.card.open .box');
-  await page.locator('[data-function="copy_hidden"] .card-toggle').click();
+  const page = await examplePage('light', 900);
   const card = page.locator('[data-function="fa_fused_aiv"]');
   await card.locator('.pill[data-space="Vec"]').click();
   await card.locator('.axis[data-axis="used"]').click();

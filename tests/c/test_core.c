@@ -7,18 +7,10 @@
 #include "arena.h"
 #include "diag.h"
 #include "lexer.h"
+#include "check.h"
 #include "memory_map.h"
 #include "names.h"
 
-static int failures;
-
-#define CHECK(cond)                                                                                \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      fprintf(stderr, "%s:%d: %s: check failed: %s\n", __FILE__, __LINE__, __func__, #cond);       \
-      failures++;                                                                                  \
-    }                                                                                              \
-  } while (0)
 
 static const char *tile_dump =
     "class P:\n"
@@ -197,9 +189,5 @@ int main(void) {
   test_backends();
   test_names_table();
   test_arena();
-  if (failures)
-    fprintf(stderr, "%d check(s) failed\n", failures);
-  else
-    printf("test_core: all checks passed\n");
-  return failures ? 1 : 0;
+  return check_report("test_core");
 }

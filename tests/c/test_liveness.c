@@ -5,18 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "memory_map.h"
 #include "model_internal.h"
 
-static int failures;
-
-#define CHECK(cond)                                                                                \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      fprintf(stderr, "%s:%d: %s: check failed: %s\n", __FILE__, __LINE__, __func__, #cond);       \
-      failures++;                                                                                  \
-    }                                                                                              \
-  } while (0)
 
 #define HEAD                                                                                       \
   "class P:\n"                                                                                     \
@@ -171,10 +163,5 @@ int main(void) {
   test_spaces_apart();
   test_conflict_partners_and_check();
   test_check_when_clean();
-  if (failures) {
-    fprintf(stderr, "%d check(s) failed\n", failures);
-    return 1;
-  }
-  printf("test_liveness: all checks passed\n");
-  return 0;
+  return check_report("test_liveness");
 }
