@@ -154,8 +154,12 @@ static void extend_by_reads(mm_collector *c, mm_tile *tiles, size_t count) {
 /* The text of lines [first, last], for `source`: copied, since the model
  * keeps no reference to the caller's input (memory_map.h). */
 static bool function_source(mm_collector *c, mm_function *fn) {
-  size_t begin = fn->src_start - 1 < c->line_count ? c->line_starts[fn->src_start - 1] : c->src_len;
-  size_t end = fn->src_end < c->line_count ? c->line_starts[fn->src_end] : c->src_len;
+  /* The lexer is past the function's last line by now: its next line's
+   * start is known (or the file ends there). */
+  const uint32_t *starts = c->line_starts->items;
+  size_t known = c->line_starts->len;
+  size_t begin = fn->src_start - 1 < known ? starts[fn->src_start - 1] : c->src_len;
+  size_t end = fn->src_end < known ? starts[fn->src_end] : c->src_len;
   fn->source = mm_arena_strndup(&c->model->arena, c->src + begin, end - begin);
   fn->source_len = end - begin;
   return fn->source != NULL;
@@ -188,13 +192,12 @@ static void function_end(void *context, uint32_t last_line) {
     mm_diag_set(c->diag, MM_ERR_NO_MEMORY, last_line, "out of memory");
 }
 
-void mm_collector_init(mm_collector *c, const char *src, size_t src_len, const mm_lexed *lexed,
+void mm_collector_init(mm_collector *c, const char *src, size_t src_len, const mm_lexer *lexer,
                        mm_model *model, const mm_backend *backend, mm_diag *diag) {
   memset(c, 0, sizeof *c);
   c->src = src;
   c->src_len = src_len;
-  c->line_starts = lexed->line_starts;
-  c->line_count = lexed->line_count;
+  c->line_starts = &lexer->lines;
   c->model = model;
   c->backend = backend;
   c->diag = diag;

@@ -14,8 +14,7 @@ typedef struct mm_collector {
   mm_parse_events events; /* hand these to mm_parse */
   const char *src;
   size_t src_len;
-  const uint32_t *line_starts;
-  size_t line_count;
+  const mm_vec *line_starts; /* uint32_t, the lexer's: grows as it goes */
   mm_model *model;
   const mm_backend *backend;
   mm_diag *diag;
@@ -30,7 +29,7 @@ typedef struct mm_collector {
 } mm_collector;
 
 void mm_collector_init(mm_collector *collector, const char *src, size_t src_len,
-                       const mm_lexed *lexed, mm_model *model, const mm_backend *backend,
+                       const mm_lexer *lexer, mm_model *model, const mm_backend *backend,
                        mm_diag *diag);
 void mm_collector_free(mm_collector *collector);
 

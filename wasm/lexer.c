@@ -6,38 +6,46 @@
 
 #include <string.h>
 
-#define MAX_BRACKETS 200 /* CPython's MAXLEVEL: "too many nested parentheses" */
-#define MAX_INDENT 100   /* CPython's MAXINDENT */
+#define MAX_BRACKETS MM_MAX_BRACKETS
+#define MAX_INDENT MM_MAX_INDENT
 
-typedef struct lexer {
-  const char *src;
-  size_t pos, end;
-  uint32_t line;
-  bool with_lines;
-  mm_vec tokens; /* mm_token */
-  mm_vec lines;  /* uint32_t line starts */
-  char brackets[MAX_BRACKETS];
-  uint32_t bracket_lines[MAX_BRACKETS];
-  int depth;      /* open brackets */
-  int base_depth; /* 1 when lexing an f-string part */
-  int indents[MAX_INDENT + 1], alt_indents[MAX_INDENT + 1];
-  int indent_top;
-  mm_diag *diag;
-} lexer;
+typedef mm_lexer lexer;
 
 static bool failed(const lexer *lx) { return mm_diag_failed(lx->diag); }
 
 static void oom(lexer *lx) { mm_diag_set(lx->diag, MM_ERR_NO_MEMORY, lx->line, "out of memory"); }
 
-static mm_token *emit(lexer *lx, uint8_t kind, size_t start, size_t len, uint32_t line) {
-  mm_vec *v = &lx->tokens;
-  mm_token *tok;
-  if (v->len < v->cap) {
-    tok = (mm_token *)v->items + v->len++;
-  } else if (!(tok = mm_vec_push(v))) {
-    oom(lx);
-    return NULL;
+/* A new chunk at the end of the chunk table; false when out of memory. */
+static bool add_chunk(lexer *lx) {
+  if (lx->chunk_count == lx->chunk_cap) {
+    size_t cap = lx->chunk_cap ? lx->chunk_cap * 2 : 8;
+    mm_token **grown = mm__realloc(lx->chunks, cap * sizeof *grown);
+    if (!grown) return false;
+    lx->chunks = grown;
+    lx->chunk_cap = cap;
   }
+  mm_token *chunk = mm__alloc(MM_TOKEN_CHUNK * sizeof *chunk);
+  if (!chunk) return false;
+  lx->chunks[lx->chunk_count++] = chunk;
+  return true;
+}
+
+/* A fresh last chunk for emit; false when out of memory. */
+static bool next_chunk(lexer *lx) {
+  if (!add_chunk(lx)) {
+    oom(lx);
+    return false;
+  }
+  lx->next_slot = lx->chunks[lx->chunk_count - 1];
+  lx->chunk_end = lx->next_slot + MM_TOKEN_CHUNK;
+  return true;
+}
+
+/* Once per token: inline, with the chunk change out of line. */
+static inline mm_token *emit(lexer *lx, uint8_t kind, size_t start, size_t len, uint32_t line) {
+  if (lx->next_slot == lx->chunk_end && !next_chunk(lx)) return NULL;
+  mm_token *tok = lx->next_slot++;
+  lx->count++;
   tok->kind = kind;
   tok->op = 0;
   tok->flags = 0;
@@ -48,9 +56,28 @@ static mm_token *emit(lexer *lx, uint8_t kind, size_t start, size_t len, uint32_
   return tok;
 }
 
+/* The end after an error. Out of memory, the last token becomes the end
+ * (or the fallback token, when there is none): the parser must find one. */
+static void emit_end(lexer *lx) {
+  if (emit(lx, TK_END, lx->pos, 0, lx->line)) return;
+  if (lx->count == lx->first) { /* no chunk at all: the table holds nothing */
+    mm__dealloc(lx->chunks);
+    lx->fallback_chunks[0] = &lx->fallback_token;
+    lx->chunks = lx->fallback_chunks;
+    lx->chunk_count = lx->chunk_cap = 1;
+    lx->count++;
+  }
+  mm_token *last = (mm_token *)mm_lexer_at(lx, lx->count - 1);
+  memset(last, 0, sizeof *last);
+  last->kind = TK_END;
+  last->start = (uint32_t)lx->pos;
+  last->line = last->end_line = lx->line;
+}
+
 static void record_line_start(lexer *lx) {
   if (!lx->with_lines) return;
-  uint32_t *start = mm_vec_push(&lx->lines);
+  mm_vec *v = &lx->lines;
+  uint32_t *start = v->len < v->cap ? (uint32_t *)v->items + v->len++ : mm_vec_push(v);
   if (!start)
     oom(lx);
   else
@@ -591,8 +618,7 @@ static void finish(lexer *lx) {
                 lx->brackets[lx->depth - 1]);
     return;
   }
-  size_t n = lx->tokens.len;
-  const mm_token *last = n ? mm_vec_at(&lx->tokens, n - 1) : NULL;
+  const mm_token *last = lx->count > lx->first ? mm_lexer_at(lx, lx->count - 1) : NULL;
   if (last && last->kind != TK_NEWLINE && last->kind != TK_DEDENT && last->kind != TK_INDENT)
     emit(lx, TK_NEWLINE, lx->pos, 0, lx->line);
   while (lx->indent_top > 0) {
@@ -602,67 +628,130 @@ static void finish(lexer *lx) {
   emit(lx, TK_END, lx->pos, 0, lx->line);
 }
 
+void mm_lexer_init(mm_lexer *lx, const char *input, size_t begin, size_t end, uint32_t base_line,
+                   bool in_brackets, bool with_lines, mm_diag *diag) {
+  memset(lx, 0, sizeof *lx);
+  lx->src = input;
+  lx->pos = begin;
+  lx->end = end;
+  lx->line = base_line;
+  lx->with_lines = with_lines;
+  lx->diag = diag;
+  lx->depth = lx->base_depth = in_brackets ? 1 : 0;
+  if (in_brackets) lx->brackets[0] = '{';
+  lx->line_start = !in_brackets;
+  mm_vec_init(&lx->lines, sizeof(uint32_t));
+  if (with_lines) { /* dumps hold about one line per 40 bytes: reserve that once */
+    size_t lines = (end - begin) / 40 + 16;
+    lx->lines.items = mm__alloc(lines * sizeof(uint32_t));
+    lx->lines.cap = lx->lines.items ? lines : 0;
+  }
+  record_line_start(lx);
+  /* A UTF-8 byte order mark is not part of the source (CPython skips it). */
+  if (begin == 0 && end >= 3 && memcmp(input, "\xEF\xBB\xBF", 3) == 0) lx->pos = 3;
+}
+
+/* One step: a logical line's indentation, or one token (or a blank). */
+static void lex_step(lexer *lx) {
+  if (lx->line_start && lx->depth == 0) {
+    if (!handle_indentation(lx)) {
+      /* blank or comment-only line: no tokens, no NEWLINE */
+      skip_comment(lx);
+      take_newline(lx);
+      return;
+    }
+    lx->line_start = false;
+    if (failed(lx)) return;
+  }
+  size_t before = lx->pos;
+  if ((unsigned char)lx->src[lx->pos] >= 0x80) {
+    /* identifiers that start with a non-ASCII letter */
+    size_t n;
+    uint32_t cp = decode_utf8(lx->src, lx->pos, &n);
+    if (!is_identifier_code_point(cp)) {
+      invalid_character(lx);
+      return;
+    }
+    scan_name_or_string(lx);
+  } else {
+    scan_token(lx, &lx->line_start);
+  }
+  if (lx->pos == before && !failed(lx)) lx->pos++; /* defensive: always progress */
+}
+
+void mm_lexer_fill(mm_lexer *lx, size_t index) {
+  /* A few tokens more than asked: the parser mostly wants the next one. */
+  size_t want = index + 64;
+  while (!lx->done && lx->count <= want) {
+    if (!failed(lx) && lx->pos < lx->end) {
+      lex_step(lx);
+      continue;
+    }
+    if (!failed(lx)) finish(lx);
+    if (failed(lx)) emit_end(lx); /* the parser reads up to here */
+    if (lx->lines.failed) oom(lx);
+    lx->done = true;
+  }
+}
+
+void mm_lexer_release(mm_lexer *lx, size_t index) {
+  size_t drop = 0;
+  /* Keep the chunk holding `index` and the one holding the last token. */
+  size_t keep_from = index < lx->count ? index : lx->count ? lx->count - 1 : 0;
+  while (drop + 1 < lx->chunk_count && lx->first + (drop + 1) * MM_TOKEN_CHUNK <= keep_from)
+    mm__dealloc(lx->chunks[drop++]);
+  if (!drop) return;
+  memmove(lx->chunks, lx->chunks + drop, (lx->chunk_count - drop) * sizeof *lx->chunks);
+  lx->chunk_count -= drop;
+  lx->first += drop * MM_TOKEN_CHUNK;
+}
+
+void mm_lexer_free(mm_lexer *lx) {
+  if (lx->chunks == lx->fallback_chunks) lx->chunk_count = 0, lx->chunks = NULL;
+  for (size_t i = 0; i < lx->chunk_count; i++)
+    mm__dealloc(lx->chunks[i]);
+  mm__dealloc(lx->chunks);
+  mm_vec_free(&lx->lines);
+  lx->chunks = NULL;
+  lx->chunk_count = lx->chunk_cap = 0;
+}
+
+bool mm_lex_open_bracket(const char *input, size_t end, uint32_t *line, char *bracket) {
+  mm_diag diag = {0};
+  lexer lx;
+  mm_lexer_init(&lx, input, 0, end, 1, false, false, &diag);
+  while (!failed(&lx) && lx.pos < lx.end) {
+    lex_step(&lx);
+    mm_lexer_release(&lx, lx.count); /* only the bracket stack matters */
+  }
+  bool open = !failed(&lx) && lx.depth > 0;
+  if (open) {
+    *line = lx.bracket_lines[lx.depth - 1];
+    *bracket = lx.brackets[lx.depth - 1];
+  }
+  mm_lexer_free(&lx);
+  return open;
+}
+
 bool mm_lex(const char *input, size_t begin, size_t end, uint32_t base_line, bool in_brackets,
             bool with_lines, mm_lexed *out, mm_diag *diag) {
   lexer lx;
-  memset(&lx, 0, sizeof lx);
-  lx.src = input;
-  lx.pos = begin;
-  lx.end = end;
-  lx.line = base_line;
-  lx.with_lines = with_lines;
-  lx.diag = diag;
-  lx.depth = lx.base_depth = in_brackets ? 1 : 0;
-  if (in_brackets) lx.brackets[0] = '{';
-  mm_vec_init(&lx.tokens, sizeof(mm_token));
-  mm_vec_init(&lx.lines, sizeof(uint32_t));
-  /* Dumps hold about one token per five bytes: reserve that much once. */
-  size_t guess = (end - begin) / 5 + 16;
-  lx.tokens.items = mm__alloc(guess * sizeof(mm_token));
-  lx.tokens.cap = lx.tokens.items ? guess : 0;
-  if (with_lines) { /* and about one line per 40 bytes */
-    size_t lines = (end - begin) / 40 + 16;
-    lx.lines.items = mm__alloc(lines * sizeof(uint32_t));
-    lx.lines.cap = lx.lines.items ? lines : 0;
-  }
+  mm_lexer_init(&lx, input, begin, end, base_line, in_brackets, with_lines, diag);
+  mm_lexer_fill(&lx, SIZE_MAX - 64);
   memset(out, 0, sizeof *out);
-  record_line_start(&lx);
-  /* A UTF-8 byte order mark is not part of the source (CPython skips it). */
-  if (begin == 0 && end >= 3 && memcmp(input, "\xEF\xBB\xBF", 3) == 0) lx.pos = 3;
-  bool line_start = !in_brackets;
-  while (!failed(&lx) && lx.pos < lx.end) {
-    if (line_start && lx.depth == 0) {
-      if (!handle_indentation(&lx)) {
-        /* blank or comment-only line: no tokens, no NEWLINE */
-        skip_comment(&lx);
-        take_newline(&lx);
-        continue;
-      }
-      line_start = false;
-      if (failed(&lx)) break;
-    }
-    size_t before = lx.pos;
-    if ((unsigned char)lx.src[lx.pos] >= 0x80) {
-      /* identifiers that start with a non-ASCII letter */
-      size_t n;
-      uint32_t cp = decode_utf8(lx.src, lx.pos, &n);
-      if (!is_identifier_code_point(cp)) {
-        invalid_character(&lx);
-        break;
-      }
-      scan_name_or_string(&lx);
-    } else {
-      scan_token(&lx, &line_start);
-    }
-    if (lx.pos == before && !failed(&lx)) lx.pos++; /* defensive: always progress */
+  size_t n = lx.count - lx.first;
+  out->tokens = mm__alloc((n ? n : 1) * sizeof *out->tokens);
+  if (out->tokens) {
+    for (size_t i = 0; i < n; i++)
+      out->tokens[i] = *mm_lexer_at(&lx, lx.first + i);
+    out->count = n;
+  } else {
+    oom(&lx);
   }
-  if (!failed(&lx)) finish(&lx);
-  if (failed(&lx)) emit(&lx, TK_END, lx.pos, 0, lx.line); /* the parser reads up to here */
-  out->tokens = lx.tokens.items;
-  out->count = lx.tokens.len;
   out->line_starts = lx.lines.items;
   out->line_count = lx.lines.len;
-  if (lx.tokens.failed || lx.lines.failed) oom(&lx);
+  lx.lines.items = NULL;
+  mm_lexer_free(&lx);
   return !failed(&lx);
 }
 

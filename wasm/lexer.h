@@ -1,5 +1,5 @@
-/* lexer.h: Python tokenizer for pass dumps, one pass over the bytes.
- * Produces the whole token array (the parser backtracks over soft keywords
+/* lexer.h: Python tokenizer for pass dumps, one pass over the bytes,
+ * producing tokens on demand (the parser looks ahead over soft keywords
  * such as `match`) and the table of line starts (for `source`). */
 #ifndef MM_LEXER_H
 #define MM_LEXER_H
@@ -125,6 +125,63 @@ typedef struct mm_token {
   uint8_t flags;     /* STR_* for TK_STRING; prefix length in bits 4-7 */
 } mm_token;
 
+/* Tokens are kept in fixed chunks, so a token's address never changes
+ * while its chunk is kept: the parser may hold pointers to the tokens of
+ * the statement it is in. */
+#define MM_TOKEN_CHUNK 4096
+#define MM_MAX_BRACKETS 200 /* CPython's MAXLEVEL: "too many nested parentheses" */
+#define MM_MAX_INDENT 100   /* CPython's MAXINDENT */
+
+/* An incremental tokenizer: tokens are made as the parser asks for them
+ * and dropped when it is done with them, so memory follows the longest
+ * statement, not the file. Fields are private to lexer.c. */
+typedef struct mm_lexer {
+  const char *src;
+  size_t pos, end;
+  uint32_t line;
+  bool with_lines, line_start, done;
+  mm_token **chunks; /* chunks[i] holds tokens first + i * MM_TOKEN_CHUNK... */
+  size_t chunk_count, chunk_cap;
+  size_t first; /* index of the first token kept (a multiple of MM_TOKEN_CHUNK) */
+  size_t count; /* index after the last token made */
+  mm_token *next_slot, *chunk_end; /* where the next token goes in the last chunk */
+  mm_vec lines;                    /* uint32_t: byte offset where each line begins, [0] = line 1 */
+  char brackets[MM_MAX_BRACKETS];
+  uint32_t bracket_lines[MM_MAX_BRACKETS];
+  int depth, base_depth; /* open brackets; 1 inside an f-string part */
+  int indents[MM_MAX_INDENT + 1], alt_indents[MM_MAX_INDENT + 1];
+  int indent_top;
+  mm_diag *diag;
+  /* Out of memory before the first chunk: TK_END still has a place. */
+  mm_token fallback_token, *fallback_chunks[1];
+} mm_lexer;
+
+/* Prepares to tokenize input[begin, end); token offsets index `input`.
+ * `base_line` is the line of input[begin]: the parts of an f-string are
+ * lexed again, as if inside brackets, with their own line. `with_lines`
+ * records line starts. Errors go to `diag`; the tokens made before one
+ * are kept and ended by TK_END (CPython's parser reports its own error
+ * first when it fails before reaching the tokenizer's). */
+void mm_lexer_init(mm_lexer *lx, const char *input, size_t begin, size_t end, uint32_t base_line,
+                   bool in_brackets, bool with_lines, mm_diag *diag);
+/* Makes tokens until token `index` exists or TK_END has been made. */
+void mm_lexer_fill(mm_lexer *lx, size_t index);
+/* Frees the chunks holding only tokens before `index`. */
+void mm_lexer_release(mm_lexer *lx, size_t index);
+void mm_lexer_free(mm_lexer *lx);
+
+/* Token `index`, which must have been made and not released. */
+static inline const mm_token *mm_lexer_at(const mm_lexer *lx, size_t index) {
+  size_t k = index - lx->first;
+  return &lx->chunks[k / MM_TOKEN_CHUNK][k % MM_TOKEN_CHUNK];
+}
+
+/* The innermost bracket still open before input[end]: false when none.
+ * For CPython's "'(' was never closed" rule (lexes the prefix again). */
+bool mm_lex_open_bracket(const char *input, size_t end, uint32_t *line, char *bracket);
+
+/* The whole token array at once (for tests): as mm_lexer, with the tokens
+ * and line starts copied out; release with mm_lexed_free. */
 typedef struct mm_lexed {
   mm_token *tokens;
   size_t count;
@@ -132,13 +189,6 @@ typedef struct mm_lexed {
   size_t line_count;
 } mm_lexed;
 
-/* Tokenizes input[begin, end); token offsets index `input`. On failure
- * fills `diag` and returns false; the tokens before the error are kept,
- * ended by TK_END (CPython's parser reports its own error first when it
- * fails before reaching the tokenizer's). `base_line` is the line of input[begin]:
- * the parts of an f-string are lexed again, as if inside brackets, with
- * their own line. `with_lines` records line starts. Arrays are allocated
- * with mm__alloc; release with mm_lexed_free (also after a failure). */
 bool mm_lex(const char *input, size_t begin, size_t end, uint32_t base_line, bool in_brackets,
             bool with_lines, mm_lexed *out, mm_diag *diag);
 void mm_lexed_free(mm_lexed *lexed);

@@ -150,28 +150,25 @@ static bool refuse_unallocated(const mm_model *model, mm_error *error) {
 /* --------------------------------------------------------------- parse */
 
 static bool analyse(mm_model *model, const char *input, size_t len, mm_diag *diag) {
-  mm_lexed lexed;
   if (!mm_check_text(input, len, diag)) return false;
   mm_diag lex_diag = {0};
-  bool lexed_ok = mm_lex(input, 0, len, 1, false, true, &lexed, &lex_diag);
-  bool ok = false;
-  if (lexed_ok || lex_diag.status == MM_ERR_SYNTAX) {
-    /* Like CPython, parse up to a tokenizer error: a grammar error met
-     * before it is the one to report. */
-    mm_collector collector;
-    size_t stopped_at = 0;
-    mm_collector_init(&collector, input, len, &lexed, model, model->backend, diag);
-    ok = mm_parse(input, &lexed, &collector.events, diag, &stopped_at) && !mm_diag_failed(diag);
-    mm_collector_free(&collector);
-    bool reached_end = lexed.count && stopped_at + 1 >= lexed.count;
-    if (!lexed_ok && (ok || reached_end)) {
-      *diag = lex_diag;
-      ok = false;
-    }
-  } else {
+  mm_lexer lexer;
+  mm_lexer_init(&lexer, input, 0, len, 1, false, true, &lex_diag);
+  mm_collector collector;
+  size_t stopped_at = 0;
+  mm_collector_init(&collector, input, len, &lexer, model, model->backend, diag);
+  bool ok = mm_parse(input, &lexer, &collector.events, diag, &stopped_at) && !mm_diag_failed(diag);
+  mm_collector_free(&collector);
+  /* Like CPython, the tokenizer's error is reported when parsing got to it
+   * (a grammar error met before it is the one to report), and always when
+   * the tokenizer ran out of memory. */
+  bool reached_end = lexer.count && stopped_at + 1 >= lexer.count;
+  if (mm_diag_failed(&lex_diag) &&
+      (ok || reached_end || lex_diag.status != MM_ERR_SYNTAX || !mm_diag_failed(diag))) {
     *diag = lex_diag;
+    ok = false;
   }
-  mm_lexed_free(&lexed);
+  mm_lexer_free(&lexer);
   return ok;
 }
 

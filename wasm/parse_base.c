@@ -11,13 +11,11 @@ bool p_at_name(const parser *p, const char *word) {
   return t->kind == TK_NAME && t->len == n && memcmp(p->src + t->start, word, n) == 0;
 }
 
-const mm_token *p_advance(parser *p) {
-  const mm_token *t = p_peek(p);
-  if (t->kind == TK_END) return t;
-  p->pos++;
-  if (t->kind != TK_NEWLINE && t->kind != TK_INDENT && t->kind != TK_DEDENT)
-    p->prev_end_line = t->end_line;
-  return t;
+void p_start(parser *p, mm_lexer *lexer) {
+  p->lx = lexer;
+  p->pos = lexer->first;
+  mm_lexer_fill(lexer, p->pos);
+  p->current = mm_lexer_at(lexer, p->pos);
 }
 
 bool p_accept_op(parser *p, int op) {

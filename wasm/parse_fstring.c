@@ -1,6 +1,7 @@
 /* parse_fstring.c: the `{...}` fields of f-strings. Only those parts are
  * code (model.md: they can read names); each is lexed again as if inside
  * brackets, at its own line, and parsed as an expression. */
+#include <stdint.h>
 #include <string.h>
 
 #include "parser_internal.h"
@@ -75,21 +76,21 @@ static mm_node *parse_field_expression(parser *p, size_t from, size_t to, uint32
     mm_diag_set(p->diag, MM_ERR_SYNTAX, line, "f-string: empty expression not allowed");
     return NULL;
   }
-  mm_lexed sub;
-  if (!mm_lex(p->src, from, to, line, true, false, &sub, p->diag)) {
-    mm_lexed_free(&sub);
+  mm_lexer sub;
+  mm_lexer_init(&sub, p->src, from, to, line, true, false, p->diag);
+  mm_lexer_fill(&sub, SIZE_MAX - 64); /* all of it: a tokenizer error in a field wins */
+  if (p_failed(p)) {
+    mm_lexer_free(&sub);
     return NULL;
   }
   parser inner = *p;
-  inner.toks = sub.tokens;
-  inner.count = sub.count;
-  inner.pos = 0;
+  p_start(&inner, &sub);
   mm_node *value =
       p_at(&inner, TK_KW_YIELD) ? parse_yield_expression(&inner) : parse_star_expressions(&inner);
   p_accept(&inner, TK_NEWLINE);
   if (value && !p_at(&inner, TK_END))
     p_error_at(&inner, p_peek(&inner), "f-string: invalid syntax");
-  mm_lexed_free(&sub);
+  mm_lexer_free(&sub);
   return p_failed(p) ? NULL : value;
 }
 

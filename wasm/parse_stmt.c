@@ -11,18 +11,21 @@ typedef enum scope { SCOPE_MODULE, SCOPE_TOP_CLASS, SCOPE_OTHER } scope;
 
 static void parse_statement(parser *p, uint32_t depth, scope sc);
 
+/* Between statements: nodes and the tokens before this one are dropped
+ * (nothing keeps a token of an earlier statement, only line numbers). */
 static void statement_done(parser *p) {
   mm_arena_reset(p->arena);
   p->scratch->len = 0;
+  mm_lexer_release(p->lx, p->pos);
 }
 
-static void block_expected(parser *p, const mm_token *header, const char *what) {
+static void block_expected(parser *p, uint32_t header_line, const char *what) {
   mm_diag_set(p->diag, MM_ERR_SYNTAX, p_peek(p)->line,
-              "expected an indented block after %s on line %u", what, (unsigned)header->line);
+              "expected an indented block after %s on line %u", what, (unsigned)header_line);
 }
 
 /* `:` then either an indented block or simple statements on the same line. */
-static void parse_block(parser *p, uint32_t depth, scope sc, const mm_token *header,
+static void parse_block(parser *p, uint32_t depth, scope sc, uint32_t header_line,
                         const char *what);
 
 /* ------------------------------------------------- simple statements */
@@ -173,7 +176,7 @@ static void parse_simple_statements(parser *p, uint32_t depth) {
   if (!p_accept(p, TK_NEWLINE)) p_error_at(p, p_peek(p), "invalid syntax");
 }
 
-static void parse_block(parser *p, uint32_t depth, scope sc, const mm_token *header,
+static void parse_block(parser *p, uint32_t depth, scope sc, uint32_t header_line,
                         const char *what) {
   if (!p_expect_op(p, OP_COLON, ":")) return;
   statement_done(p);
@@ -182,7 +185,7 @@ static void parse_block(parser *p, uint32_t depth, scope sc, const mm_token *hea
     return;
   }
   if (!p_accept(p, TK_INDENT)) {
-    block_expected(p, header, what);
+    block_expected(p, header_line, what);
     return;
   }
   while (!p_failed(p) && !p_at(p, TK_DEDENT) && !p_at(p, TK_END))
@@ -195,31 +198,31 @@ static void parse_block(parser *p, uint32_t depth, scope sc, const mm_token *hea
 static void parse_if(parser *p, uint32_t depth) {
   const mm_token *header = p_advance(p);
   p_emit_loads(p, parse_named_expression(p));
-  parse_block(p, depth + 1, SCOPE_OTHER, header, "'if' statement");
+  parse_block(p, depth + 1, SCOPE_OTHER, header->line, "'if' statement");
   uint32_t elifs = 0;
   while (!p_failed(p) && p_at(p, TK_KW_ELIF)) {
     header = p_advance(p);
     elifs++;
     p_emit_loads(p, parse_named_expression(p));
-    parse_block(p, depth + 1 + elifs, SCOPE_OTHER, header, "'elif' statement");
+    parse_block(p, depth + 1 + elifs, SCOPE_OTHER, header->line, "'elif' statement");
   }
   if (!p_failed(p) && p_at(p, TK_KW_ELSE)) {
     header = p_advance(p);
-    parse_block(p, depth + 1 + elifs, SCOPE_OTHER, header, "'else' statement");
+    parse_block(p, depth + 1 + elifs, SCOPE_OTHER, header->line, "'else' statement");
   }
 }
 
 static void parse_else_clause(parser *p, uint32_t depth) {
   if (!p_failed(p) && p_at(p, TK_KW_ELSE)) {
     const mm_token *header = p_advance(p);
-    parse_block(p, depth + 1, SCOPE_OTHER, header, "'else' statement");
+    parse_block(p, depth + 1, SCOPE_OTHER, header->line, "'else' statement");
   }
 }
 
 static void parse_while(parser *p, uint32_t depth) {
   const mm_token *header = p_advance(p);
   p_emit_loads(p, parse_named_expression(p));
-  parse_block(p, depth + 1, SCOPE_OTHER, header, "'while' statement");
+  parse_block(p, depth + 1, SCOPE_OTHER, header->line, "'while' statement");
   parse_else_clause(p, depth);
 }
 
@@ -234,7 +237,7 @@ static void parse_for(parser *p, uint32_t depth) {
   mm_node *iter = parse_star_expressions(p);
   p_emit_loads(p, target);
   p_emit_loads(p, iter);
-  parse_block(p, depth + 1, SCOPE_OTHER, header, "'for' statement");
+  parse_block(p, depth + 1, SCOPE_OTHER, header->line, "'for' statement");
   parse_else_clause(p, depth);
 }
 
@@ -270,12 +273,12 @@ static void parse_with(parser *p, uint32_t depth) {
     parse_with_item(p);
   } while (!p_failed(p) && p_accept_op(p, OP_COMMA));
   if (paren) p_expect_op(p, OP_RPAR, ")");
-  parse_block(p, depth + 1, SCOPE_OTHER, header, "'with' statement");
+  parse_block(p, depth + 1, SCOPE_OTHER, header->line, "'with' statement");
 }
 
 static void parse_try(parser *p, uint32_t depth) {
   const mm_token *header = p_advance(p);
-  parse_block(p, depth + 1, SCOPE_OTHER, header, "'try' statement");
+  parse_block(p, depth + 1, SCOPE_OTHER, header->line, "'try' statement");
   bool handlers = false, final = false;
   while (!p_failed(p) && p_at(p, TK_KW_EXCEPT)) {
     const mm_token *except = p_advance(p);
@@ -291,13 +294,13 @@ static void parse_try(parser *p, uint32_t depth) {
       if (p_accept(p, TK_KW_AS) && !p_accept(p, TK_NAME))
         p_error_at(p, p_peek(p), "invalid syntax: expected a name after 'as'");
     }
-    parse_block(p, depth + 2, SCOPE_OTHER, except, "'except' statement");
+    parse_block(p, depth + 2, SCOPE_OTHER, except->line, "'except' statement");
   }
   if (handlers) parse_else_clause(p, depth);
   if (!p_failed(p) && p_at(p, TK_KW_FINALLY)) {
     const mm_token *fin = p_advance(p);
     final = true;
-    parse_block(p, depth + 1, SCOPE_OTHER, fin, "'finally' statement");
+    parse_block(p, depth + 1, SCOPE_OTHER, fin->line, "'finally' statement");
   }
   if (!p_failed(p) && !handlers && !final)
     p_error_at(p, p_peek(p), "expected 'except' or 'finally' block");
@@ -421,7 +424,7 @@ static bool at_match_statement(const parser *p) {
 }
 
 static void parse_match(parser *p, uint32_t depth) {
-  const mm_token *header = p_advance(p);
+  uint32_t header_line = p_advance(p)->line;
   p_emit_loads(p, parse_star_named_expressions_tuple(p));
   if (!p_expect_op(p, OP_COLON, ":")) return;
   statement_done(p);
@@ -442,9 +445,9 @@ static void parse_match(parser *p, uint32_t depth) {
     reads = p_finish(p, reads, mark);
     p_emit_loads(p, reads);
     if (!p_failed(p) && p_accept(p, TK_KW_IF)) p_emit_loads(p, parse_named_expression(p));
-    parse_block(p, depth + 2, SCOPE_OTHER, case_tok, "'case' statement");
+    parse_block(p, depth + 2, SCOPE_OTHER, case_tok->line, "'case' statement");
   }
-  if (!p_failed(p) && !p_accept(p, TK_DEDENT)) block_expected(p, header, "'match' statement");
+  if (!p_failed(p) && !p_accept(p, TK_DEDENT)) block_expected(p, header_line, "'match' statement");
 }
 
 /* ---------------------------------------------------- def and class */
@@ -531,7 +534,7 @@ static void parse_def(parser *p, uint32_t depth, scope sc, const decorators *dec
   parse_parameters(p, own);
   if (!p_failed(p) && p_accept_op(p, OP_ARROW)) p_emit_loads(p, parse_expression(p));
   if (p_failed(p)) return;
-  parse_block(p, own ? 1 : depth + 1, SCOPE_OTHER, def_tok, "function definition");
+  parse_block(p, own ? 1 : depth + 1, SCOPE_OTHER, def_tok->line, "function definition");
   if (own && !p_failed(p)) {
     p->events->function_end(p->events->context, p->prev_end_line);
     p->tracking = false;
@@ -557,7 +560,7 @@ static void parse_class(parser *p, uint32_t depth, scope sc, const decorators *d
     }
   }
   if (p_failed(p)) return;
-  parse_block(p, depth + 1, sc == SCOPE_MODULE ? SCOPE_TOP_CLASS : SCOPE_OTHER, class_tok,
+  parse_block(p, depth + 1, sc == SCOPE_MODULE ? SCOPE_TOP_CLASS : SCOPE_OTHER, class_tok->line,
               "class definition");
 }
 
@@ -639,26 +642,16 @@ static void parse_statement(parser *p, uint32_t depth, scope sc) {
  * on an earlier line is reported as that bracket never being closed. */
 static void explain_unclosed_bracket(parser *p) {
   if (strncmp(p->diag->message, "invalid syntax", 14) != 0) return;
-  enum { MAX_OPEN = 256 };
-  const mm_token *open[MAX_OPEN];
-  size_t depth = 0;
-  for (size_t i = 0; i < p->pos && i < p->count; i++) {
-    const mm_token *t = &p->toks[i];
-    if (t->kind != TK_OP) continue;
-    if ((t->op == OP_LPAR || t->op == OP_LSQB || t->op == OP_LBRACE) && depth < MAX_OPEN)
-      open[depth++] = t;
-    else if ((t->op == OP_RPAR || t->op == OP_RSQB || t->op == OP_RBRACE) && depth)
-      depth--;
-  }
-  if (!depth || open[depth - 1]->line >= p_peek(p)->line) return;
-  const mm_token *bracket = open[depth - 1];
+  uint32_t line;
+  char bracket;
+  const mm_token *at = p_peek(p);
+  if (!mm_lex_open_bracket(p->src, at->start, &line, &bracket) || line >= at->line) return;
   p->diag->status = MM_OK;
-  mm_diag_set(p->diag, MM_ERR_SYNTAX, bracket->line, "'%c' was never closed",
-              p->src[bracket->start]);
+  mm_diag_set(p->diag, MM_ERR_SYNTAX, line, "'%c' was never closed", bracket);
 }
 
-bool mm_parse(const char *source, const mm_lexed *lexed, const mm_parse_events *events,
-              mm_diag *diag, size_t *stopped_at) {
+bool mm_parse(const char *source, mm_lexer *lexer, const mm_parse_events *events, mm_diag *diag,
+              size_t *stopped_at) {
   mm_arena arena;
   mm_vec scratch, walk;
   mm_arena_init(&arena);
@@ -667,8 +660,7 @@ bool mm_parse(const char *source, const mm_lexed *lexed, const mm_parse_events *
   parser p;
   memset(&p, 0, sizeof p);
   p.src = source;
-  p.toks = lexed->tokens;
-  p.count = lexed->count;
+  p_start(&p, lexer);
   p.arena = &arena;
   p.scratch = &scratch;
   p.walk = &walk;

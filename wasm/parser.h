@@ -36,10 +36,11 @@ typedef struct mm_parse_events {
   void (*function_end)(void *context, uint32_t last_line);
 } mm_parse_events;
 
-/* Parses the tokens of `lexed` (made from `source`). False on a syntax
- * error, with `diag` filled and `*stopped_at` (when non-NULL) set to the
- * index of the token where parsing stopped. */
-bool mm_parse(const char *source, const mm_lexed *lexed, const mm_parse_events *events,
-              mm_diag *diag, size_t *stopped_at);
+/* Parses the tokens `lexer` makes from `source`, asking for them as it
+ * goes and releasing each statement's once done. False on a syntax error,
+ * with `diag` filled and `*stopped_at` (when non-NULL) set to the index of
+ * the token where parsing stopped. */
+bool mm_parse(const char *source, mm_lexer *lexer, const mm_parse_events *events, mm_diag *diag,
+              size_t *stopped_at);
 
 #endif

@@ -15,11 +15,12 @@
 
 typedef struct parser {
   const char *src;
-  const mm_token *toks;
-  size_t count, pos;
-  mm_arena *arena; /* per-statement nodes */
-  mm_vec *scratch; /* mm_node* under construction */
-  mm_vec *walk;    /* const mm_node*: stack for p_emit_loads */
+  mm_lexer *lx;            /* tokens on demand; those before a statement are released */
+  size_t pos;              /* index of the current token */
+  const mm_token *current; /* token `pos`: chunks do not move while kept */
+  mm_arena *arena;         /* per-statement nodes */
+  mm_vec *scratch;         /* mm_node* under construction */
+  mm_vec *walk;            /* const mm_node*: stack for p_emit_loads */
   mm_diag *diag;
   const mm_parse_events *events;
   bool tracking;          /* inside a function the listener asked for */
@@ -28,10 +29,12 @@ typedef struct parser {
 } parser;
 
 /* Tokens */
-static inline const mm_token *p_peek(const parser *p) { return &p->toks[p->pos]; }
+/* The current token always exists (p_advance makes the next one). */
+static inline const mm_token *p_peek(const parser *p) { return p->current; }
 static inline const mm_token *p_peek_at(const parser *p, size_t k) {
   size_t i = p->pos + k;
-  return &p->toks[i < p->count ? i : p->count - 1];
+  if (i >= p->lx->count) mm_lexer_fill(p->lx, i);
+  return mm_lexer_at(p->lx, i < p->lx->count ? i : p->lx->count - 1);
 }
 static inline bool p_failed(const parser *p) { return mm_diag_failed(p->diag); }
 static inline bool p_at_op(const parser *p, int op) {
@@ -39,7 +42,20 @@ static inline bool p_at_op(const parser *p, int op) {
 }
 static inline bool p_at(const parser *p, int kind) { return p_peek(p)->kind == kind; }
 bool p_at_name(const parser *p, const char *word);
-const mm_token *p_advance(parser *p);
+/* Starts reading at the lexer's first token. */
+void p_start(parser *p, mm_lexer *lexer);
+/* Consumes the current token and returns it (at TK_END, stays there).
+ * Inline: it runs once per token. */
+static inline const mm_token *p_advance(parser *p) {
+  const mm_token *t = p->current;
+  if (t->kind == TK_END) return t;
+  if (++p->pos >= p->lx->count) mm_lexer_fill(p->lx, p->pos); /* t stays: chunks do not move */
+  /* The next slot of the same chunk, unless a chunk starts here. */
+  p->current = (p->pos - p->lx->first) % MM_TOKEN_CHUNK ? t + 1 : mm_lexer_at(p->lx, p->pos);
+  if (t->kind != TK_NEWLINE && t->kind != TK_INDENT && t->kind != TK_DEDENT)
+    p->prev_end_line = t->end_line;
+  return t;
+}
 bool p_accept_op(parser *p, int op);
 bool p_accept(parser *p, int kind);
 bool p_expect_op(parser *p, int op, const char *what);
