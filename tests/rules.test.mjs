@@ -397,6 +397,32 @@ describe('refusals', () => {
   });
 });
 
+describe('statements longer than the tokenizer\'s chunks (4,096 tokens)', () => {
+  // Tokens are made on demand and dropped after each statement; a statement
+  // spanning several chunks must keep all of its own.
+  const many = (n) => Array.from({ length: n }, (_, i) => `v${i}`).join(', ');
+
+  test('a read at the end of a 30,000-token statement extends the lifetime to its line', async () => {
+    const m = await model(dumpWith([vec('t', 'm', 0, 64), `y = (${many(10000)},`, '  t)', 'z = 1']));
+    assert.deepEqual([boxesByName(m).t.start, boxesByName(m).t.end], [bodyLine(0), bodyLine(2)]);
+  });
+
+  test('an annotated binding whose value spans chunks keeps its first line', async () => {
+    const m = await model(dumpWith([vec('a', 'm1', 0, 64), `b: ${tileType('Vec', 'm2', 64, 64)} = f(a, [${many(9000)}],`, '  a)', 'return b']));
+    const b = boxesByName(m).b;
+    assert.deepEqual([b.start, b.end], [bodyLine(1), bodyLine(3)]);
+    assert.equal(boxesByName(m).a.end, bodyLine(2));
+  });
+
+  test('a bracket left open 20,000 tokens earlier is still named with its line', async () => {
+    await assert.rejects(model(`x = 1\ny = (${many(10000)}\nz = 2\nw = 3 3\n`), (e) => {
+      assert.equal(e.line, 2);
+      assert.match(e.message, /'\(' was never closed/);
+      return true;
+    });
+  });
+});
+
 describe('input forms', () => {
   test('CRLF and lone CR line ends count as lines; source lines drop them', async () => {
     for (const eol of ['\r\n', '\r']) {
