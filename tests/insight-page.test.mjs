@@ -52,17 +52,21 @@ describe('live profile, peak and fragmentation', () => {
     const card = page.locator('.card').first();
     await card.locator('.axis[data-axis="used"]').click(); // lane = 0..1024 B
     const lane = await rect(card.locator('.lane[data-space="Vec"]'));
-    const area = await rect(card.locator('.lane[data-space="Vec"] .profile-area'));
-    assert.ok(near(area.x, lane.x) && near(area.width, lane.width * 0.75), `profile ${area.width} of lane ${lane.width}`);
-    // Its rows: line 8 (first live) to line 12 (last live), 18 px a line.
+    const steps = await card.locator('.lane[data-space="Vec"] .profile-step').evaluateAll((nodes) =>
+      nodes.map((n) => { const r = n.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; }));
+    // Lines 8, 9 and 10-12: 256, 512 and 768 of the lane's 1024 bytes, from byte 0.
+    assert.equal(steps.length, 3);
     const row8 = await rect(card.locator('.row[data-line="8"]'));
-    assert.ok(near(area.y, row8.y) && near(area.height, 5 * 18), `profile y ${area.y} h ${area.height} vs row ${row8.y}`);
+    steps.sort((a, b) => a.y - b.y);
+    assert.ok(steps.every((st) => near(st.x, lane.x)), 'every step starts at byte 0');
+    assert.deepEqual(steps.map((st) => Math.round((st.width / lane.width) * 4)), [1, 2, 3], 'quarters of the lane');
+    assert.ok(near(steps[0].y, row8.y) && near(steps[2].y + steps[2].height - steps[0].y, 5 * 18), 'lines 8 to 12');
     const mark = await rect(card.locator('.peak-mark'));
     const row10 = await rect(card.locator('.row[data-line="10"]'));
     assert.ok(near(mark.y, row10.y, 2) && near(mark.width, lane.width * 0.75), 'the peak mark sits on line 10 and spans 768 B');
     // The toggle hides it.
     await card.locator('.profile-toggle').click();
-    assert.equal(await card.locator('.profile').count(), 0);
+    assert.equal(await card.locator('.profile-step').count(), 0);
     assert.equal(await card.locator('.profile-toggle').getAttribute('aria-pressed'), 'false');
     await finish(page);
   });

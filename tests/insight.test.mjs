@@ -1,10 +1,10 @@
 // The pure halves of the insight features (web/insight.js, web/link.js):
-// live tiles on a line, anomaly order, search, the profile outline and the
+// live tiles on a line, anomaly order, search, the profile steps in view and the
 // deep-link format, on models made by the real core.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { anomalyList, cycle, liveAt, profilePath, searchModel, stepValue, tileMatcher } from '../web/insight.js';
+import { anomalyList, cycle, liveAt, searchModel, stepsBetween, stepValue, tileMatcher } from '../web/insight.js';
 import { dumpSource, formatLink, parseLink } from '../web/link.js';
 import { bodyLine, dumpWith, model, tileType } from './helpers.mjs';
 
@@ -36,10 +36,12 @@ describe('live tiles on a line', () => {
     assert.deepEqual(liveAt(fn, 1), []);
   });
 
-  test('profilePath draws one rectangle per step with live bytes, in rows from the first line', () => {
-    // srcStart 6: line 8 is row 2.
-    assert.equal(profilePath([[8, 256], [9, 512], [11, 0]], 6, 12), 'M0 2H256V3H0ZM0 3H512V5H0Z');
-    assert.equal(profilePath([], 6, 12), '');
+  test('stepsBetween picks the steps covering a range of lines', () => {
+    const steps = [[8, 256], [9, 512], [10, 768], [14, 0]];
+    assert.deepEqual(stepsBetween(steps, 1, 7), [0, 0]);
+    assert.deepEqual(stepsBetween(steps, 9, 12), [1, 3]);
+    assert.deepEqual(stepsBetween(steps, 12, 20), [2, 4]);
+    assert.deepEqual(stepsBetween(steps, 30, 40), [3, 4]);
   });
 });
 
@@ -108,3 +110,4 @@ describe('deep links', () => {
     assert.equal(dumpSource('?x=1', page), null);
   });
 });
+

@@ -8,7 +8,7 @@ import {
 } from './layout.js';
 import { anomalyCounts } from './insight.js';
 import { linePanel } from './panels.js';
-import { peakMark, profileGraphic } from './profile.js';
+import { ProfileLayer, peakMark } from './profile.js';
 import { SourceColumn } from './source.js';
 import { boxTable } from './table.js';
 
@@ -254,6 +254,7 @@ export class Card {
     clear(this.lanesArea);
     this.laneEls = new Map();
     this.rendered = new Map();
+    this.profiles = [];
     for (const lane of this.lanes.lanes) {
       const space = this.spaces.get(lane.space);
       const head = el('div', { class: 'lane-head', dataset: { space: lane.space } },
@@ -266,7 +267,11 @@ export class Card {
         beyond ? el('div', { class: 'capacity-rule', title: `capacity ${formatBytes(space.limit)}`, style: { left: `${lanePercent(lane, space.limit)}%` } }) : null,
         beyond ? el('div', { class: 'out-of-bounds', style: { left: `${lanePercent(lane, space.limit)}%`, right: '0' } }) : null,
         lane.lo < 0 ? el('div', { class: 'out-of-bounds', style: { left: '0', width: `${lanePercent(lane, 0)}%` } }) : null);
-      if (this.state.profile && space.live) laneEl.append(profileGraphic(space, lane, this.fn), peakMark(space, lane, this.fn, ROW_HEIGHT));
+      if (this.state.profile && space.live) {
+        const layer = new ProfileLayer(space, lane, this.fn, ROW_HEIGHT);
+        this.profiles.push(layer);
+        laneEl.append(layer.element, peakMark(space, lane, this.fn, ROW_HEIGHT));
+      }
       this.placeLane(head, laneEl, lane);
       this.laneHeads.append(head);
       this.lanesArea.append(laneEl);
@@ -294,6 +299,7 @@ export class Card {
     const height = known ? known.height : viewport.clientHeight;
     const { first, last } = visibleLines(scrollTop, height, fn.src_start, fn.src_end);
     this.source.render(first, last, scrollTop);
+    for (const layer of this.profiles) layer.render(first, last);
     const want = new Set();
     fn.boxes.forEach((b, i) => {
       if (!this.state.hidden.has(b.space) && b.end >= first && b.start <= last) want.add(i);

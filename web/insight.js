@@ -1,9 +1,9 @@
 // Reading the model: what is live on a line, the anomalies in order, tile
-// search and the live-profile outline. Pure functions over the model's
+// search and the live-profile steps in view. Pure functions over the model's
 // JSON (the figures themselves come from the core), testable in Node.
 
-/** The live bytes of a step profile ([[line, bytes], ...]) on `line`. */
-export function stepValue(steps, line) {
+/** How many steps of a profile ([[line, bytes], ...]) start on or before `line`. */
+function stepsUpTo(steps, line) {
   let lo = 0;
   let hi = steps.length;
   while (lo < hi) {
@@ -11,7 +11,19 @@ export function stepValue(steps, line) {
     if (steps[mid][0] <= line) lo = mid + 1;
     else hi = mid;
   }
-  return lo ? steps[lo - 1][1] : 0;
+  return lo;
+}
+
+/** The live bytes of a step profile on `line`. */
+export function stepValue(steps, line) {
+  const n = stepsUpTo(steps, line);
+  return n ? steps[n - 1][1] : 0;
+}
+
+/** The steps of a profile that cover some of lines [first, last], as an
+ * index range [from, to). */
+export function stepsBetween(steps, first, last) {
+  return [Math.max(0, stepsUpTo(steps, first) - 1), stepsUpTo(steps, last)];
 }
 
 const bySizeThenIndex = (a, b) => b.box.size - a.box.size || a.index - b.index;
@@ -109,23 +121,4 @@ export function searchModel(model, matcher) {
     hits.push(...found);
   });
   return hits;
-}
-
-/**
- * The outline of a live profile for an SVG in (byte, row) units: rows
- * count from the function's first line; the area runs from byte `base` (the
- * lane's left edge, or 0 when that is further right) to the live bytes.
- * Returns the `d` of a closed path, or '' when nothing is ever live.
- */
-export function profilePath(steps, srcStart, srcEnd, base = 0) {
-  const rows = srcEnd - srcStart + 1;
-  const parts = [];
-  for (let i = 0; i < steps.length; i++) {
-    const [line, bytes] = steps[i];
-    const top = Math.max(0, line - srcStart);
-    const bottom = Math.min(rows, (i + 1 < steps.length ? steps[i + 1][0] : srcEnd + 1) - srcStart);
-    if (bytes <= 0 || bottom <= top) continue;
-    parts.push(`M${base} ${top}H${base + bytes}V${bottom}H${base}Z`);
-  }
-  return parts.join('');
 }

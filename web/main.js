@@ -18,6 +18,7 @@ const page = {
   cards: [],
   lastPinned: null,
   current: null, // the card the URL hash describes
+  linkPending: false, // a hash update is queued
   tooltip: null,
   finder: null,
   shortcuts: null,
@@ -60,11 +61,18 @@ function summary(model) {
   ];
 }
 
-/** The hash follows the card last opened, pinned, zoomed or filtered. */
+/** The hash follows the card last opened, pinned, zoomed or filtered:
+ * written once after the current task (opening every card, or a drag,
+ * writes it once, not per step). */
 function linkChanged(card) {
   page.current = card;
-  const hash = formatLink(card.viewState());
-  history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
+  if (page.linkPending) return;
+  page.linkPending = true;
+  queueMicrotask(() => {
+    page.linkPending = false;
+    const hash = page.current ? formatLink(page.current.viewState()) : '';
+    if (hash !== location.hash) history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
+  });
 }
 
 function showModel(model) {

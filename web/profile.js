@@ -1,35 +1,64 @@
 // A lane's live profile: on each line, the bytes live in the space drawn
 // from byte 0 in the lane's own scale, so its right edge against the
-// high-water mark rule shows what fragmentation costs. One SVG per lane in
-// (byte, row) units, stretched to the lane: zoom changes no path.
-import { profilePath } from './insight.js';
-import { formatBytes } from './layout.js';
+// high-water mark rule shows what fragmentation costs. Drawn like the
+// boxes: only the steps in view, as blocks sized in % of the lane, so a
+// zoom moves nothing here.
+import { el } from './dom.js';
+import { stepsBetween } from './insight.js';
+import { formatBytes, lanePercent } from './layout.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
+export class ProfileLayer {
+  /** `space` (its `live` steps) drawn in `lane` of function `fn`. */
+  constructor(space, lane, fn, rowHeight) {
+    this.steps = space.live ?? [];
+    this.lane = lane;
+    this.fn = fn;
+    this.rowHeight = rowHeight;
+    this.rendered = new Map(); // step index -> element
+    this.element = el('div', { class: 'profile', 'aria-hidden': 'true' });
+  }
 
-function svgNode(tag, attributes) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
-  return node;
-}
+  /** Draws the steps live on lines [first, last]; keeps those still in view. */
+  render(first, last) {
+    const [from, to] = stepsBetween(this.steps, first, last);
+    for (const [i, node] of this.rendered) {
+      if (i < from || i >= to) {
+        node.remove();
+        this.rendered.delete(i);
+      }
+    }
+    for (let i = from; i < to; i++) {
+      if (this.rendered.has(i) || this.steps[i][1] <= 0) continue;
+      const node = this.makeStep(i);
+      this.rendered.set(i, node);
+      this.element.append(node);
+    }
+  }
 
-/** The profile of `space` for `lane` in a card of function `fn`. */
-export function profileGraphic(space, lane, fn) {
-  const rows = fn.src_end - fn.src_start + 1;
-  const svg = svgNode('svg', {
-    class: 'profile', viewBox: `${lane.lo} 0 ${lane.span} ${rows}`, preserveAspectRatio: 'none', 'aria-hidden': 'true',
-  });
-  svg.append(svgNode('path', { class: 'profile-area', d: profilePath(space.live ?? [], fn.src_start, fn.src_end) }));
-  return svg;
+  makeStep(i) {
+    const { fn, lane, steps, rowHeight } = this;
+    const top = Math.max(steps[i][0], fn.src_start);
+    const bottom = Math.min(i + 1 < steps.length ? steps[i + 1][0] - 1 : fn.src_end, fn.src_end);
+    const left = lanePercent(lane, 0);
+    return el('div', {
+      class: 'profile-step',
+      style: {
+        top: `${(top - fn.src_start) * rowHeight}px`, height: `${(bottom - top + 1) * rowHeight}px`,
+        left: `${left}%`, width: `${lanePercent(lane, steps[i][1]) - left}%`,
+      },
+    });
+  }
 }
 
 /** The mark at a space's peak line, across the lane up to the peak bytes. */
 export function peakMark(space, lane, fn, rowHeight) {
-  const node = document.createElement('div');
-  node.className = 'peak-mark';
-  node.title = `peak: ${formatBytes(space.peak_live)} live on line ${space.peak_line}`;
-  node.style.top = `${(space.peak_line - fn.src_start) * rowHeight}px`;
-  node.style.left = `${((0 - lane.lo) / lane.span) * 100}%`;
-  node.style.width = `${(space.peak_live / lane.span) * 100}%`;
-  return node;
+  const left = lanePercent(lane, 0);
+  return el('div', {
+    class: 'peak-mark',
+    title: `peak: ${formatBytes(space.peak_live)} live on line ${space.peak_line}`,
+    style: {
+      top: `${(space.peak_line - fn.src_start) * rowHeight}px`,
+      left: `${left}%`, width: `${lanePercent(lane, space.peak_live) - left}%`,
+    },
+  });
 }
