@@ -187,10 +187,12 @@ describe('search', () => {
     const box = await rect(card.locator('.box.pinned'));
     const viewport = await rect(card.locator('.viewport'));
     assert.ok(box.y >= viewport.y && box.y < viewport.y + viewport.height, 'scrolled into view');
-    await page.locator('#search').press('Enter');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'search', 'the field keeps the focus');
+    await page.keyboard.press('Enter');
     const second = await card.locator('.chip-name').innerText();
     assert.notEqual(first, second);
-    await page.locator('#search').press('Shift+Enter');
+    assert.equal(await page.locator('#search-status').innerText(), '2 / 6');
+    await page.keyboard.press('Shift+Enter');
     assert.equal(await card.locator('.chip-name').innerText(), first);
     // A plain substring, case-insensitive.
     await page.locator('#search').fill('W_K_INLINE65');

@@ -484,8 +484,9 @@ export class Card {
     this.draw();
   }
 
-  /** Opens the card, brings box `index` into view and pins it. */
-  reveal(index) {
+  /** Opens the card, brings box `index` into view and pins it; `focus`
+   * moves the keyboard focus to it (not when the find field keeps it). */
+  reveal(index, { focus = true } = {}) {
     const box = this.fn.boxes[index];
     if (!this.state.open) this.setOpen(true);
     if (this.state.table) this.setTable(false);
@@ -499,7 +500,7 @@ export class Card {
     const v = this.viewport;
     if (x < v.scrollLeft + offset || x > v.scrollLeft + v.clientWidth - 40) v.scrollLeft = Math.max(0, x - offset - 40);
     this.draw();
-    this.rendered.get(index)?.focus({ preventScroll: true });
+    if (focus) this.rendered.get(index)?.focus({ preventScroll: true });
   }
 
   // ----------------------------------------------------------- deep link

@@ -70,7 +70,7 @@ export class Finder {
     this.matchAt = cycle(this.matchAt, this.matches.length, direction);
     if (this.matchAt < 0) return;
     const { fn, index } = this.matches[this.matchAt];
-    this.cards[fn].reveal(index);
+    this.cards[fn].reveal(index, { focus: false }); // Enter keeps cycling from the field
     this.nodes.searchStatus.textContent = `${this.matchAt + 1} / ${this.matches.length}`;
   }
 }
