@@ -61,6 +61,27 @@ static void put_cstring(mm_buf *out, const char *s) { put_string(out, s, strlen(
 
 static void put_bool(mm_buf *out, bool value) { mm_buf_puts(out, value ? "true" : "false"); }
 
+/* `key` is the text before the value, punctuation included: ",\"hwm\":". */
+static void put_int_field(mm_buf *out, const char *key, int64_t value) {
+  mm_buf_puts(out, key);
+  mm_buf_put_int(out, value);
+}
+
+/* A JSON array of numbers from `count` values, each read by `at`. */
+static void put_int_list(mm_buf *out, const char *key, size_t count,
+                         int64_t (*at)(const void *items, size_t i), const void *items) {
+  mm_buf_puts(out, key);
+  mm_buf_putc(out, '[');
+  for (size_t i = 0; i < count; i++) {
+    if (i) mm_buf_putc(out, ',');
+    mm_buf_put_int(out, at(items, i));
+  }
+  mm_buf_putc(out, ']');
+}
+
+static int64_t u32_at(const void *items, size_t i) { return ((const uint32_t *)items)[i]; }
+static int64_t i64_at(const void *items, size_t i) { return ((const int64_t *)items)[i]; }
+
 /* `source`: each line between src_start and src_end, without its end. */
 static void put_source(mm_buf *out, const mm_function *fn) {
   mm_buf_putc(out, '[');
@@ -82,28 +103,16 @@ static void put_source(mm_buf *out, const mm_function *fn) {
 static void put_space(mm_buf *out, const mm_space_usage *u) {
   mm_buf_puts(out, "{\"space\":");
   put_cstring(out, u->space);
-  mm_buf_puts(out, ",\"hwm\":");
-  mm_buf_put_int(out, u->hwm);
-  mm_buf_puts(out, ",\"limit\":");
-  mm_buf_put_int(out, u->limit);
-  mm_buf_puts(out, ",\"tiles\":");
-  mm_buf_put_int(out, u->tiles);
-  mm_buf_puts(out, ",\"bases\":");
-  mm_buf_put_int(out, u->bases);
-  mm_buf_puts(out, ",\"over_capacity\":");
-  mm_buf_put_int(out, u->over_capacity);
-  mm_buf_puts(out, ",\"peak_live\":");
-  mm_buf_put_int(out, u->peak_live);
-  mm_buf_puts(out, ",\"peak_line\":");
-  mm_buf_put_int(out, u->peak_line);
-  mm_buf_puts(out, ",\"fragmentation\":");
-  mm_buf_put_int(out, u->fragmentation);
-  mm_buf_puts(out, ",\"peak_boxes\":[");
-  for (uint32_t i = 0; i < u->peak_box_count; i++) {
-    if (i) mm_buf_putc(out, ',');
-    mm_buf_put_int(out, u->peak_boxes[i]);
-  }
-  mm_buf_puts(out, "],\"live\":[");
+  put_int_field(out, ",\"hwm\":", u->hwm);
+  put_int_field(out, ",\"limit\":", u->limit);
+  put_int_field(out, ",\"tiles\":", u->tiles);
+  put_int_field(out, ",\"bases\":", u->bases);
+  put_int_field(out, ",\"over_capacity\":", u->over_capacity);
+  put_int_field(out, ",\"peak_live\":", u->peak_live);
+  put_int_field(out, ",\"peak_line\":", u->peak_line);
+  put_int_field(out, ",\"fragmentation\":", u->fragmentation);
+  put_int_list(out, ",\"peak_boxes\":", u->peak_box_count, u32_at, u->peak_boxes);
+  mm_buf_puts(out, ",\"live\":[");
   for (uint32_t i = 0; i < u->profile_len; i++) {
     if (i) mm_buf_putc(out, ',');
     mm_buf_putc(out, '[');
@@ -123,23 +132,15 @@ static void put_box(mm_buf *out, const mm_box *box) {
   put_cstring(out, t->space);
   mm_buf_puts(out, ",\"base\":");
   put_cstring(out, t->base);
-  mm_buf_puts(out, ",\"offset\":");
-  mm_buf_put_int(out, t->offset);
-  mm_buf_puts(out, ",\"size\":");
-  mm_buf_put_int(out, t->size);
-  mm_buf_puts(out, ",\"shape\":[");
-  for (uint32_t i = 0; i < t->shape_len; i++) {
-    if (i) mm_buf_putc(out, ',');
-    mm_buf_put_int(out, t->shape[i]);
-  }
-  mm_buf_puts(out, "],\"dtype\":");
+  put_int_field(out, ",\"offset\":", t->offset);
+  put_int_field(out, ",\"size\":", t->size);
+  put_int_list(out, ",\"shape\":", t->shape_len, i64_at, t->shape);
+  mm_buf_puts(out, ",\"dtype\":");
   put_cstring(out, t->dtype);
   mm_buf_puts(out, ",\"op\":");
   put_cstring(out, t->op);
-  mm_buf_puts(out, ",\"start\":");
-  mm_buf_put_int(out, box->start);
-  mm_buf_puts(out, ",\"end\":");
-  mm_buf_put_int(out, box->end);
+  put_int_field(out, ",\"start\":", box->start);
+  put_int_field(out, ",\"end\":", box->end);
   mm_buf_puts(out, ",\"aliases\":[");
   for (uint32_t i = 0; i < box->alias_count; i++) {
     if (i) mm_buf_putc(out, ',');
@@ -152,13 +153,9 @@ static void put_box(mm_buf *out, const mm_box *box) {
   mm_buf_puts(out, ",\"over_capacity\":");
   put_bool(out, box->over_capacity);
   if (box->partner_total) {
-    mm_buf_puts(out, ",\"conflicts_with\":[");
-    for (uint32_t i = 0; i < box->partner_total && i < MM_BOX_PARTNERS; i++) {
-      if (i) mm_buf_putc(out, ',');
-      mm_buf_put_int(out, box->partners[i]);
-    }
-    mm_buf_puts(out, "],\"conflict_count\":");
-    mm_buf_put_int(out, box->partner_total);
+    size_t listed = box->partner_total < MM_BOX_PARTNERS ? box->partner_total : MM_BOX_PARTNERS;
+    put_int_list(out, ",\"conflicts_with\":", listed, u32_at, box->partners);
+    put_int_field(out, ",\"conflict_count\":", box->partner_total);
   }
   mm_buf_putc(out, '}');
 }
@@ -168,10 +165,8 @@ static void put_function(mm_buf *out, const mm_function *fn) {
   put_cstring(out, fn->name);
   mm_buf_puts(out, ",\"ftype\":");
   put_cstring(out, fn->ftype);
-  mm_buf_puts(out, ",\"src_start\":");
-  mm_buf_put_int(out, fn->src_start);
-  mm_buf_puts(out, ",\"src_end\":");
-  mm_buf_put_int(out, fn->src_end);
+  put_int_field(out, ",\"src_start\":", fn->src_start);
+  put_int_field(out, ",\"src_end\":", fn->src_end);
   mm_buf_puts(out, ",\"source\":");
   put_source(out, fn);
   mm_buf_puts(out, ",\"spaces\":[");
@@ -232,8 +227,7 @@ char *mm_error_to_json(const mm_error *error, size_t *out_len) {
   mm_buf_puts(&out, ",\"message\":");
   put_cstring(&out, error->message ? error->message : "");
   if (error->line) {
-    mm_buf_puts(&out, ",\"line\":");
-    mm_buf_put_int(&out, error->line);
+    put_int_field(&out, ",\"line\":", error->line);
   }
   if (error->function_count) {
     mm_buf_puts(&out, ",\"functions\":[");
