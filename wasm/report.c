@@ -1,6 +1,9 @@
 /* report.c: the model as plain text for terminals and CI logs: the
- * anomalies (`--check`) and the per-space summary table (`--summary`). */
+ * anomalies in line order (`--check`) and the per-space summary table
+ * (`--summary`). */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model_internal.h"
@@ -35,44 +38,82 @@ static const mm_space_usage *space_of(const mm_function *fn, const char *space) 
   return NULL;
 }
 
-/* One line per conflicting pair (from its first box) and per box over
- * capacity; returns how many lines. */
-static size_t check_function(mm_buf *out, const char *label, const mm_function *fn) {
-  size_t found = 0;
-  for (size_t i = 0; i < fn->box_count; i++) {
+/* One line of the check: a conflicting pair, a box over capacity, or a
+ * note that a box has more conflicts than it keeps partners for. */
+enum { ENTRY_OVER = -1, ENTRY_MORE = -2 };
+typedef struct check_entry {
+  uint32_t line, box;
+  int32_t partner; /* a box index, or ENTRY_OVER / ENTRY_MORE */
+} check_entry;
+
+static int compare_entries(const void *pa, const void *pb) {
+  const check_entry *a = pa, *b = pb;
+  if (a->line != b->line) return a->line < b->line ? -1 : 1;
+  if (a->box != b->box) return a->box < b->box ? -1 : 1;
+  return a->partner < b->partner ? -1 : a->partner > b->partner;
+}
+
+/* The function's entries, each pair once; returns how many. */
+static size_t collect_entries(const mm_function *fn, check_entry *entries) {
+  size_t n = 0;
+  for (uint32_t i = 0; i < fn->box_count; i++) {
     const mm_box *box = &fn->boxes[i];
     for (uint32_t k = 0; k < box->partner_total && k < MM_BOX_PARTNERS; k++) {
       const mm_box *other = &fn->boxes[box->partners[k]];
-      if (box->partners[k] < i) continue;
+      /* From the first box of the pair, or from this one when the first
+       * kept no room for it. */
+      const mm_box *first = box->partners[k] < i ? other : box;
+      bool listed_there = false;
+      for (uint32_t m = 0; first != box && m < first->partner_total && m < MM_BOX_PARTNERS; m++)
+        listed_there |= first->partners[m] == i;
+      if (first != box && listed_there) continue;
       uint32_t line = box->start > other->start ? box->start : other->start;
-      put_location(out, label, line, "conflict", fn);
-      mm_buf_puts(out, box->tile->space);
-      mm_buf_puts(out, " ");
-      put_box_label(out, box);
-      mm_buf_puts(out, " shares bytes with ");
-      put_box_label(out, other);
-      mm_buf_puts(out, " while both are live\n");
-      found++;
+      entries[n++] = (check_entry){line, i, (int32_t)box->partners[k]};
     }
-    if (box->partner_total > MM_BOX_PARTNERS && box->partners[MM_BOX_PARTNERS - 1] > i) {
-      char text[96];
-      snprintf(text, sizeof text, "  (and %u more conflicts of '%s')\n",
-               box->partner_total - MM_BOX_PARTNERS, box->tile->name);
-      mm_buf_puts(out, text);
-    }
-    if (box->over_capacity) {
-      const mm_space_usage *u = space_of(fn, box->tile->space);
-      char text[64];
-      put_location(out, label, box->start, "over capacity", fn);
-      mm_buf_puts(out, box->tile->space);
-      mm_buf_puts(out, " ");
-      put_box_label(out, box);
-      snprintf(text, sizeof text, " lies outside the capacity 0..%lld\n",
-               (long long)(u ? u->limit : 0));
-      mm_buf_puts(out, text);
-      found++;
-    }
+    if (box->partner_total > MM_BOX_PARTNERS)
+      entries[n++] = (check_entry){box->start, i, ENTRY_MORE};
+    if (box->over_capacity) entries[n++] = (check_entry){box->start, i, ENTRY_OVER};
   }
+  qsort(entries, n, sizeof *entries, compare_entries);
+  return n;
+}
+
+static void put_entry(mm_buf *out, const char *label, const mm_function *fn, const check_entry *e) {
+  const mm_box *box = &fn->boxes[e->box];
+  char text[96];
+  if (e->partner == ENTRY_MORE) {
+    snprintf(text, sizeof text, "  (and %u more conflicts of '%.40s')\n",
+             box->partner_total - MM_BOX_PARTNERS, box->tile->name);
+    mm_buf_puts(out, text);
+    return;
+  }
+  put_location(out, label, e->line, e->partner == ENTRY_OVER ? "over capacity" : "conflict", fn);
+  mm_buf_puts(out, box->tile->space);
+  mm_buf_puts(out, " ");
+  put_box_label(out, box);
+  if (e->partner == ENTRY_OVER) {
+    const mm_space_usage *u = space_of(fn, box->tile->space);
+    snprintf(text, sizeof text, " lies outside the capacity 0..%lld\n",
+             (long long)(u ? u->limit : 0));
+    mm_buf_puts(out, text);
+  } else {
+    mm_buf_puts(out, " shares bytes with ");
+    put_box_label(out, &fn->boxes[e->partner]);
+    mm_buf_puts(out, " while both are live\n");
+  }
+}
+
+/* The function's anomalies in line order; returns how many (notes aside),
+ * or SIZE_MAX when out of memory. */
+static size_t check_function(mm_buf *out, const char *label, const mm_function *fn) {
+  check_entry *entries = mm__alloc((fn->box_count * (MM_BOX_PARTNERS + 2) + 1) * sizeof *entries);
+  if (!entries) return SIZE_MAX;
+  size_t n = collect_entries(fn, entries), found = 0;
+  for (size_t i = 0; i < n; i++) {
+    put_entry(out, label, fn, &entries[i]);
+    found += entries[i].partner != ENTRY_MORE;
+  }
+  mm__dealloc(entries);
   return found;
 }
 
@@ -90,8 +131,14 @@ char *mm_model_check_text(const mm_model *model, const char *label, size_t *out_
   mm_buf out = {0};
   size_t found = 0;
   label = label ? label : model->dump;
-  for (size_t i = 0; i < model->functions.len; i++)
-    found += check_function(&out, label, mm_vec_at(&model->functions, i));
+  for (size_t i = 0; i < model->functions.len; i++) {
+    size_t n = check_function(&out, label, mm_vec_at(&model->functions, i));
+    if (n == SIZE_MAX) {
+      mm_buf_free(&out);
+      return NULL;
+    }
+    found += n;
+  }
   char text[128];
   if (found)
     snprintf(text, sizeof text, "%zu problem%s: conflicts or tiles over capacity\n", found,

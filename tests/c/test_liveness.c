@@ -9,7 +9,6 @@
 #include "memory_map.h"
 #include "model_internal.h"
 
-
 #define HEAD                                                                                       \
   "class P:\n"                                                                                     \
   "    @pl.function(type=pl.FunctionType.AIV)\n"                                                   \
@@ -147,6 +146,38 @@ static void test_conflict_partners_and_check(void) {
   mm_model_free(model);
 }
 
+/* One big tile under ten others of other bases: ten pairs, each printed
+ * once although `big` keeps only eight partners, and a note. */
+static void test_check_past_the_kept_partners(void) {
+  char dump[4096];
+  size_t n =
+      (size_t)snprintf(dump, sizeof dump, "%s", HEAD TILE("big", "m0", "0", "4096", "Vec", "f()"));
+  for (int i = 1; i <= 10; i++)
+    n +=
+        (size_t)snprintf(dump + n, sizeof dump - n,
+                         "        s%d: pl.Tile[[4], pl.FP32, pl.MemRef(m%d, %d, 64), pl.Mem.Vec] = "
+                         "f(big)\n",
+                         i, i, i * 256);
+  snprintf(dump + n, sizeof dump - n,
+           "        return big, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10\n");
+  mm_model *model = parse(dump);
+  size_t anomalies = 0;
+  char *text = model ? mm_model_check_text(model, "x.py", NULL, &anomalies) : NULL;
+  CHECK(text && anomalies == 10);
+  size_t pairs = 0;
+  for (const char *at = text; at && (at = strstr(at, ": conflict in k: ")); at++)
+    pairs++;
+  CHECK(pairs == 10);
+  for (int i = 1; text && i <= 10; i++) {
+    char name[16];
+    snprintf(name, sizeof name, "'s%d' (", i);
+    CHECK(strstr(text, name) != NULL);
+  }
+  CHECK(text && strstr(text, "  (and 2 more conflicts of 'big')\n"));
+  mm_free(text);
+  mm_model_free(model);
+}
+
 static void test_check_when_clean(void) {
   mm_model *model = parse(HEAD TILE("a", "m", "0", "64", "Vec", "f()") "        return a\n");
   size_t anomalies = 7;
@@ -162,6 +193,7 @@ int main(void) {
   test_gap_left_by_freed_tile();
   test_spaces_apart();
   test_conflict_partners_and_check();
+  test_check_past_the_kept_partners();
   test_check_when_clean();
   return check_report("test_liveness");
 }
