@@ -30,26 +30,39 @@ function copyIn(core, bytes, owned) {
   return ptr;
 }
 
-/** Decodes and frees a JSON buffer the core returned, its length at lenPtr. */
-function takeJson(core, out, lenPtr) {
+/** Copies out and frees a JSON buffer the core returned, its length at lenPtr. */
+function takeJsonBytes(core, out, lenPtr) {
   if (!out) throw outOfMemory();
   const heap = core.HEAPU8;
   const len = (heap[lenPtr] | (heap[lenPtr + 1] << 8) | (heap[lenPtr + 2] << 16) | (heap[lenPtr + 3] << 24)) >>> 0;
-  const json = decoder.decode(heap.subarray(out, out + len));
+  const json = heap.slice(out, out + len);
   core._mm_free(out);
-  return JSON.parse(json);
+  return json;
+}
+
+const takeJson = (core, out, lenPtr) => JSON.parse(decoder.decode(takeJsonBytes(core, out, lenPtr)));
+
+/**
+ * The model (or the refusal) from the core's JSON bytes.
+ * @throws DumpError when the JSON is a refusal
+ */
+export function parseModel(jsonBytes) {
+  const result = JSON.parse(decoder.decode(jsonBytes));
+  if (result.error) throw new DumpError(result);
+  return result;
 }
 
 /**
- * Computes the model of a dump.
+ * Computes the model of a dump, as the core's JSON bytes (the model or a
+ * refusal): the worker hands these to the page, which parses them once,
+ * instead of cloning a parsed model between threads.
  * @param core       instantiated Emscripten module
  * @param bytes      Uint8Array: the dump's bytes as read
  * @param options    { dumpName, backend, ptoText }: the file's base name,
  *                   an explicit backend name, the case's .pto texts
- * @returns the model (model.md's JSON as an object)
- * @throws DumpError when the core refuses the dump
+ * @returns Uint8Array of UTF-8 JSON, owned by the caller
  */
-export function analyzeDump(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null } = {}) {
+export function analyzeDumpJson(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null } = {}) {
   const owned = [];
   try {
     const input = copyIn(core, bytes, owned);
@@ -59,13 +72,18 @@ export function analyzeDump(core, bytes, { dumpName = 'dump.py', backend = null,
     const ptoPtr = pto ? copyIn(core, pto, owned) : 0;
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
     const out = core._mm_analyze_json(input, bytes.length, name, backendPtr, ptoPtr, pto ? pto.length : 0, lenPtr);
-    const result = takeJson(core, out, lenPtr);
-    if (result.error) throw new DumpError(result);
-    return result;
+    return takeJsonBytes(core, out, lenPtr);
   } finally {
     for (const ptr of owned) core._free(ptr);
   }
 }
+
+/**
+ * Computes the model of a dump (arguments as analyzeDumpJson).
+ * @returns the model (model.md's JSON as an object)
+ * @throws DumpError when the core refuses the dump
+ */
+export const analyzeDump = (core, bytes, options) => parseModel(analyzeDumpJson(core, bytes, options));
 
 /** The backends the core knows: [{ name, arch, capacities: { Vec: n, ... } }]. */
 export function listBackends(core) {

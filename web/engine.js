@@ -1,6 +1,7 @@
 // The main thread's side of the worker: a promise per request. The worker
 // is made from the source in the page (#worker-source) through a Blob URL,
 // which works when the page is served and when it is opened from file://.
+import { parseModel } from './core.js';
 
 /** A refusal from the core, or a failure to run it, as the page shows it. */
 export class EngineError extends Error {
@@ -8,6 +9,15 @@ export class EngineError extends Error {
     super(message);
     this.kind = kind;
     this.line = line || 0;
+  }
+}
+
+/** The model from the worker's JSON bytes, or the core's refusal. */
+function settleModel(request, json) {
+  try {
+    request.resolve(parseModel(new Uint8Array(json)));
+  } catch (error) {
+    request.reject(new EngineError({ kind: error.kind || 'internal', message: error.message, line: error.line }));
   }
 }
 
@@ -28,6 +38,7 @@ export function createEngine(source) {
       pending.delete(data.id);
       if (data.coreMs !== undefined) Object.assign(stats, { coreMs: data.coreMs, heapBytes: data.heapBytes });
       if (data.error) request.reject(new EngineError(data.error));
+      else if (data.json) settleModel(request, data.json);
       else request.resolve(data.result);
     };
     worker.onerror = (event) => {

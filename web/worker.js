@@ -1,7 +1,7 @@
 // The page's worker: owns the WebAssembly core and answers requests, so a
 // big dump never stalls the page. Bundled (tools/bundle.mjs) after the
 // Emscripten glue, which defines createMemoryMapCore.
-import { analyzeDump, listBackends } from './core.js';
+import { analyzeDumpJson, listBackends } from './core.js';
 
 let corePromise = null;
 
@@ -15,10 +15,14 @@ self.onmessage = async ({ data }) => {
   try {
     const instance = await core();
     const started = performance.now();
-    const result = data.type === 'backends'
-      ? listBackends(instance)
-      : analyzeDump(instance, new Uint8Array(data.bytes), data.options);
-    self.postMessage({ id, result, coreMs: performance.now() - started, heapBytes: instance.HEAPU8.length });
+    if (data.type === 'backends') {
+      self.postMessage({ id, result: listBackends(instance) });
+      return;
+    }
+    // The JSON bytes are handed over, not copied; the page parses them.
+    const json = analyzeDumpJson(instance, new Uint8Array(data.bytes), data.options);
+    self.postMessage({ id, json: json.buffer, coreMs: performance.now() - started, heapBytes: instance.HEAPU8.length },
+      [json.buffer]);
   } catch (error) {
     // A trap (out of memory, a bug) leaves the module unusable: start anew next time.
     if (!error.kind) corePromise = null;
