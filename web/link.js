@@ -1,7 +1,7 @@
 // Deep links: the view state kept in the URL hash, and the `?dump=` source
 // of a hosted page. Pure functions (no DOM), testable in Node.
 
-const ZOOM_RANGE = [0.01, 1000];
+import { ZOOM_MAX, ZOOM_MIN } from './layout.js';
 
 /**
  * The hash for a view: `#fn=<function>&tile=<name>&line=<n>&zoom=<z>&axis=used&hide=Mat,Left`.
@@ -27,7 +27,7 @@ export function parseLink(hash) {
   const line = Number(params.get('line'));
   if (Number.isInteger(line) && line > 0) view.line = line;
   const zoom = Number(params.get('zoom'));
-  if (Number.isFinite(zoom) && zoom >= ZOOM_RANGE[0] && zoom <= ZOOM_RANGE[1]) view.zoom = zoom;
+  if (Number.isFinite(zoom) && zoom > 0) view.zoom = Math.min(ZOOM_MAX, Math.max(ZOOM_MIN, zoom));
   if (params.get('axis') === 'used') view.axis = 'used';
   view.hidden = (params.get('hide') || '').split(',').filter(Boolean);
   return view;
