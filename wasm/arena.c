@@ -42,22 +42,29 @@ static bool arena_grow(mm_arena *arena, size_t size) {
   block->next = arena->head;
   block->capacity = capacity;
   arena->head = block;
+  arena->data = (char *)block + MM_ARENA_HEADER;
   arena->used = 0;
   arena->capacity = capacity;
   return true;
 }
 
-void *mm_arena_alloc(mm_arena *arena, size_t size) {
+void *mm_arena_alloc_slow(mm_arena *arena, size_t size) {
   if (arena->failed) return NULL;
+  if (size > SIZE_MAX - 15) {
+    arena->failed = true;
+    arena->data = NULL;
+    return NULL;
+  }
   size = (size + 15) & ~(size_t)15;
   if (size < 16) size = 16;
   if (!arena->head || arena->capacity - arena->used < size) {
     if (!arena_grow(arena, size)) {
       arena->failed = true;
+      arena->data = NULL; /* every later allocation takes the slow path and fails */
       return NULL;
     }
   }
-  char *data = (char *)arena->head + MM_ARENA_HEADER + arena->used;
+  char *data = arena->data + arena->used;
   arena->used += size;
   return data;
 }
@@ -80,6 +87,7 @@ void mm_arena_reset(mm_arena *arena) {
     block = next;
   }
   arena->head = block;
+  if (!arena->failed) arena->data = (char *)block + MM_ARENA_HEADER;
   arena->used = 0;
   arena->capacity = block->capacity;
 }
@@ -174,6 +182,12 @@ void *mm_vec_push(mm_vec *vec) {
   memset(item, 0, vec->item_size);
   vec->len++;
   return item;
+}
+
+bool mm_vec_push_ptr_slow(mm_vec *vec, const void *ptr) {
+  const void **slot = mm_vec_push(vec);
+  if (slot) *slot = ptr;
+  return slot != NULL;
 }
 
 void *mm_vec_at(const mm_vec *vec, size_t index) {

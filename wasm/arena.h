@@ -16,13 +16,28 @@ void mm__dealloc(void *ptr);
 typedef struct mm_arena_block mm_arena_block;
 typedef struct mm_arena {
   mm_arena_block *head;
+  char *data;      /* head's first byte; NULL before the first block and after a failure */
   size_t used;     /* bytes used in head */
   size_t capacity; /* bytes available in head */
   bool failed;     /* an allocation failed; results are NULL from then on */
 } mm_arena;
 
 void mm_arena_init(mm_arena *arena);
-void *mm_arena_alloc(mm_arena *arena, size_t size);
+/* Allocation that needs a new block (or fails): mm_arena_alloc's slow path. */
+void *mm_arena_alloc_slow(mm_arena *arena, size_t size);
+/* `size` bytes aligned to 16; NULL when out of memory. The common case is
+ * inline: the parser allocates a node per expression. */
+static inline void *mm_arena_alloc(mm_arena *arena, size_t size) {
+  if (arena->data && size <= 4096) {
+    size_t rounded = size < 16 ? 16 : (size + 15) & ~(size_t)15;
+    if (arena->capacity - arena->used >= rounded) {
+      void *item = arena->data + arena->used;
+      arena->used += rounded;
+      return item;
+    }
+  }
+  return mm_arena_alloc_slow(arena, size);
+}
 /* Copies `len` bytes and appends a NUL. */
 char *mm_arena_strndup(mm_arena *arena, const char *text, size_t len);
 /* Frees all blocks but the first, and rewinds: cheap reuse per statement. */
@@ -54,6 +69,16 @@ void mm_vec_init(mm_vec *vec, size_t item_size);
 /* Appends one zeroed item and returns it, NULL when out of memory. */
 void *mm_vec_push(mm_vec *vec);
 void *mm_vec_at(const mm_vec *vec, size_t index);
+/* Appends to a vector of pointers; false when out of memory. Inline: the
+ * parser's kid lists and walks push a pointer per node. */
+bool mm_vec_push_ptr_slow(mm_vec *vec, const void *ptr);
+static inline bool mm_vec_push_ptr(mm_vec *vec, const void *ptr) {
+  if (vec->len < vec->cap) {
+    ((const void **)vec->items)[vec->len++] = ptr;
+    return true;
+  }
+  return mm_vec_push_ptr_slow(vec, ptr);
+}
 void mm_vec_free(mm_vec *vec);
 
 #endif

@@ -94,14 +94,6 @@ mm_node *p_node_at(parser *p, int kind, const mm_node *first) {
 
 size_t p_mark(const parser *p) { return p->scratch->len; }
 
-void p_push(parser *p, mm_node *kid) {
-  mm_node **slot = mm_vec_push(p->scratch);
-  if (!slot)
-    mm_diag_set(p->diag, MM_ERR_NO_MEMORY, p_peek(p)->line, "out of memory");
-  else
-    *slot = kid;
-}
-
 mm_node *p_finish(parser *p, mm_node *node, size_t mark) {
   if (!node || p_failed(p)) return NULL;
   size_t count = p->scratch->len - mark;
@@ -190,17 +182,12 @@ void p_emit_loads(parser *p, const mm_node *node) {
   if (!p->tracking || !node || p_failed(p)) return;
   /* Iterative: chains such as a + b + ... nest as deep as they are long. */
   p->walk->len = 0;
-  const mm_node **top = mm_vec_push(p->walk);
-  if (!top) goto oom;
-  *top = node;
+  if (!mm_vec_push_ptr(p->walk, node)) goto oom;
   while (p->walk->len) {
     const mm_node *n = ((const mm_node **)p->walk->items)[--p->walk->len];
     if (n->kind == N_NAME && n->ctx == CTX_LOAD) p->events->load(p->events->context, n);
-    for (uint32_t i = 0; i < n->count; i++) {
-      const mm_node **slot = mm_vec_push(p->walk);
-      if (!slot) goto oom;
-      *slot = n->kids[i];
-    }
+    for (uint32_t i = 0; i < n->count; i++)
+      if (!mm_vec_push_ptr(p->walk, n->kids[i])) goto oom;
   }
   return;
 oom:

@@ -66,7 +66,11 @@ void p_error_node(parser *p, const mm_node *node, const char *message);
 mm_node *p_node(parser *p, int kind, const mm_token *first);
 mm_node *p_node_at(parser *p, int kind, const mm_node *first);
 size_t p_mark(const parser *p);
-void p_push(parser *p, mm_node *kid);
+/* Adds a kid to the node under construction (see p_finish). */
+static inline void p_push(parser *p, mm_node *kid) {
+  if (!mm_vec_push_ptr(p->scratch, kid))
+    mm_diag_set(p->diag, MM_ERR_NO_MEMORY, p_peek(p)->line, "out of memory");
+}
 /* Moves the kids pushed since `mark` into `node` and ends it at the last
  * token consumed. */
 mm_node *p_finish(parser *p, mm_node *node, size_t mark);

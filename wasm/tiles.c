@@ -249,17 +249,14 @@ static bool find_memref_and_space(const char *src, const mm_node *root, memref *
   mm_vec_init(&queue, sizeof(const mm_node *));
   bool found_ref = false;
   *space = NULL;
-  const mm_node **slot = mm_vec_push(&queue);
-  if (slot) *slot = root;
+  mm_vec_push_ptr(&queue, root);
   for (size_t head = 0; head < queue.len && !(found_ref && *space); head++) {
     const mm_node *node = ((const mm_node **)queue.items)[head];
     if (!found_ref && usable_memref(src, node, ref, diag)) found_ref = true;
     if (mm_diag_failed(diag)) break;
     if (!*space && is_space_attribute(src, node)) *space = node;
-    for (uint32_t i = 0; i < node->count; i++) {
-      slot = mm_vec_push(&queue);
-      if (slot) *slot = node->kids[i];
-    }
+    for (uint32_t i = 0; i < node->count; i++)
+      mm_vec_push_ptr(&queue, node->kids[i]);
   }
   bool ok = !queue.failed;
   if (queue.failed) mm_diag_set(diag, MM_ERR_NO_MEMORY, root->line, "out of memory");
