@@ -177,21 +177,20 @@ static void invalid_character(lexer *lx) {
 
 /* Advances over identifier characters; false when none. */
 static bool scan_identifier(lexer *lx) {
-  size_t start = lx->pos;
-  while (lx->pos < lx->end) {
-    unsigned char c = (unsigned char)lx->src[lx->pos];
-    if (char_class[c] & (C_IDENT | C_DIGIT)) {
-      lx->pos++;
-    } else if (c >= 0x80) {
-      size_t n;
-      uint32_t cp = decode_utf8(lx->src, lx->pos, &n);
-      if (!is_identifier_code_point(cp)) break;
-      lx->pos += n;
-    } else {
-      break;
-    }
+  const unsigned char *s = (const unsigned char *)lx->src;
+  size_t start = lx->pos, pos = start, end = lx->end;
+  for (;;) {
+    while (pos < end &&
+           (char_class[s[pos]] & (C_IDENT | C_DIGIT))) /* the ASCII run, in registers */
+      pos++;
+    if (pos >= end || s[pos] < 0x80) break;
+    size_t n;
+    uint32_t cp = decode_utf8(lx->src, pos, &n);
+    if (!is_identifier_code_point(cp)) break;
+    pos += n;
   }
-  return lx->pos > start;
+  lx->pos = pos;
+  return pos > start;
 }
 
 /* Keywords by length (2..8): a few candidates each, compared once. */
