@@ -296,6 +296,8 @@ test('? shows every keyboard shortcut; Esc closes it', async () => {
   assert.equal(await overlay.isVisible(), true);
   const keys = await overlay.locator('kbd').allInnerTexts();
   for (const key of ['?', '/', 'N / Shift+N', '↑ / ↓', 'Esc', 'Enter / Shift+Enter']) assert.ok(keys.includes(key), key);
+  await page.keyboard.press('/'); // keys wait while the list is open
+  assert.notEqual(await page.evaluate(() => document.activeElement.id), 'search');
   await page.keyboard.press('Escape');
   assert.equal(await overlay.isVisible(), false);
   await page.locator('#shortcuts-button').click();

@@ -293,6 +293,7 @@ function onKey(e) {
     return activeCard()?.clearPins();
   }
   if (typing(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (page.shortcuts.open && e.key !== '?') return; // the list is on top: keys wait for it to close
   if (e.key === '?') {
     e.preventDefault();
     page.shortcuts.toggle();
