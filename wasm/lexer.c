@@ -680,7 +680,7 @@ static void lex_step(lexer *lx) {
 
 void mm_lexer_fill(mm_lexer *lx, size_t index) {
   /* A few tokens more than asked: the parser mostly wants the next one. */
-  size_t want = index + 64;
+  size_t want = index < SIZE_MAX - 64 ? index + 64 : SIZE_MAX;
   while (!lx->done && lx->count <= want) {
     if (!failed(lx) && lx->pos < lx->end) {
       lex_step(lx);
@@ -736,7 +736,7 @@ bool mm_lex(const char *input, size_t begin, size_t end, uint32_t base_line, boo
             bool with_lines, mm_lexed *out, mm_diag *diag) {
   lexer lx;
   mm_lexer_init(&lx, input, begin, end, base_line, in_brackets, with_lines, diag);
-  mm_lexer_fill(&lx, SIZE_MAX - 64);
+  mm_lexer_fill(&lx, SIZE_MAX);
   memset(out, 0, sizeof *out);
   size_t n = lx.count - lx.first;
   out->tokens = mm__alloc((n ? n : 1) * sizeof *out->tokens);

@@ -164,7 +164,8 @@ typedef struct mm_lexer {
  * first when it fails before reaching the tokenizer's). */
 void mm_lexer_init(mm_lexer *lx, const char *input, size_t begin, size_t end, uint32_t base_line,
                    bool in_brackets, bool with_lines, mm_diag *diag);
-/* Makes tokens until token `index` exists or TK_END has been made. */
+/* Makes tokens until token `index` exists or TK_END has been made
+ * (SIZE_MAX: all of them). */
 void mm_lexer_fill(mm_lexer *lx, size_t index);
 /* Frees the chunks holding only tokens before `index`. */
 void mm_lexer_release(mm_lexer *lx, size_t index);

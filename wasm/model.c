@@ -163,8 +163,7 @@ static bool analyse(mm_model *model, const char *input, size_t len, mm_diag *dia
    * (a grammar error met before it is the one to report), and always when
    * the tokenizer ran out of memory. */
   bool reached_end = lexer.count && stopped_at + 1 >= lexer.count;
-  if (mm_diag_failed(&lex_diag) &&
-      (ok || reached_end || lex_diag.status != MM_ERR_SYNTAX || !mm_diag_failed(diag))) {
+  if (mm_diag_failed(&lex_diag) && (ok || reached_end || lex_diag.status != MM_ERR_SYNTAX)) {
     *diag = lex_diag;
     ok = false;
   }

@@ -78,7 +78,7 @@ static mm_node *parse_field_expression(parser *p, size_t from, size_t to, uint32
   }
   mm_lexer sub;
   mm_lexer_init(&sub, p->src, from, to, line, true, false, p->diag);
-  mm_lexer_fill(&sub, SIZE_MAX - 64); /* all of it: a tokenizer error in a field wins */
+  mm_lexer_fill(&sub, SIZE_MAX); /* all of it: a tokenizer error in a field wins */
   if (p_failed(p)) {
     mm_lexer_free(&sub);
     return NULL;

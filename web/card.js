@@ -412,7 +412,7 @@ export class Card {
     const { fn } = this;
     this.state.line = line === null ? null : Math.min(fn.src_end, Math.max(fn.src_start, line));
     this.state.peakSpace = this.state.line === null ? null : peakSpace;
-    if (!this.body) this.setOpen(true);
+    if (this.state.line !== null && !this.state.open) this.setOpen(true);
     this.source.setPinnedLine(this.state.line);
     this.updateLineRule();
     this.refreshBoxClasses();
@@ -438,7 +438,6 @@ export class Card {
 
   /** A pill's click: the card opens on the space's peak line. */
   showPeak(space) {
-    if (!this.state.open) this.setOpen(true);
     const usage = this.spaces.get(space);
     this.pinLine(usage.peak_line, space);
     this.scrollToLine(usage.peak_line);
@@ -498,8 +497,8 @@ export class Card {
     const offset = this.leftWidth() + (this.state.source ? SPLITTER_WIDTH : 0);
     const x = offset + lane.left + (box.offset - lane.lo) * this.factor;
     const v = this.viewport;
+    // Sideways only: the lines in view, drawn by scrollToLine, stay the same.
     if (x < v.scrollLeft + offset || x > v.scrollLeft + v.clientWidth - 40) v.scrollLeft = Math.max(0, x - offset - 40);
-    this.draw();
     if (focus) this.rendered.get(index)?.focus({ preventScroll: true });
   }
 

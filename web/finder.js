@@ -12,6 +12,7 @@ export class Finder {
     this.anomalyAt = -1;
     this.matches = [];
     this.matchAt = -1;
+    this.query = ''; // the text the matches are for
   }
 
   setModel(model, cards) {
