@@ -577,10 +577,13 @@ static void scan_name_or_string(lexer *lx) {
 
 /* One token (or none, for blanks, comments and continuations). */
 static void scan_token(lexer *lx, bool *line_start) {
+  /* Blanks between tokens are skipped here, not as a step of their own:
+   * most tokens of a dump follow a space. */
+  while (char_class[(unsigned char)lx->src[lx->pos]] & C_SPACE)
+    if (++lx->pos >= lx->end) return;
   char c = lx->src[lx->pos];
-  if (char_class[(unsigned char)c] & C_SPACE) {
-    while (lx->pos < lx->end && (char_class[(unsigned char)lx->src[lx->pos]] & C_SPACE))
-      lx->pos++;
+  if ((unsigned char)c >= 0x80) {
+    return; /* a non-ASCII identifier: the next step decodes it */
   } else if (c == '#') {
     skip_comment(lx);
   } else if (c == '\n' || c == '\r') {

@@ -23,9 +23,10 @@ typedef struct parser {
   mm_vec *walk;            /* const mm_node*: stack for p_emit_loads */
   mm_diag *diag;
   const mm_parse_events *events;
-  bool tracking;          /* inside a function the listener asked for */
-  int nesting;            /* recursion guard */
-  uint32_t prev_end_line; /* end line of the last real token consumed */
+  bool tracking;           /* inside a function the listener asked for */
+  int nesting;             /* recursion guard */
+  mm_node *parsed_primary; /* parse_expression's primary, handed to the operator levels */
+  uint32_t prev_end_line;  /* end line of the last real token consumed */
 } parser;
 
 /* Tokens */
