@@ -235,8 +235,28 @@ static const struct {
     /* 8 */ {{"continue", TK_KW_CONTINUE}, {"nonlocal", TK_KW_NONLOCAL}},
 };
 
+/* Bit (first letter | 0x20) - 'a' is set when a keyword of that length
+ * starts with it: most names are refused here without a comparison. Kept
+ * in step with the table above (the C test lexes every keyword). */
+#define KW_LETTER(c) (1u << ((c) - 'a'))
+static const uint32_t keyword_first_letters[7] = {
+    /* 2 */ KW_LETTER('a') | KW_LETTER('i') | KW_LETTER('o'),
+    /* 3 */ KW_LETTER('a') | KW_LETTER('d') | KW_LETTER('f') | KW_LETTER('n') | KW_LETTER('t'),
+    /* 4 */ KW_LETTER('n') | KW_LETTER('t') | KW_LETTER('e') | KW_LETTER('f') | KW_LETTER('p') |
+        KW_LETTER('w'),
+    /* 5 */ KW_LETTER('f') | KW_LETTER('a') | KW_LETTER('b') | KW_LETTER('c') | KW_LETTER('r') |
+        KW_LETTER('w') | KW_LETTER('y'),
+    /* 6 */ KW_LETTER('a') | KW_LETTER('e') | KW_LETTER('g') | KW_LETTER('i') | KW_LETTER('l') |
+        KW_LETTER('r'),
+    /* 7 */ KW_LETTER('f'),
+    /* 8 */ KW_LETTER('c') | KW_LETTER('n'),
+};
+#undef KW_LETTER
+
 static uint8_t keyword_kind(const char *text, size_t len) {
   if (len < 2 || len > 8) return TK_NAME;
+  unsigned letter = (unsigned)((unsigned char)text[0] | 0x20) - 'a';
+  if (letter >= 26 || !(keyword_first_letters[len - 2] & (1u << letter))) return TK_NAME;
   for (size_t i = 0; i < 10 && keywords_by_length[len - 2][i].word; i++) {
     const char *word = keywords_by_length[len - 2][i].word;
     if (word[0] == text[0] && memcmp(word, text, len) == 0)
@@ -455,7 +475,6 @@ static uint8_t match_operator(const char *s, size_t n, size_t *len) {
 }
 
 static void track_bracket(lexer *lx, uint8_t op) {
-  static const char opening[] = "([{", closing[] = ")]}";
   char c = lx->src[lx->pos];
   if (op == OP_LPAR || op == OP_LSQB || op == OP_LBRACE) {
     if (lx->depth >= MAX_BRACKETS) {
@@ -471,7 +490,8 @@ static void track_bracket(lexer *lx, uint8_t op) {
       return;
     }
     char open = lx->brackets[lx->depth - 1];
-    if (strchr(opening, open) - opening != strchr(closing, c) - closing) {
+    char expected = open == '(' ? ')' : open == '[' ? ']' : '}';
+    if (c != expected) {
       uint32_t open_line = lx->bracket_lines[lx->depth - 1];
       if (open_line != lx->line)
         mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line,

@@ -5,12 +5,11 @@
 #include <string.h>
 
 #include "arena.h"
+#include "check.h"
 #include "diag.h"
 #include "lexer.h"
-#include "check.h"
 #include "memory_map.h"
 #include "names.h"
-
 
 static const char *tile_dump =
     "class P:\n"
@@ -34,6 +33,26 @@ static void test_lexer_lines(void) {
     if (t->kind == TK_STRING) CHECK(t->line == 4 && t->end_line == 5);
   }
   CHECK(names == 3);
+  mm_lexed_free(&lexed);
+}
+
+/* Every keyword, in the order of the token kinds, and words that only look
+ * like one: the lexer's first-letter filter must keep them apart. */
+static void test_lexer_keywords(void) {
+  const char *src = "False None True and as assert async await break class continue def del "
+                    "elif else except finally for from global if import in is lambda nonlocal "
+                    "not or pass raise return try while with yield "
+                    "pl tile IF none true Pass fors nonlocals _if y";
+  mm_diag diag = {0};
+  mm_lexed lexed;
+  CHECK(mm_lex(src, 0, strlen(src), 1, false, false, &lexed, &diag));
+  int keywords = TK_KW_YIELD - TK_KW_FALSE + 1, names = 0;
+  CHECK(lexed.count > (size_t)keywords);
+  for (int i = 0; i < keywords && (size_t)i < lexed.count; i++)
+    CHECK(lexed.tokens[i].kind == TK_KW_FALSE + i);
+  for (size_t i = (size_t)keywords; i < lexed.count; i++)
+    names += lexed.tokens[i].kind == TK_NAME;
+  CHECK(names == 10);
   mm_lexed_free(&lexed);
 }
 
@@ -181,6 +200,7 @@ static void test_arena(void) {
 
 int main(void) {
   test_lexer_lines();
+  test_lexer_keywords();
   test_lexer_errors();
   test_text_checks();
   test_json_cannot_end_a_script();
