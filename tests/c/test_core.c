@@ -107,6 +107,28 @@ static void test_json_cannot_end_a_script(void) {
   mm_free(json);
 }
 
+/* Escapes found wherever they fall against the writer's eight-byte steps:
+ * every offset of a special byte in a line, and a short tail. */
+static void test_json_escapes_at_every_offset(void) {
+  for (int at = 0; at < 17; at++) {
+    char dump[512];
+    snprintf(dump, sizeof dump,
+             "class P:\n"
+             "    @pl.function(type=pl.FunctionType.AIV)\n"
+             "    def k(self):\n"
+             "        t: pl.Tile[[4], pl.FP32, pl.MemRef(m, 0, 64), pl.Mem.Vec] = f()\n"
+             "        return t  # %.*s<%.*s\xE2\x80\xA9\n",
+             at, "abcdefghijklmnopq", 16 - at, "rstuvwxyzABCDEFG");
+    size_t len = 0;
+    char *json = mm_analyze_json(dump, strlen(dump), "d.py", NULL, NULL, 0, &len);
+    char want[128];
+    snprintf(want, sizeof want, "# %.*s\\u003c%.*s\\u2029\"", at, "abcdefghijklmnopq", 16 - at,
+             "rstuvwxyzABCDEFG");
+    CHECK(json && strstr(json, want) != NULL);
+    mm_free(json);
+  }
+}
+
 static void test_errors_as_json(void) {
   size_t len;
   char *json = mm_analyze_json("x = (\n", 6, "d.py", NULL, NULL, 0, &len);
@@ -204,6 +226,7 @@ int main(void) {
   test_lexer_errors();
   test_text_checks();
   test_json_cannot_end_a_script();
+  test_json_escapes_at_every_offset();
   test_errors_as_json();
   test_model_api();
   test_backends();
