@@ -55,8 +55,7 @@ void *mm_arena_alloc_slow(mm_arena *arena, size_t size) {
     arena->data = NULL;
     return NULL;
   }
-  size = (size + 15) & ~(size_t)15;
-  if (size < 16) size = 16;
+  size = mm_arena_rounded(size);
   if (!arena->head || arena->capacity - arena->used < size) {
     if (!arena_grow(arena, size)) {
       arena->failed = true;

@@ -23,13 +23,18 @@ typedef struct mm_arena {
 } mm_arena;
 
 void mm_arena_init(mm_arena *arena);
+/* An allocation's size in the arena: a multiple of 16, at least 16. The
+ * caller keeps `size` far below SIZE_MAX. */
+static inline size_t mm_arena_rounded(size_t size) {
+  return size < 16 ? 16 : (size + 15) & ~(size_t)15;
+}
 /* Allocation that needs a new block (or fails): mm_arena_alloc's slow path. */
 void *mm_arena_alloc_slow(mm_arena *arena, size_t size);
 /* `size` bytes aligned to 16; NULL when out of memory. The common case is
  * inline: the parser allocates a node per expression. */
 static inline void *mm_arena_alloc(mm_arena *arena, size_t size) {
   if (arena->data && size <= 4096) {
-    size_t rounded = size < 16 ? 16 : (size + 15) & ~(size_t)15;
+    size_t rounded = mm_arena_rounded(size);
     if (arena->capacity - arena->used >= rounded) {
       void *item = arena->data + arena->used;
       arena->used += rounded;

@@ -39,12 +39,12 @@ static void put_string(mm_buf *out, const char *s, size_t len) {
     if (i >= len) break;
     unsigned char c = u[i];
     if (!json_special[c]) continue;
-    bool separator = c == 0xE2 && i + 2 < len && (unsigned char)s[i + 1] == 0x80 &&
-                     ((unsigned char)s[i + 2] == 0xA8 || (unsigned char)s[i + 2] == 0xA9);
+    bool separator =
+        c == 0xE2 && i + 2 < len && u[i + 1] == 0x80 && (u[i + 2] == 0xA8 || u[i + 2] == 0xA9);
     if (c == 0xE2 && !separator) continue;
     mm_buf_append(out, s + run, i - run);
     if (separator) {
-      put_escape(out, 0x2028u + ((unsigned char)s[i + 2] - 0xA8u));
+      put_escape(out, 0x2028u + (u[i + 2] - 0xA8u));
       i += 2;
     } else if (c == '"') {
       mm_buf_append(out, "\\\"", 2);

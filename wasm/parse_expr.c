@@ -97,10 +97,14 @@ static mm_node *parse_power(parser *p) {
   return base;
 }
 
+/* `-`, `+` or `~` in front of an operand. */
+static bool is_unary_sign(const mm_token *t) {
+  return t->kind == TK_OP && (t->op == OP_MINUS || t->op == OP_PLUS || t->op == OP_TILDE);
+}
+
 static mm_node *parse_factor(parser *p) {
   const mm_token *t = p_peek(p);
-  if (!p->parsed_primary && t->kind == TK_OP &&
-      (t->op == OP_MINUS || t->op == OP_PLUS || t->op == OP_TILDE)) {
+  if (!p->parsed_primary && is_unary_sign(t)) {
     if (!p_enter(p, t)) return NULL;
     p_advance(p);
     mm_node *operand = parse_factor(p);
@@ -204,15 +208,15 @@ static bool ends_primary_expression(const mm_token *t) {
  * when an operator follows, handing them the primary. Same tree, same
  * errors, a fraction of the calls. */
 static mm_node *parse_operand_chain(parser *p, const mm_token *first) {
-  bool prefix = first->kind == TK_KW_NOT || first->kind == TK_KW_AWAIT ||
-                (first->kind == TK_OP &&
-                 (first->op == OP_MINUS || first->op == OP_PLUS || first->op == OP_TILDE));
-  if (prefix) return parse_disjunction(p);
+  if (first->kind == TK_KW_NOT || first->kind == TK_KW_AWAIT || is_unary_sign(first))
+    return parse_disjunction(p);
   mm_node *primary = parse_primary(p);
   if (!primary || ends_primary_expression(p_peek(p))) return primary;
   p->parsed_primary = primary;
   mm_node *result = parse_disjunction(p);
-  p->parsed_primary = NULL; /* taken by parse_primary unless an error came first */
+  /* The levels reach parse_primary, which takes it, before reading a token;
+   * cleared anyway so that no later parse could be handed a stale node. */
+  p->parsed_primary = NULL;
   return result;
 }
 
