@@ -253,7 +253,7 @@ static const uint32_t keyword_first_letters[7] = {
 };
 #undef KW_LETTER
 
-static uint8_t keyword_kind(const char *text, size_t len) {
+static inline uint8_t keyword_kind(const char *text, size_t len) {
   if (len < 2 || len > 8) return TK_NAME;
   unsigned letter = (unsigned)((unsigned char)text[0] | 0x20) - 'a';
   if (letter >= 26 || !(keyword_first_letters[len - 2] & (1u << letter))) return TK_NAME;
@@ -427,7 +427,7 @@ static void scan_number(lexer *lx) {
 
 /* The operator at `s` (n bytes available) and its length, longest first;
  * OP_NONE when there is none. */
-static uint8_t match_operator(const char *s, size_t n, size_t *len) {
+static inline uint8_t match_operator(const char *s, size_t n, size_t *len) {
   char c1 = n > 1 ? s[1] : 0, c2 = n > 2 ? s[2] : 0;
   *len = 1;
 #define TWO(second, op2, op1) ((c1 == (second)) ? (*len = 2, (op2)) : (op1))
@@ -701,12 +701,80 @@ static void lex_step(lexer *lx) {
   if (lx->pos == before && !failed(lx)) lx->pos++; /* defensive: always progress */
 }
 
+/* The tokens most of a line is made of (names, keywords, plain decimal
+ * integers, operators) in a loop that keeps the position and the token
+ * slot in registers: stores into a token may alias anything in `lx`, so
+ * lex_step reloads them for every token. Stops, with nothing consumed of
+ * it, at the first token it leaves to lex_step (line ends, strings, string
+ * prefixes, other numbers, non-ASCII, comments, backslashes, errors) and
+ * once token `want` exists. Each token is exactly what lex_step makes. */
+static void lex_run(lexer *lx, size_t want) {
+  const unsigned char *s = (const unsigned char *)lx->src;
+  const size_t end = lx->end;
+  const uint32_t line = lx->line;
+  size_t pos = lx->pos, count = lx->count;
+  mm_token *slot = lx->next_slot;
+  while (count <= want) {
+    while (pos < end && (char_class[s[pos]] & C_SPACE))
+      pos++;
+    if (pos >= end) break;
+    size_t start = pos;
+    uint8_t kind, op = 0, cls = char_class[s[pos]];
+    if (cls & C_IDENT) {
+      while (pos < end && (char_class[s[pos]] & (C_IDENT | C_DIGIT)))
+        pos++;
+      if (pos < end && (s[pos] >= 0x80 || s[pos] == '"' || s[pos] == '\'')) {
+        pos = start; /* a non-ASCII name or a string prefix */
+        break;
+      }
+      kind = keyword_kind(lx->src + start, pos - start);
+    } else if (cls & C_DIGIT) {
+      while (pos < end && (char_class[s[pos]] & C_DIGIT))
+        pos++;
+      if ((pos < end && ((char_class[s[pos]] & C_IDENT) || s[pos] == '.' || s[pos] >= 0x80)) ||
+          (s[start] == '0' && pos - start > 1)) {
+        pos = start; /* floats, exponents, underscores, bases, leading zeros */
+        break;
+      }
+      kind = TK_NUMBER;
+    } else {
+      size_t n;
+      op = match_operator(lx->src + pos, end - pos, &n);
+      if (op == OP_NONE) break; /* line ends, quotes, '#', '\\', invalid bytes */
+      if (op == OP_DOT && pos + 1 < end && (char_class[s[pos + 1]] & C_DIGIT)) break; /* .5 */
+      if (op <= OP_RBRACE) { /* a bracket: kept on the stack, maybe refused */
+        lx->pos = pos;
+        track_bracket(lx, op);
+        if (failed(lx)) break;
+      }
+      pos += n;
+      kind = TK_OP;
+    }
+    if (slot == lx->chunk_end) {
+      lx->count = count;
+      if (!next_chunk(lx)) break;
+      slot = lx->next_slot;
+    }
+    *slot++ = (mm_token){.start = (uint32_t)start,
+                         .len = (uint32_t)(pos - start),
+                         .line = line,
+                         .end_line = line,
+                         .kind = kind,
+                         .op = op};
+    count++;
+  }
+  lx->pos = pos;
+  lx->count = count;
+  lx->next_slot = slot;
+}
+
 void mm_lexer_fill(mm_lexer *lx, size_t index) {
   /* A few tokens more than asked: the parser mostly wants the next one. */
   size_t want = index < SIZE_MAX - 64 ? index + 64 : SIZE_MAX;
   while (!lx->done && lx->count <= want) {
     if (!failed(lx) && lx->pos < lx->end) {
-      lex_step(lx);
+      if (!lx->line_start && !lx->steps_only) lex_run(lx, want);
+      if (lx->count <= want && !failed(lx) && lx->pos < lx->end) lex_step(lx);
       continue;
     }
     if (!failed(lx)) finish(lx);

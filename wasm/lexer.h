@@ -152,6 +152,7 @@ typedef struct mm_lexer {
   int indents[MM_MAX_INDENT + 1], alt_indents[MM_MAX_INDENT + 1];
   int indent_top;
   mm_diag *diag;
+  bool steps_only; /* tests: every token through the general step, none in runs */
   /* Out of memory before the first chunk: TK_END still has a place. */
   mm_token fallback_token, *fallback_chunks[1];
 } mm_lexer;
