@@ -19,6 +19,7 @@
 #ifndef MEMORY_MAP_H
 #define MEMORY_MAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -104,6 +105,10 @@ typedef struct mm_options {
    * the first `pto.target_arch = "<arch>"`; NULL when there are none. */
   const char *pto_text;
   size_t pto_len;
+  /* For tests and diagnosis: read every statement with the general parser,
+   * none through the fast path for `name: annotation = value` statements.
+   * The model is the same either way; only the time differs. */
+  bool general_parser_only;
 } mm_options;
 
 /* Parses `len` bytes of a dump and computes its model.

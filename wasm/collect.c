@@ -52,6 +52,24 @@ static bool function_begin(void *context, const mm_node *name, mm_node *const *d
   return true;
 }
 
+static void push_binding(mm_collector *c, uint32_t name_start, uint32_t name_len,
+                         const mm_tile_fields *fields, const char *op, uint32_t line,
+                         uint32_t end_line, uint32_t depth) {
+  binding *b = mm_vec_push(&c->bindings);
+  if (!b || !op) {
+    mm_diag_set(c->diag, MM_ERR_NO_MEMORY, line, "out of memory");
+    return;
+  }
+  b->name = c->src + name_start;
+  b->name_len = name_len;
+  b->line = line;
+  b->end_line = end_line;
+  b->depth = depth;
+  b->seq = c->seq++;
+  b->fields = *fields;
+  b->op = op;
+}
+
 /* A binding whose annotation is a tile; `value` is NULL for a parameter
  * (op "param"). The op string is made only once the annotation qualifies. */
 static void add_binding(mm_collector *c, const mm_node *name, const mm_node *annotation,
@@ -60,19 +78,30 @@ static void add_binding(mm_collector *c, const mm_node *name, const mm_node *ann
   mm_tile_fields fields;
   if (!mm_tile_from_annotation(c->src, annotation, &c->model->arena, &fields, c->diag)) return;
   const char *op = is_param ? "param" : mm_value_op(c->src, value, &c->model->arena);
-  binding *b = mm_vec_push(&c->bindings);
-  if (!b || !op) {
-    mm_diag_set(c->diag, MM_ERR_NO_MEMORY, line, "out of memory");
-    return;
+  push_binding(c, name->start, name->len, &fields, op, line, end_line, depth);
+}
+
+/* The fast path's binding: the tile is read already; copies as tiles.c
+ * makes them (a string base has no escapes in the fast path's subset). */
+static void tile_binding(void *context, const mm_skim_statement *st, uint32_t depth) {
+  mm_collector *c = context;
+  mm_arena *arena = &c->model->arena;
+  mm_tile_fields fields = {
+      .space = {c->src + st->space_start, st->space_len},
+      .base = mm_arena_strndup(arena, c->src + st->base_start, st->base_len),
+      .offset = st->offset,
+      .size = st->size,
+      .shape = NULL,
+      .shape_len = st->shape_len,
+      .dtype = {st->dtype_len ? c->src + st->dtype_start : "", st->dtype_len},
+  };
+  if (st->shape_len) {
+    fields.shape = mm_arena_alloc(arena, st->shape_len * sizeof *fields.shape);
+    if (fields.shape) memcpy(fields.shape, st->shape, st->shape_len * sizeof *fields.shape);
   }
-  b->name = c->src + name->start;
-  b->name_len = name->len;
-  b->line = line;
-  b->end_line = end_line;
-  b->depth = depth;
-  b->seq = c->seq++;
-  b->fields = fields;
-  b->op = op;
+  char *op = mm_arena_strndup(arena, c->src + st->op_start, st->op_len);
+  if (!fields.base || (st->shape_len && !fields.shape)) op = NULL; /* reported as out of memory */
+  push_binding(c, st->name_start, st->name_len, &fields, op, st->line, st->end_line, depth);
 }
 
 static void parameter(void *context, const mm_node *name, const mm_node *annotation, uint32_t line,
@@ -206,6 +235,7 @@ void mm_collector_init(mm_collector *c, const char *src, size_t src_len, const m
   c->events.function_begin = function_begin;
   c->events.parameter = parameter;
   c->events.binding = binding_event;
+  c->events.tile_binding = tile_binding;
   c->events.load = load;
   c->events.function_end = function_end;
 }

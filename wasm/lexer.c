@@ -239,7 +239,7 @@ static const struct {
  * starts with it: most names are refused here without a comparison. Kept
  * in step with the table above (the C test lexes every keyword). */
 #define KW_LETTER(c) (1u << ((c) - 'a'))
-static const uint32_t keyword_first_letters[7] = {
+const uint32_t mm_keyword_first_letters[7] = {
     /* 2 */ KW_LETTER('a') | KW_LETTER('i') | KW_LETTER('o'),
     /* 3 */ KW_LETTER('a') | KW_LETTER('d') | KW_LETTER('f') | KW_LETTER('n') | KW_LETTER('t'),
     /* 4 */ KW_LETTER('n') | KW_LETTER('t') | KW_LETTER('e') | KW_LETTER('f') | KW_LETTER('p') |
@@ -256,7 +256,7 @@ static const uint32_t keyword_first_letters[7] = {
 static inline uint8_t keyword_kind(const char *text, size_t len) {
   if (len < 2 || len > 8) return TK_NAME;
   unsigned letter = (unsigned)((unsigned char)text[0] | 0x20) - 'a';
-  if (letter >= 26 || !(keyword_first_letters[len - 2] & (1u << letter))) return TK_NAME;
+  if (letter >= 26 || !(mm_keyword_first_letters[len - 2] & (1u << letter))) return TK_NAME;
   for (size_t i = 0; i < 10 && keywords_by_length[len - 2][i].word; i++) {
     const char *word = keywords_by_length[len - 2][i].word;
     if (word[0] == text[0] && memcmp(word, text, len) == 0)
@@ -264,6 +264,8 @@ static inline uint8_t keyword_kind(const char *text, size_t len) {
   }
   return TK_NAME;
 }
+
+uint8_t mm_keyword_kind(const char *text, size_t len) { return keyword_kind(text, len); }
 
 /* String prefix flags for `text`, or -1 when it is not a string prefix. */
 static int string_prefix_flags(const char *text, size_t len) {
@@ -772,9 +774,15 @@ void mm_lexer_fill(mm_lexer *lx, size_t index) {
   /* A few tokens more than asked: the parser mostly wants the next one. */
   size_t want = index < SIZE_MAX - 64 ? index + 64 : SIZE_MAX;
   while (!lx->done && lx->count <= want) {
+    /* Not past a line end unless asked: the parser's fast path may read
+     * the next statement itself (mm_lexer_resume_at). */
+    if (lx->line_start && lx->count > index) break;
     if (!failed(lx) && lx->pos < lx->end) {
-      if (!lx->line_start && !lx->steps_only) lex_run(lx, want);
+      bool line_start = lx->line_start;
+      if (!line_start && !lx->steps_only) lex_run(lx, want);
       if (lx->count <= want && !failed(lx) && lx->pos < lx->end) lex_step(lx);
+      /* Nor past a line's first token when that is the one asked for. */
+      if (line_start && !lx->line_start && lx->count > index) break;
       continue;
     }
     if (!failed(lx)) finish(lx);
@@ -782,6 +790,37 @@ void mm_lexer_fill(mm_lexer *lx, size_t index) {
     if (lx->lines.failed) oom(lx);
     lx->done = true;
   }
+}
+
+bool mm_lexer_can_resume(const mm_lexer *lx, size_t next) {
+  return !lx->done && !failed(lx) && lx->base_depth == 0 &&
+         (lx->pos < next || (lx->pos == next && lx->line_start));
+}
+
+void mm_lexer_resume_at(mm_lexer *lx, size_t index, size_t next, uint32_t next_line) {
+  const mm_token *first = mm_lexer_at(lx, index);
+  size_t statement_start = first->start;
+  uint32_t first_line = first->line;
+  /* Drop the tokens from `index` on: the chunks after its own are freed. */
+  size_t k = index - lx->first, chunk = k / MM_TOKEN_CHUNK;
+  while (lx->chunk_count > chunk + 1)
+    mm__dealloc(lx->chunks[--lx->chunk_count]);
+  lx->next_slot = lx->chunks[chunk] + k % MM_TOKEN_CHUNK;
+  lx->chunk_end = lx->chunks[chunk] + MM_TOKEN_CHUNK;
+  lx->count = index;
+  if (lx->with_lines && lx->lines.len > first_line) lx->lines.len = first_line;
+  lx->pos = statement_start;
+  /* The line starts inside the statement: line ends there are all '\n'. */
+  while (lx->with_lines && lx->lines.len < next_line) {
+    const char *nl = memchr(lx->src + lx->pos, '\n', next - lx->pos);
+    if (!nl) break;
+    lx->pos = (size_t)(nl - lx->src) + 1;
+    record_line_start(lx);
+  }
+  lx->pos = next;
+  lx->line = next_line;
+  lx->line_start = true;
+  lx->depth = 0;
 }
 
 void mm_lexer_release(mm_lexer *lx, size_t index) {

@@ -168,6 +168,13 @@ void mm_lexer_init(mm_lexer *lx, const char *input, size_t begin, size_t end, ui
 /* Makes tokens until token `index` exists or TK_END has been made
  * (SIZE_MAX: all of them). */
 void mm_lexer_fill(mm_lexer *lx, size_t index);
+/* Whether tokenizing may resume at byte `next`, a line start the lexer
+ * has not passed: it has made no token beyond that line and met no error. */
+bool mm_lexer_can_resume(const mm_lexer *lx, size_t next);
+/* The statement whose first token is `index` was read without tokens, up
+ * to byte `next` (after its '\n'; line `next_line` starts there): drops
+ * the tokens from `index` on and resumes at `next`, at a line start. */
+void mm_lexer_resume_at(mm_lexer *lx, size_t index, size_t next, uint32_t next_line);
 /* Frees the chunks holding only tokens before `index`. */
 void mm_lexer_release(mm_lexer *lx, size_t index);
 void mm_lexer_free(mm_lexer *lx);
@@ -197,6 +204,17 @@ void mm_lexed_free(mm_lexed *lexed);
 
 /* Validates UTF-8 and rejects NUL bytes; fills `diag` with the line. */
 bool mm_check_text(const char *input, size_t len, mm_diag *diag);
+
+/* The keyword token kind of `text` (TK_NAME when it is no keyword). */
+uint8_t mm_keyword_kind(const char *text, size_t len);
+/* Bit (first letter | 0x20) - 'a' of entry len - 2: some keyword of that
+ * length starts with that letter. */
+extern const uint32_t mm_keyword_first_letters[7];
+/* False for most names at the cost of a look-up; true may be a keyword. */
+static inline bool mm_maybe_keyword(const char *text, size_t len) {
+  unsigned letter = (unsigned)((unsigned char)text[0] | 0x20) - 'a';
+  return len >= 2 && len <= 8 && letter < 26 && (mm_keyword_first_letters[len - 2] >> letter & 1);
+}
 
 /* True when a token is an identifier (soft keywords included). */
 static inline bool mm_tok_is_name(const mm_token *tok) { return tok->kind == TK_NAME; }

@@ -593,6 +593,34 @@ static void parse_decorated(parser *p, uint32_t depth, scope sc) {
     p_error_at(p, p_peek(p), "invalid syntax: expected 'def' or 'class' after a decorator");
 }
 
+/* `name: annotation = value` through the fast path (skim.h), when it is
+ * in its subset and the lexer has not gone past its line: the same events
+ * as the general way, and the lexer resumes after it. */
+static bool parse_skimmed(parser *p, uint32_t depth) {
+  const mm_token *first = p_peek(p);
+  mm_skim_statement st;
+  if (!mm_skim_annotated(p->src, first->start, p->lx->end, first->line, p->skim_loads, &st) ||
+      !mm_lexer_can_resume(p->lx, st.next))
+    return false;
+  if (p->tracking) {
+    if (st.is_tile) p->events->tile_binding(p->events->context, &st, depth);
+    const mm_skim_load *loads = p->skim_loads->items;
+    for (size_t i = 0; i < p->skim_loads->len; i++) {
+      mm_node name = {.kind = N_NAME,
+                      .start = loads[i].start,
+                      .len = loads[i].len,
+                      .line = loads[i].line,
+                      .end_line = loads[i].line};
+      p->events->load(p->events->context, &name);
+    }
+  }
+  mm_lexer_resume_at(p->lx, p->pos, st.next, st.end_line + 1);
+  p->prev_end_line = st.end_line;
+  mm_lexer_fill(p->lx, p->pos);
+  p->current = mm_lexer_at(p->lx, p->pos);
+  return true;
+}
+
 static void parse_statement(parser *p, uint32_t depth, scope sc) {
   static const decorators none = {NULL, 0, 0};
   statement_done(p);
@@ -628,6 +656,7 @@ static void parse_statement(parser *p, uint32_t depth, scope sc) {
   }
   case TK_INDENT: p_error_at(p, t, "unexpected indent"); return;
   case TK_NAME:
+    if (p->fast_path && parse_skimmed(p, depth)) return;
     if (at_match_statement(p)) {
       parse_match(p, depth);
       return;
@@ -652,13 +681,21 @@ static void explain_unclosed_bracket(parser *p) {
 
 bool mm_parse(const char *source, mm_lexer *lexer, const mm_parse_events *events, mm_diag *diag,
               size_t *stopped_at) {
+  return mm_parse_with(source, lexer, events, diag, stopped_at, true);
+}
+
+bool mm_parse_with(const char *source, mm_lexer *lexer, const mm_parse_events *events,
+                   mm_diag *diag, size_t *stopped_at, bool fast_path) {
   mm_arena arena;
-  mm_vec scratch, walk;
+  mm_vec scratch, walk, skim_loads;
   mm_arena_init(&arena);
   mm_vec_init(&scratch, sizeof(mm_node *));
   mm_vec_init(&walk, sizeof(const mm_node *));
+  mm_vec_init(&skim_loads, sizeof(mm_skim_load));
   parser p;
   memset(&p, 0, sizeof p);
+  p.fast_path = fast_path;
+  p.skim_loads = &skim_loads;
   p.src = source;
   p_start(&p, lexer);
   p.arena = &arena;
@@ -673,5 +710,6 @@ bool mm_parse(const char *source, mm_lexer *lexer, const mm_parse_events *events
   mm_arena_free(&arena);
   mm_vec_free(&scratch);
   mm_vec_free(&walk);
+  mm_vec_free(&skim_loads);
   return !p_failed(&p);
 }

@@ -3,7 +3,9 @@
  * defined directly in top-level classes, their parameters, annotated
  * bindings and every read of a name. It accepts exactly what Python's own
  * parser accepts for the constructs dumps use, and stops at the first
- * syntax error with its line. */
+ * syntax error with its line. Statements of the form most of a dump is
+ * made of are read by the fast path of skim.h instead, when they are in
+ * its subset: the events are the same. */
 #ifndef MM_PARSER_H
 #define MM_PARSER_H
 
@@ -12,6 +14,7 @@
 #include "ast.h"
 #include "diag.h"
 #include "lexer.h"
+#include "skim.h"
 
 /* What the parser tells its listener. Names arrive as N_NAME nodes (their
  * text and line); all nodes are valid only during the call. */
@@ -30,6 +33,9 @@ typedef struct mm_parse_events {
    * statement's depth in Python's AST below the function (its body is 1). */
   void (*binding)(void *context, const mm_node *name, const mm_node *annotation,
                   const mm_node *value, uint32_t line, uint32_t end_line, uint32_t depth);
+  /* The same binding read by the fast path (skim.h), when its annotation
+   * is a tile: what the annotation and value say, already read. */
+  void (*tile_binding)(void *context, const mm_skim_statement *statement, uint32_t depth);
   /* A read of a name (a Name node with Load context). */
   void (*load)(void *context, const mm_node *name);
   /* The function ended; `last_line` is the last line of its last statement. */
@@ -42,5 +48,10 @@ typedef struct mm_parse_events {
  * the token where parsing stopped. */
 bool mm_parse(const char *source, mm_lexer *lexer, const mm_parse_events *events, mm_diag *diag,
               size_t *stopped_at);
+
+/* As mm_parse; `fast_path` false reads every statement the general way
+ * (tests compare the two). */
+bool mm_parse_with(const char *source, mm_lexer *lexer, const mm_parse_events *events,
+                   mm_diag *diag, size_t *stopped_at, bool fast_path);
 
 #endif

@@ -27,6 +27,8 @@ typedef struct parser {
   int nesting;             /* recursion guard */
   mm_node *parsed_primary; /* parse_expression's primary, handed to the operator levels */
   uint32_t prev_end_line;  /* end line of the last real token consumed */
+  bool fast_path;          /* try skim.h on statements that start with a name */
+  mm_vec *skim_loads;      /* mm_skim_load: the reads of a skimmed statement */
 } parser;
 
 /* Tokens */

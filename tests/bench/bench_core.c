@@ -77,7 +77,7 @@ int main(int argc, char **argv) {
     size_t boxes = 0;
     for (int r = 0; r < runs; r++) {
       double t0 = now_ms();
-      mm_options options = {name, NULL, NULL, 0};
+      mm_options options = {name, NULL, NULL, 0, false};
       mm_error error;
       mm_model *model = mm_model_parse(input, len, &options, &error);
       size_t json_len = 0;

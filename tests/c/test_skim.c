@@ -1,0 +1,374 @@
+/* test_skim.c: the fast path for `name: annotation = value` (skim.h)
+ * against the general parser. The fast path must never change the model:
+ * every fixture dump, and several hundred copies of the real dump with a
+ * tile statement edited at random (fixed seed, so a failure replays), give
+ * byte-identical JSON (or the identical refusal) with and without it. It
+ * must also be what reads a real dump: most tile statements go through it.
+ * And on single statements: what it reads, and what it leaves alone. */
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "check.h"
+#include "collect.h"
+#include "memory_map.h"
+#include "parser.h"
+#include "skim.h"
+
+#ifndef MM_FIXTURES_DIR
+#error "MM_FIXTURES_DIR must name tests/fixtures"
+#endif
+
+static const char *real_dump =
+    MM_FIXTURES_DIR "/corpus/real/decode_fwd__41_after_MaterializeRuntimeScopes.py";
+
+static char *read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *data = malloc((size_t)n + 1);
+  *len = data ? fread(data, 1, (size_t)n, f) : 0;
+  fclose(f);
+  return data;
+}
+
+/* The model's JSON, or the refusal's. */
+static char *model_json(const char *input, size_t len, bool general_only, size_t *out_len) {
+  mm_options options = {"32_after_AllocateMemoryAddr.py", NULL, NULL, 0, general_only};
+  mm_error error;
+  mm_model *model = mm_model_parse(input, len, &options, &error);
+  char *json = model ? mm_model_to_json(model, out_len) : mm_error_to_json(&error, out_len);
+  mm_model_free(model);
+  mm_error_clear(&error);
+  return json;
+}
+
+/* True when both ways give the same bytes; prints where they part. */
+static bool same_model(const char *input, size_t len, const char *label) {
+  size_t a = 0, b = 0;
+  char *fast = model_json(input, len, false, &a);
+  char *general = model_json(input, len, true, &b);
+  bool same = fast && general && a == b && memcmp(fast, general, a) == 0;
+  if (!same && fast && general) {
+    size_t k = 0;
+    while (k < a && k < b && fast[k] == general[k])
+      k++;
+    size_t from = k > 60 ? k - 60 : 0;
+    fprintf(stderr, "%s: models differ at byte %zu\n  fast:    %.160s\n  general: %.160s\n", label,
+            k, fast + from, general + from);
+  }
+  free(fast);
+  free(general);
+  return same;
+}
+
+/* --------------------------------------------------- every fixture dump */
+
+static int compared;
+
+static void compare_tree(const char *dir) {
+  DIR *d = opendir(dir);
+  CHECK(d != NULL);
+  if (!d) return;
+  struct dirent *entry;
+  while ((entry = readdir(d))) {
+    if (entry->d_name[0] == '.') continue;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
+    struct stat st;
+    if (stat(path, &st) != 0) continue;
+    size_t n = strlen(entry->d_name);
+    if (S_ISDIR(st.st_mode)) {
+      compare_tree(path);
+    } else if (n > 3 && strcmp(entry->d_name + n - 3, ".py") == 0) {
+      size_t len;
+      char *input = read_file(path, &len);
+      CHECK(input != NULL);
+      if (input) CHECK(same_model(input, len, path));
+      free(input);
+      compared++;
+    }
+  }
+  closedir(d);
+}
+
+static void test_fixture_dumps(void) {
+  compare_tree(MM_FIXTURES_DIR);
+  CHECK(compared >= 50); /* the corpus, generated and hostile dumps */
+}
+
+/* ------------------------------------------------ edited tile statements */
+
+static uint64_t next_random(uint64_t *state) { /* xorshift64 */
+  uint64_t x = *state;
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  return *state = x;
+}
+
+/* Edits that move a statement to the edge of the fast path's subset:
+ * brackets, operators, keywords, comments, strings, numbers, line ends. */
+static const char *const edits[] = {
+    "(",
+    ")",
+    "[",
+    "]",
+    ",",
+    ":",
+    "=",
+    "==",
+    ".",
+    "-",
+    "+",
+    "*",
+    "**",
+    " ",
+    "\n",
+    "\n    ",
+    "#c\n",
+    "\\\n",
+    "'",
+    "\"s\"",
+    "f'x'",
+    "0",
+    "07",
+    "1.5",
+    "1e3",
+    "0x10",
+    "1_0",
+    "not ",
+    " if ",
+    " for ",
+    "lambda:",
+    ":=",
+    "*a",
+    "**k",
+    "x=",
+    "pl.",
+    "Mem.",
+    "DDR",
+    "MemRef(",
+    "const(",
+    "Tile",
+    "True",
+    "\t",
+    "\r",
+    "\xC3\xA9",
+    "9007199254740993",
+    "[1,2]",
+    "(1)",
+    "pl.Mem.Vec, ",
+    "pl.MemRef(m, 0, 4), ",
+    "@",
+    ";",
+};
+
+static void test_edited_tile_statements(const char *dump, size_t len) {
+  /* Where the tile statements are: their line starts. */
+  size_t *lines = malloc(len / 8 * sizeof *lines), line_count = 0;
+  for (size_t i = 0; lines && i < len;) {
+    const char *nl = memchr(dump + i, '\n', len - i);
+    size_t end = nl ? (size_t)(nl - dump) : len;
+    for (size_t j = i; j + 8 <= end; j++)
+      if (memcmp(dump + j, "pl.Tile[", 8) == 0) {
+        lines[line_count++] = i;
+        break;
+      }
+    i = end + 1;
+  }
+  CHECK(line_count > 500);
+  char *copy = malloc(len + 4096);
+  uint64_t state = 0x5EEDu;
+  size_t edit_count = sizeof edits / sizeof edits[0];
+  for (int round = 0; copy && line_count && round < 300; round++) {
+    size_t n = len;
+    memcpy(copy, dump, len);
+    size_t line = lines[next_random(&state) % line_count];
+    const char *end = memchr(copy + line, '\n', n - line);
+    size_t width = end ? (size_t)(end - (copy + line)) + 1 : n - line;
+    for (int k = 1 + (int)(next_random(&state) % 2); k > 0; k--) {
+      size_t at = line + next_random(&state) % width;
+      if (next_random(&state) % 4) {
+        const char *e = edits[next_random(&state) % edit_count];
+        size_t m = strlen(e);
+        memmove(copy + at + m, copy + at, n - at);
+        memcpy(copy + at, e, m);
+        n += m;
+      } else {
+        size_t m = 1 + next_random(&state) % 3;
+        if (at + m > n) m = n - at;
+        memmove(copy + at, copy + at + m, n - at - m);
+        n -= m;
+      }
+    }
+    char label[64];
+    snprintf(label, sizeof label, "edited tile statement, round %d", round);
+    CHECK(same_model(copy, n, label));
+  }
+  free(copy);
+  free(lines);
+}
+
+/* --------------------------------------------- the fast path is taken */
+
+typedef struct counts {
+  const char *src;
+  mm_arena arena;
+  mm_diag diag;
+  size_t fast, general;
+} counts;
+
+static bool begin_all(void *context, const mm_node *name, mm_node *const *decorators,
+                      size_t decorator_count, uint32_t first_line) {
+  (void)context, (void)name, (void)decorators, (void)decorator_count, (void)first_line;
+  return true;
+}
+static void count_general(void *context, const mm_node *name, const mm_node *annotation,
+                          const mm_node *value, uint32_t line, uint32_t end_line, uint32_t depth) {
+  (void)name, (void)value, (void)line, (void)end_line, (void)depth;
+  counts *c = context;
+  mm_tile_fields fields;
+  if (mm_tile_from_annotation(c->src, annotation, &c->arena, &fields, &c->diag)) c->general++;
+}
+static void count_fast(void *context, const mm_skim_statement *st, uint32_t depth) {
+  (void)st, (void)depth;
+  ((counts *)context)->fast++;
+}
+static void ignore_parameter(void *context, const mm_node *name, const mm_node *annotation,
+                             uint32_t line, uint32_t end_line) {
+  (void)context, (void)name, (void)annotation, (void)line, (void)end_line;
+}
+static void ignore_load(void *context, const mm_node *name) { (void)context, (void)name; }
+static void ignore_end(void *context, uint32_t last_line) { (void)context, (void)last_line; }
+
+static void test_fast_path_taken(const char *dump, size_t len) {
+  counts c;
+  memset(&c, 0, sizeof c);
+  c.src = dump;
+  mm_arena_init(&c.arena);
+  mm_parse_events events = {&c,         begin_all,   ignore_parameter, count_general,
+                            count_fast, ignore_load, ignore_end};
+  mm_diag diag = {0}, lex_diag = {0};
+  mm_lexer lexer;
+  mm_lexer_init(&lexer, dump, 0, len, 1, false, true, &lex_diag);
+  CHECK(mm_parse(dump, &lexer, &events, &diag, NULL));
+  mm_lexer_free(&lexer);
+  mm_arena_free(&c.arena);
+  /* The real dump binds 1,010 tiles in statements; parameters and the few
+   * statements outside the subset (tuples of targets) go the general way. */
+  fprintf(stderr, "real dump: %zu tile bindings through the fast path, %zu the general way\n",
+          c.fast, c.general);
+  CHECK(c.fast >= 950);
+  CHECK(c.fast + c.general >= 1010);
+}
+
+/* ----------------------------------------------------- single statements */
+
+typedef struct skimmed {
+  bool ok;
+  mm_skim_statement st;
+  char loads[512];
+} skimmed;
+
+/* Skims `text` (one statement and its '\n'); the reads as "a b c". */
+static skimmed skim(const char *text) {
+  skimmed r;
+  memset(&r, 0, sizeof r);
+  mm_vec loads;
+  mm_vec_init(&loads, sizeof(mm_skim_load));
+  r.ok = mm_skim_annotated(text, 0, strlen(text), 7, &loads, &r.st);
+  const mm_skim_load *l = loads.items;
+  for (size_t i = 0; i < loads.len; i++) {
+    size_t used = strlen(r.loads);
+    snprintf(r.loads + used, sizeof r.loads - used, "%s%.*s", i ? " " : "", (int)l[i].len,
+             text + l[i].start);
+  }
+  mm_vec_free(&loads);
+  return r;
+}
+
+static bool span_is(const char *text, uint32_t start, uint32_t len, const char *want) {
+  return strlen(want) == len && memcmp(text + start, want, len) == 0;
+}
+
+static void test_single_statements(void) {
+  const char *tile =
+      "t__tile: pl.Tile[[16, 256], pl.BF16, pl.MemRef(mem_vec_2, pl.const(8192, "
+      "pl.INT64), 16384), pl.Mem.Vec] = pl.tile.load(x, [a, 0], target_memory=pl.Mem."
+      "Vec, transpose=False)\nnext = 1\n";
+  skimmed r = skim(tile);
+  CHECK(r.ok && r.st.is_tile);
+  CHECK(span_is(tile, r.st.name_start, r.st.name_len, "t__tile"));
+  CHECK(span_is(tile, r.st.space_start, r.st.space_len, "Vec"));
+  CHECK(span_is(tile, r.st.base_start, r.st.base_len, "mem_vec_2"));
+  CHECK(r.st.offset == 8192 && r.st.size == 16384);
+  CHECK(r.st.shape_len == 2 && r.st.shape[0] == 16 && r.st.shape[1] == 256);
+  CHECK(span_is(tile, r.st.dtype_start, r.st.dtype_len, "BF16"));
+  CHECK(span_is(tile, r.st.op_start, r.st.op_len, "tile.load"));
+  CHECK(r.st.line == 7 && r.st.end_line == 7);
+  CHECK(tile[r.st.next] == 'n'); /* resumes on the next line */
+  /* Reads: every name in load position; not the target, attribute names or
+   * keyword-argument names. */
+  CHECK(strcmp(r.loads, "pl pl pl mem_vec_2 pl pl pl pl x a pl") == 0);
+
+  /* Across lines inside brackets, a string base, a negative offset, DDR. */
+  r = skim("a: pl.Tile[[4],\n  pl.FP32,\n  pl.MemRef('m', -64, 256), pl.Mem.Mat] = f(\n b)\n");
+  CHECK(r.ok && r.st.is_tile && r.st.offset == -64 && r.st.end_line == 10);
+  r = skim("a: pl.Tile[[4], pl.FP32, pl.MemRef(\"m\", 0, 256), pl.Mem.DDR] = f(b)\n");
+  CHECK(r.ok && !r.st.is_tile);
+  r = skim("n: pl.Scalar[pl.INDEX] = i * 256 + (j - 1)\n");
+  CHECK(r.ok && !r.st.is_tile && strcmp(r.loads, "pl pl i j") == 0);
+
+  /* Left to the general parser: outside the subset, or where parentheses
+   * or a deeper MemRef would decide a tile field. */
+  static const char *const general[] = {
+      "a: int\n",                 /* no value */
+      "a: int = 1  # comment\n",  /* comment */
+      "a: int = (b := 1)\n",      /* walrus */
+      "a: int = x[1:2]\n",        /* slice */
+      "a: int = f(*b)\n",         /* star */
+      "a: int = f(k=1, b)\n",     /* positional after keyword */
+      "a: int = b if c else d\n", /* keyword */
+      "a: int = f'x'\n",          /* string prefix */
+      "a: int = 'a\\n'\n",        /* escape */
+      "a: int = 1; b = 2\n",      /* two statements */
+      "a: int = 1 \\\n + 2\n",    /* continuation */
+      "a: int = 010\n",           /* leading zero */
+      "a: int = 1\r\n",           /* CRLF */
+      "a, b: int = 1\n",          /* not a name target */
+      "match: int = 1\n",         /* soft keyword */
+      "a: int = 1",               /* no line end */
+      "a: pl.Tile[[4], pl.FP32, pl.MemRef(m, (0), 4), pl.Mem.Vec] = f()\n",  /* parentheses */
+      "a: pl.Tile[[4], pl.FP32, f(pl.MemRef(m, 0, 4)), pl.Mem.Vec] = f()\n", /* MemRef deeper */
+      "a: pl.Tile[[4], pl.FP32, pl.MemRef(m, 0, 4), x.y.Mem.Vec.z] = f()\n", /* space deeper */
+      "a: pl.Tile[[4], pl.FP32, pl.MemRef(m, 0, 9007199254740993), pl.Mem.Vec] = f()\n", /* 2^53 */
+      "a: pl.Tile[[4]] = f()\n",                                   /* one element: no tuple */
+      "a: pl.x.Tile[[4], pl.MemRef(m, 0, 4), pl.Mem.Vec] = f()\n", /* three-part Tile */
+  };
+  for (size_t i = 0; i < sizeof general / sizeof general[0]; i++) {
+    r = skim(general[i]);
+    if (r.ok) fprintf(stderr, "skimmed, should not be: %s", general[i]);
+    CHECK(!r.ok);
+    CHECK(r.loads[0] == 0); /* nothing read when refused */
+  }
+}
+
+int main(void) {
+  size_t len;
+  char *dump = read_file(real_dump, &len);
+  CHECK(dump != NULL);
+  test_single_statements();
+  test_fixture_dumps();
+  if (dump) {
+    test_fast_path_taken(dump, len);
+    test_edited_tile_statements(dump, len);
+  }
+  free(dump);
+  return check_report("test_skim");
+}

@@ -1,0 +1,53 @@
+/* skim.h: the fast path for the statement most of a dump is made of,
+ * `name: annotation = value` on one logical line. It reads the bytes
+ * directly (no tokens, no tree) and accepts only a strict subset of Python
+ * in which every accepted statement is valid and means exactly what the
+ * general parser would make of it: the same reads, and the same tile out
+ * of the annotation. Anything outside the subset (keywords, comments,
+ * backslashes, prefixed or escaped strings, slices, stars, parentheses
+ * where a tile field is read, a MemRef or space not at the annotation's
+ * top level, ...) is refused untouched, and the general parser reads the
+ * statement instead. The C test test_skim holds the two to the same model. */
+#ifndef MM_SKIM_H
+#define MM_SKIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+
+/* A read of a name: its text in the source and its line. */
+typedef struct mm_skim_load {
+  uint32_t start, len, line;
+} mm_skim_load;
+
+/* Longest shape the fast path keeps; a longer one goes the general way. */
+#define MM_SKIM_MAX_DIMS 16
+
+/* What the statement says, when it was accepted. Spans index the source. */
+typedef struct mm_skim_statement {
+  uint32_t name_start, name_len; /* the bound name */
+  uint32_t line, end_line;       /* first and last line of its tokens */
+  size_t next;                   /* the byte after the statement's '\n' */
+  /* The tile of the annotation, when it is one (model.md, "Tiles"). */
+  bool is_tile;
+  uint32_t space_start, space_len;
+  uint32_t base_start, base_len; /* a name, or a plain string's body */
+  int64_t offset, size;
+  int64_t shape[MM_SKIM_MAX_DIMS];
+  uint32_t shape_len;
+  uint32_t dtype_start, dtype_len; /* dtype_len 0: none */
+  uint32_t op_start, op_len;       /* the value's called dotted name; 0: none */
+} mm_skim_statement;
+
+/* Reads the statement starting at src[start] (its first byte, outside any
+ * bracket; `line` is its line) up to end. True when it is in the subset:
+ * `out` is filled and every read is appended to `loads` (mm_skim_load;
+ * emptied first). False when the general parser must read it; then `out`
+ * means nothing, and `loads` is left empty unless it ran out of memory
+ * (`loads->failed`). */
+bool mm_skim_annotated(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
+                       mm_skim_statement *out);
+
+#endif
