@@ -83,7 +83,8 @@ static void add_binding(mm_collector *c, const mm_node *name, const mm_node *ann
 
 /* The fast path's binding: the tile is read already; copies as tiles.c
  * makes them (a string base has no escapes in the fast path's subset). */
-static void tile_binding(void *context, const mm_skim_statement *st, uint32_t depth) {
+static void tile_binding(void *context, const mm_skim_statement *st, uint32_t depth,
+                         bool is_param) {
   mm_collector *c = context;
   mm_arena *arena = &c->model->arena;
   mm_tile_fields fields = {
@@ -99,7 +100,7 @@ static void tile_binding(void *context, const mm_skim_statement *st, uint32_t de
     fields.shape = mm_arena_alloc(arena, st->shape_len * sizeof *fields.shape);
     if (fields.shape) memcpy(fields.shape, st->shape, st->shape_len * sizeof *fields.shape);
   }
-  char *op = mm_arena_strndup(arena, c->src + st->op_start, st->op_len);
+  const char *op = is_param ? "param" : mm_arena_strndup(arena, c->src + st->op_start, st->op_len);
   if (!fields.base || (st->shape_len && !fields.shape)) op = NULL; /* reported as out of memory */
   push_binding(c, st->name_start, st->name_len, &fields, op, st->line, st->end_line, depth);
 }

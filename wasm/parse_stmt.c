@@ -27,6 +27,49 @@ static void block_expected(parser *p, uint32_t header_line, const char *what) {
 /* `:` then either an indented block or simple statements on the same line. */
 static void parse_block(parser *p, uint32_t depth, scope sc, uint32_t header_line,
                         const char *what);
+/* The indented lines of a block, after its header's NEWLINE. */
+static void parse_block_lines(parser *p, uint32_t depth, scope sc, uint32_t header_line,
+                              const char *what);
+
+/* ------------------------------------------------------------ fast path */
+
+/* Hands the reads of a skimmed statement to the listener. */
+static void emit_skimmed_loads(parser *p) {
+  if (!p->tracking) return;
+  const mm_skim_load *loads = p->skim_loads->items;
+  for (size_t i = 0; i < p->skim_loads->len; i++) {
+    mm_node name = {.kind = N_NAME,
+                    .start = loads[i].start,
+                    .len = loads[i].len,
+                    .line = loads[i].line,
+                    .end_line = loads[i].line};
+    p->events->load(p->events->context, &name);
+  }
+}
+
+/* After the fast path read through `st`: tokens resume on the next line. */
+static void resume_after(parser *p, const mm_skim_statement *st) {
+  mm_lexer_resume_at(p->lx, p->pos, st->next, st->end_line + 1);
+  p->prev_end_line = st->end_line;
+  mm_lexer_fill(p->lx, p->pos);
+  p->current = mm_lexer_at(p->lx, p->pos);
+  mm_arena_reset(p->arena);
+  p->scratch->len = 0;
+}
+
+typedef bool (*skim_fn)(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
+                        mm_skim_statement *out);
+
+/* Reads the statement at the current token with `skim`, when it is in the
+ * fast path's subset and the lexer has not gone past its line. */
+static bool skim_statement(parser *p, skim_fn skim, mm_skim_statement *st) {
+  const mm_token *first = p_peek(p);
+  if (!p->fast_path || !skim(p->src, first->start, p->lx->end, first->line, p->skim_loads, st) ||
+      !mm_lexer_can_resume(p->lx, st->next))
+    return false;
+  emit_skimmed_loads(p);
+  return true;
+}
 
 /* ------------------------------------------------- simple statements */
 
@@ -184,6 +227,11 @@ static void parse_block(parser *p, uint32_t depth, scope sc, uint32_t header_lin
     parse_simple_statements(p, depth);
     return;
   }
+  parse_block_lines(p, depth, sc, header_line, what);
+}
+
+static void parse_block_lines(parser *p, uint32_t depth, scope sc, uint32_t header_line,
+                              const char *what) {
   if (!p_accept(p, TK_INDENT)) {
     block_expected(p, header_line, what);
     return;
@@ -227,6 +275,14 @@ static void parse_while(parser *p, uint32_t depth) {
 }
 
 static void parse_for(parser *p, uint32_t depth) {
+  mm_skim_statement st;
+  if (skim_statement(p, mm_skim_for_header, &st)) {
+    uint32_t header_line = st.line;
+    resume_after(p, &st);
+    parse_block_lines(p, depth + 1, SCOPE_OTHER, header_line, "'for' statement");
+    parse_else_clause(p, depth);
+    return;
+  }
   const mm_token *header = p_advance(p);
   mm_node *target = parse_target_list(p, true);
   if (!target) return;
@@ -511,6 +567,24 @@ static void parse_parameters(parser *p, bool own) {
   p_expect_op(p, OP_RPAR, ")");
 }
 
+/* A def's parameters, return annotation and colon through the fast path:
+ * the parameter events of the general way (when `own`), and its reads. */
+static bool parse_skimmed_parameters(parser *p, bool own) {
+  const mm_token *open = p_peek(p);
+  mm_skim_statement st;
+  if (!p->fast_path || !p_at_op(p, OP_LPAR) ||
+      !mm_skim_parameters(p->src, open->start, p->lx->end, open->line, p->skim_loads,
+                          p->skim_parameters, &st) ||
+      !mm_lexer_can_resume(p->lx, st.next))
+    return false;
+  const mm_skim_statement *params = p->skim_parameters->items;
+  for (size_t i = 0; own && i < p->skim_parameters->len; i++)
+    if (params[i].is_tile) p->events->tile_binding(p->events->context, &params[i], 0, true);
+  emit_skimmed_loads(p);
+  resume_after(p, &st);
+  return true;
+}
+
 static void parse_def(parser *p, uint32_t depth, scope sc, const decorators *decs) {
   bool is_async = p_accept(p, TK_KW_ASYNC);
   const mm_token *def_tok = p_advance(p); /* 'def' */
@@ -530,11 +604,15 @@ static void parse_def(parser *p, uint32_t depth, scope sc, const decorators *dec
   }
   for (size_t i = 0; i < decs->count; i++)
     p_emit_loads(p, decs->items[i]);
-  if (!p_expect_op(p, OP_LPAR, "(")) return;
-  parse_parameters(p, own);
-  if (!p_failed(p) && p_accept_op(p, OP_ARROW)) p_emit_loads(p, parse_expression(p));
-  if (p_failed(p)) return;
-  parse_block(p, own ? 1 : depth + 1, SCOPE_OTHER, def_tok->line, "function definition");
+  if (parse_skimmed_parameters(p, own)) {
+    parse_block_lines(p, own ? 1 : depth + 1, SCOPE_OTHER, def_tok->line, "function definition");
+  } else {
+    if (!p_expect_op(p, OP_LPAR, "(")) return;
+    parse_parameters(p, own);
+    if (!p_failed(p) && p_accept_op(p, OP_ARROW)) p_emit_loads(p, parse_expression(p));
+    if (p_failed(p)) return;
+    parse_block(p, own ? 1 : depth + 1, SCOPE_OTHER, def_tok->line, "function definition");
+  }
   if (own && !p_failed(p)) {
     p->events->function_end(p->events->context, p->prev_end_line);
     p->tracking = false;
@@ -593,31 +671,16 @@ static void parse_decorated(parser *p, uint32_t depth, scope sc) {
     p_error_at(p, p_peek(p), "invalid syntax: expected 'def' or 'class' after a decorator");
 }
 
-/* `name: annotation = value` through the fast path (skim.h), when it is
- * in its subset and the lexer has not gone past its line: the same events
- * as the general way, and the lexer resumes after it. */
+/* A simple statement through the fast path (skim.h): the same events as
+ * the general way; false when it goes the general way. */
 static bool parse_skimmed(parser *p, uint32_t depth) {
-  const mm_token *first = p_peek(p);
   mm_skim_statement st;
-  if (!mm_skim_annotated(p->src, first->start, p->lx->end, first->line, p->skim_loads, &st) ||
-      !mm_lexer_can_resume(p->lx, st.next))
+  if (skim_statement(p, mm_skim_annotated, &st)) {
+    if (p->tracking && st.is_tile) p->events->tile_binding(p->events->context, &st, depth, false);
+  } else if (!skim_statement(p, mm_skim_simple, &st)) {
     return false;
-  if (p->tracking) {
-    if (st.is_tile) p->events->tile_binding(p->events->context, &st, depth);
-    const mm_skim_load *loads = p->skim_loads->items;
-    for (size_t i = 0; i < p->skim_loads->len; i++) {
-      mm_node name = {.kind = N_NAME,
-                      .start = loads[i].start,
-                      .len = loads[i].len,
-                      .line = loads[i].line,
-                      .end_line = loads[i].line};
-      p->events->load(p->events->context, &name);
-    }
   }
-  mm_lexer_resume_at(p->lx, p->pos, st.next, st.end_line + 1);
-  p->prev_end_line = st.end_line;
-  mm_lexer_fill(p->lx, p->pos);
-  p->current = mm_lexer_at(p->lx, p->pos);
+  resume_after(p, &st);
   return true;
 }
 
@@ -655,8 +718,11 @@ static void parse_statement(parser *p, uint32_t depth, scope sc) {
     return;
   }
   case TK_INDENT: p_error_at(p, t, "unexpected indent"); return;
+  case TK_KW_RETURN:
+    if (parse_skimmed(p, depth)) return;
+    break;
   case TK_NAME:
-    if (p->fast_path && parse_skimmed(p, depth)) return;
+    if (parse_skimmed(p, depth)) return;
     if (at_match_statement(p)) {
       parse_match(p, depth);
       return;
@@ -687,15 +753,17 @@ bool mm_parse(const char *source, mm_lexer *lexer, const mm_parse_events *events
 bool mm_parse_with(const char *source, mm_lexer *lexer, const mm_parse_events *events,
                    mm_diag *diag, size_t *stopped_at, bool fast_path) {
   mm_arena arena;
-  mm_vec scratch, walk, skim_loads;
+  mm_vec scratch, walk, skim_loads, skim_parameters;
   mm_arena_init(&arena);
   mm_vec_init(&scratch, sizeof(mm_node *));
   mm_vec_init(&walk, sizeof(const mm_node *));
   mm_vec_init(&skim_loads, sizeof(mm_skim_load));
+  mm_vec_init(&skim_parameters, sizeof(mm_skim_statement));
   parser p;
   memset(&p, 0, sizeof p);
   p.fast_path = fast_path;
   p.skim_loads = &skim_loads;
+  p.skim_parameters = &skim_parameters;
   p.src = source;
   p_start(&p, lexer);
   p.arena = &arena;
@@ -711,5 +779,6 @@ bool mm_parse_with(const char *source, mm_lexer *lexer, const mm_parse_events *e
   mm_vec_free(&scratch);
   mm_vec_free(&walk);
   mm_vec_free(&skim_loads);
+  mm_vec_free(&skim_parameters);
   return !p_failed(&p);
 }

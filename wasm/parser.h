@@ -33,9 +33,12 @@ typedef struct mm_parse_events {
    * statement's depth in Python's AST below the function (its body is 1). */
   void (*binding)(void *context, const mm_node *name, const mm_node *annotation,
                   const mm_node *value, uint32_t line, uint32_t end_line, uint32_t depth);
-  /* The same binding read by the fast path (skim.h), when its annotation
-   * is a tile: what the annotation and value say, already read. */
-  void (*tile_binding)(void *context, const mm_skim_statement *statement, uint32_t depth);
+  /* A binding or (`is_param`) an annotated parameter of the function that
+   * the fast path read (skim.h), when its annotation is a tile: what the
+   * annotation and value say, already read. Instead of `binding` or
+   * `parameter`, in the same order. */
+  void (*tile_binding)(void *context, const mm_skim_statement *statement, uint32_t depth,
+                       bool is_param);
   /* A read of a name (a Name node with Load context). */
   void (*load)(void *context, const mm_node *name);
   /* The function ended; `last_line` is the last line of its last statement. */

@@ -29,6 +29,7 @@ typedef struct parser {
   uint32_t prev_end_line;  /* end line of the last real token consumed */
   bool fast_path;          /* try skim.h on statements that start with a name */
   mm_vec *skim_loads;      /* mm_skim_load: the reads of a skimmed statement */
+  mm_vec *skim_parameters; /* mm_skim_statement: a skimmed def's parameters */
 } parser;
 
 /* Tokens */

@@ -72,6 +72,9 @@ typedef struct skim {
   /* The identifier last measured: an argument's first name is measured
    * to tell `name=` from an expression, then read again as one. */
   size_t ident_at, ident_end;
+  /* Inside an annotation: a tile's fields may depend on what brackets
+   * hold. Elsewhere brackets are only checked and their reads taken. */
+  bool facts;
 } skim;
 
 /* Byte classes: identifier letters, digits. One look-up per byte. */
@@ -129,6 +132,12 @@ static inline size_t ident_end(skim *k) {
   k->ident_at = k->pos;
   k->ident_end = next >= 0x80 || next == '"' || next == '\'' ? 0 : e;
   return k->ident_end;
+}
+
+static size_t ident_end_at(const skim *k, size_t pos) {
+  while (pos < k->end && byte_class[k->s[pos]])
+    pos++;
+  return pos;
 }
 
 static inline bool is_keyword(const skim *k, size_t start, size_t len) {
@@ -421,6 +430,126 @@ static bool scan_arguments(skim *k, summary *call) {
   }
 }
 
+static bool is_constant_keyword(const skim *k, size_t start, size_t n) {
+  const char *w = (const char *)k->s + start;
+  return (n == 4 && (memcmp(w, "True", 4) == 0 || memcmp(w, "None", 4) == 0)) ||
+         (n == 5 && memcmp(w, "False", 5) == 0);
+}
+
+/* The bracket kinds of scan_lean, and what closes each. */
+enum { L_CALL, L_GROUP, L_LIST, L_SUBSCRIPT };
+static const unsigned char closer[] = {')', ')', ']', ']'};
+
+typedef struct lean_frame {
+  uint8_t kind;
+  bool any, keywords; /* an element seen; a keyword argument seen (calls) */
+} lean_frame;
+
+/* After the opening bracket of `kind`: everything up to its matching
+ * closer, checked against the subset and its reads taken, in one flat
+ * loop: the brackets no tile field depends on (most of a dump). */
+static bool scan_lean(skim *k, uint8_t kind) {
+  enum { START, OPERAND, AFTER } state = START;
+  lean_frame stack[MAX_NESTING];
+  int top = 0;
+  bool after_comma = false;
+  stack[0] = (lean_frame){kind, false, false};
+  k->depth++;
+  for (;;) {
+    unsigned char c = peek(k);
+    if (state == START) { /* an element, or the closer */
+      lean_frame *f = &stack[top];
+      if (c == closer[f->kind]) {
+        if (!after_comma && (f->any || f->kind == L_SUBSCRIPT)) return false;
+        goto close;
+      }
+      f->any = true;
+      state = OPERAND;
+      if (f->kind == L_CALL) {
+        bool keyword = false;
+        if (is_ident_start(c)) { /* `name=` (not `==`): no read */
+          size_t start = k->pos, e = ident_end(k);
+          uint32_t line = k->line;
+          if (!e) return false;
+          k->pos = e;
+          if (peek(k) == '=' && byte_at(k, k->pos + 1) != '=') {
+            if (is_keyword(k, start, e - start)) return false;
+            k->pos++;
+            keyword = f->keywords = true;
+          } else {
+            k->pos = start;
+            k->line = line;
+          }
+        }
+        if (f->keywords && !keyword) return false; /* positional after keyword */
+        if (keyword) continue;
+      }
+    }
+    if (state == OPERAND) {
+      if (c == '-' || c == '+' || c == '~') {
+        k->pos++;
+      } else if (is_ident_start(c)) {
+        size_t start = k->pos, e = ident_end(k);
+        if (!e) return false;
+        if (is_keyword(k, start, e - start) ? !is_constant_keyword(k, start, e - start)
+                                            : !push_load(k, start, e))
+          return false;
+        k->pos = e;
+        state = AFTER;
+      } else if (is_digit(c) || c == '"' || c == '\'') {
+        summary literal;
+        if (!(is_digit(c) ? scan_number(k, &literal) : scan_string(k, &literal))) return false;
+        state = AFTER;
+      } else if (c == '(' || c == '[') {
+        if (++top == MAX_NESTING) return false;
+        stack[top] = (lean_frame){c == '(' ? L_GROUP : L_LIST, false, false};
+        k->pos++;
+        after_comma = false;
+        state = START;
+      } else {
+        return false;
+      }
+      continue;
+    }
+    /* AFTER an operand: a trailer, an operator, a comma or the closer */
+    if (c == '.') {
+      unsigned char next = byte_at(k, k->pos + 1);
+      if (next == '.' || is_digit(next)) return false;
+      k->pos++;
+      if (!is_ident_start(peek(k))) return false;
+      size_t start = k->pos, e = ident_end(k);
+      if (!e || is_keyword(k, start, e - start)) return false;
+      k->pos = e;
+    } else if (c == '(' || c == '[') {
+      if (++top == MAX_NESTING) return false;
+      stack[top] = (lean_frame){c == '(' ? L_CALL : L_SUBSCRIPT, false, false};
+      k->pos++;
+      after_comma = false;
+      state = START;
+    } else if (c == ',') {
+      k->pos++;
+      after_comma = true;
+      state = START;
+    } else if (c == ')' || c == ']') {
+      if (c != closer[stack[top].kind]) return false;
+      goto close;
+    } else {
+      size_t n = binary_operator(k);
+      if (!n) return false; /* slices, generators, keywords, comments, ... */
+      k->pos += n;
+      state = OPERAND;
+    }
+    continue;
+  close:
+    k->pos++;
+    if (top-- == 0) {
+      k->depth--;
+      return true;
+    }
+    state = AFTER;
+  }
+}
+
 /* An atom and its trailers (`.name`, calls, subscripts). */
 static bool scan_primary(skim *k, summary *out, tile_facts *tile) {
   unsigned char c = peek(k);
@@ -433,11 +562,8 @@ static bool scan_primary(skim *k, summary *out, tile_facts *tile) {
     size_t start = k->pos, e = ident_end(k);
     if (!e) return false;
     if (is_keyword(k, start, e - start)) {
-      size_t n = e - start; /* only the constants; other keywords go the general way */
-      const char *w = (const char *)k->s + start;
-      if (!((n == 4 && (memcmp(w, "True", 4) == 0 || memcmp(w, "None", 4) == 0)) ||
-            (n == 5 && memcmp(w, "False", 5) == 0)))
-        return false;
+      /* only the constants; other keywords go the general way */
+      if (!is_constant_keyword(k, start, e - start)) return false;
     } else {
       if (!push_load(k, start, e)) return false;
       out->form = F_NAME;
@@ -452,19 +578,23 @@ static bool scan_primary(skim *k, summary *out, tile_facts *tile) {
     if (!scan_number(k, out)) return false;
   } else if (c == '"' || c == '\'') {
     if (!scan_string(k, out)) return false;
-  } else if (c == '(' || c == '[') {
+  } else if (c == '(') {
     k->pos++;
-    k->depth++;
-    if (c == '(') {
-      if (!scan_elements(k, ')', true, NULL, NULL, &tuple)) return false;
-      out->unsure = true; /* a group: its top node is what it holds */
-    } else {
-      out->form = F_LIST;
+    if (!scan_lean(k, L_GROUP)) return false;
+    out->unsure = true; /* a group: its top node is what it holds */
+  } else if (c == '[') {
+    k->pos++;
+    out->form = F_LIST;
+    out->dim_count = 0;
+    if (k->facts) { /* maybe a shape */
       out->shape = I_OK;
-      out->dim_count = 0;
+      k->depth++;
       if (!scan_elements(k, ']', true, list_element, out, &tuple)) return false;
+      k->depth--;
+    } else {
+      out->shape = I_UNSURE;
+      if (!scan_lean(k, L_LIST)) return false;
     }
-    k->depth--;
   } else {
     return false;
   }
@@ -496,23 +626,31 @@ static bool scan_primary(skim *k, summary *out, tile_facts *tile) {
       }
     } else if (c == '(') {
       k->pos++;
-      k->depth++;
-      summary ignored;
-      if (!scan_arguments(k, dotted ? out : &ignored)) return false;
-      k->depth--;
+      /* Only a MemRef's and a const's arguments make tile fields. */
+      if (dotted && k->facts &&
+          (text_is(k, out->last_start, out->last_len, "MemRef") ||
+           text_is(k, out->last_start, out->last_len, "const"))) {
+        k->depth++;
+        if (!scan_arguments(k, out)) return false;
+        k->depth--;
+      } else {
+        if (!scan_lean(k, L_CALL)) return false;
+        out->positional = 0; /* not counted: nothing reads them */
+      }
       out->form = dotted ? F_CALL : F_OTHER;
     } else if (c == '[') {
       k->pos++;
-      k->depth++;
       bool is_tile =
           tile && dotted && out->parts == 2 && text_is(k, out->last_start, out->last_len, "Tile");
-      if (!scan_elements(k, ']', false, is_tile ? subscript_element : NULL, tile, &tuple))
-        return false;
       if (is_tile) {
+        k->depth++;
+        if (!scan_elements(k, ']', false, subscript_element, tile, &tuple)) return false;
+        k->depth--;
         tile->seen = true;
         tile->tuple = tuple;
+      } else if (!scan_lean(k, L_SUBSCRIPT)) {
+        return false;
       }
-      k->depth--;
       out->form = dotted ? F_SUBSCRIPT : F_OTHER;
     } else {
       return true;
@@ -562,6 +700,65 @@ static bool scan_expression(skim *k, summary *out, tile_facts *tile) {
   return ok;
 }
 
+/* The line of the last token read: k->line less the line ends among the
+ * blanks just skipped (inside brackets peek crosses them). */
+static uint32_t last_token_line(const skim *k, size_t floor) {
+  uint32_t line = k->line;
+  for (size_t p = k->pos;
+       p > floor && (k->s[p - 1] == ' ' || k->s[p - 1] == '\t' || k->s[p - 1] == '\n'); p--)
+    line -= k->s[p - 1] == '\n';
+  return line;
+}
+
+static bool starts_operand(unsigned char c) {
+  return byte_class[c] != 0 || c == '"' || c == '\'' || c == '(' || c == '[' || c == '-' ||
+         c == '+' || c == '~';
+}
+
+/* Expressions separated by commas, a trailing one allowed (a tuple). */
+static bool scan_sequence(skim *k) {
+  for (;;) {
+    summary e;
+    if (!scan_expression(k, &e, NULL)) return false;
+    if (peek(k) != ',') return true;
+    k->pos++;
+    if (!starts_operand(peek(k))) return true;
+  }
+}
+
+/* One bound name: an identifier that is no keyword. Not a read. */
+static bool scan_bound_name(skim *k) {
+  if (!is_ident_start(peek(k))) return false;
+  size_t start = k->pos, e = ident_end(k);
+  if (!e || is_keyword(k, start, e - start)) return false;
+  k->pos = e;
+  return true;
+}
+
+/* `for` targets: names, and parenthesized or bracketed lists of them. */
+static bool scan_target_list(skim *k) {
+  if (++k->nesting > MAX_NESTING) return false;
+  for (;;) {
+    unsigned char c = peek(k);
+    if (c == '(' || c == '[') {
+      unsigned char close = c == '(' ? ')' : ']';
+      k->pos++;
+      k->depth++;
+      if (!scan_target_list(k) || peek(k) != close) return false;
+      k->pos++;
+      k->depth--;
+    } else if (!scan_bound_name(k)) {
+      return false;
+    }
+    if (peek(k) != ',') break;
+    k->pos++;
+    c = peek(k);
+    if (!is_ident_start(c) && c != '(' && c != '[') break;
+  }
+  k->nesting--;
+  return true;
+}
+
 /* ------------------------------------------------------- statement */
 
 static bool finish_tile(const skim *k, const summary *ann, const tile_facts *t,
@@ -589,7 +786,7 @@ static bool finish_tile(const skim *k, const summary *ann, const tile_facts *t,
 
 bool mm_skim_annotated(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
                        mm_skim_statement *out) {
-  skim k = {(const unsigned char *)src, start, end, line, 0, 0, loads, SIZE_MAX, 0};
+  skim k = {(const unsigned char *)src, start, end, line, 0, 0, loads, SIZE_MAX, 0, false};
   loads->len = 0;
   if (!is_ident_start(byte_at(&k, start))) return false;
   size_t name_end = ident_end(&k);
@@ -605,8 +802,10 @@ bool mm_skim_annotated(const char *src, size_t start, size_t end, uint32_t line,
   summary annotation, value;
   tile_facts tile;
   memset(&tile, 0, sizeof tile);
+  k.facts = true;
   bool ok =
       scan_expression(&k, &annotation, &tile) && peek(&k) == '=' && byte_at(&k, k.pos + 1) != '=';
+  k.facts = false;
   if (ok) {
     k.pos++;
     ok = scan_expression(&k, &value, NULL) && peek(&k) == '\n';
@@ -631,5 +830,149 @@ bool mm_skim_annotated(const char *src, size_t start, size_t end, uint32_t line,
       out->op_len -= 3;
     }
   }
+  return true;
+}
+
+/* `name, ... = values` and expression statements: the reads only. */
+static bool scan_simple(skim *k) {
+  size_t start = k->pos;
+  uint32_t line = k->line;
+  /* Plain names then '=' (not '=='): an assignment; else an expression. */
+  bool targets = true;
+  for (;;) {
+    if (!scan_bound_name(k)) {
+      targets = false;
+      break;
+    }
+    if (peek(k) != ',') break;
+    k->pos++;
+    if (!is_ident_start(peek(k))) break;
+  }
+  if (targets && peek(k) == '=' && byte_at(k, k->pos + 1) != '=') {
+    k->pos++;
+  } else {
+    k->pos = start;
+    k->line = line;
+  }
+  if (!scan_sequence(k)) return false;
+  return peek(k) == '\n'; /* not `a = b = c`, `+=`, `;`, a comment, ... */
+}
+
+bool mm_skim_simple(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
+                    mm_skim_statement *out) {
+  skim k = {(const unsigned char *)src, start, end, line, 0, 0, loads, SIZE_MAX, 0, false};
+  loads->len = 0;
+  if (!is_ident_start(byte_at(&k, start))) return false;
+  size_t first_end = ident_end(&k);
+  uint32_t first_len = (uint32_t)(first_end - start);
+  bool ok;
+  if (first_end && text_is(&k, (uint32_t)start, first_len, "return")) {
+    k.pos = first_end;
+    ok = peek(&k) == '\n' || (scan_sequence(&k) && peek(&k) == '\n');
+  } else if (!first_end || is_keyword(&k, start, first_len) ||
+             text_is(&k, (uint32_t)start, first_len, "match") ||
+             text_is(&k, (uint32_t)start, first_len, "case") ||
+             text_is(&k, (uint32_t)start, first_len, "type")) {
+    ok = false;
+  } else {
+    ok = scan_simple(&k);
+  }
+  if (!ok) {
+    loads->len = 0;
+    return false;
+  }
+  out->line = line;
+  out->end_line = k.line;
+  out->next = k.pos + 1;
+  return true;
+}
+
+bool mm_skim_for_header(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
+                        mm_skim_statement *out) {
+  skim k = {(const unsigned char *)src, start, end, line, 0, 0, loads, SIZE_MAX, 0, false};
+  loads->len = 0;
+  if (end - start < 4 || memcmp(src + start, "for", 3) != 0 || is_ident_char(k.s[start + 3]))
+    return false;
+  k.pos = start + 3;
+  bool ok = scan_target_list(&k) && is_ident_start(peek(&k));
+  if (ok) {
+    size_t word = k.pos, e = ident_end(&k);
+    ok = e && text_is(&k, (uint32_t)word, (uint32_t)(e - word), "in");
+    k.pos = e;
+  }
+  ok = ok && scan_sequence(&k) && peek(&k) == ':';
+  if (ok) {
+    k.pos++;
+    ok = peek(&k) == '\n'; /* a body on the same line goes the general way */
+  }
+  if (!ok) {
+    loads->len = 0;
+    return false;
+  }
+  out->line = line;
+  out->end_line = k.line;
+  out->next = k.pos + 1;
+  return true;
+}
+
+bool mm_skim_parameters(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
+                        mm_vec *parameters, mm_skim_statement *out) {
+  skim k = {(const unsigned char *)src, start, end, line, 0, 0, loads, SIZE_MAX, 0, false};
+  loads->len = 0;
+  parameters->len = 0;
+  bool ok = byte_at(&k, start) == '(';
+  k.pos++;
+  k.depth++;
+  while (ok && peek(&k) != ')') {
+    size_t name = k.pos;
+    uint32_t name_line = k.line;
+    ok = scan_bound_name(&k); /* '*', '/', '**': the general way */
+    if (ok && peek(&k) == ':') {
+      k.pos++;
+      summary annotation;
+      tile_facts tile;
+      memset(&tile, 0, sizeof tile);
+      mm_skim_statement *param = mm_vec_push(parameters);
+      k.facts = true;
+      ok = param && scan_expression(&k, &annotation, &tile) &&
+           finish_tile(&k, &annotation, &tile, param);
+      k.facts = false;
+      if (ok) {
+        param->name_start = (uint32_t)name;
+        param->name_len = (uint32_t)(ident_end_at(&k, name) - name);
+        param->line = name_line;
+        param->end_line = last_token_line(&k, name);
+      }
+    }
+    if (!ok) break;
+    unsigned char c = peek(&k);
+    if (c == ',') {
+      k.pos++;
+    } else if (c != ')') {
+      ok = false; /* defaults, ... */
+    }
+  }
+  if (ok) {
+    k.pos++;
+    k.depth--;
+    if (peek(&k) == '-' && byte_at(&k, k.pos + 1) == '>') {
+      k.pos += 2;
+      summary returns;
+      ok = scan_expression(&k, &returns, NULL);
+    }
+  }
+  ok = ok && peek(&k) == ':';
+  if (ok) {
+    k.pos++;
+    ok = peek(&k) == '\n';
+  }
+  if (!ok) {
+    loads->len = 0;
+    parameters->len = 0;
+    return false;
+  }
+  out->line = line;
+  out->end_line = k.line;
+  out->next = k.pos + 1;
   return true;
 }

@@ -50,4 +50,26 @@ typedef struct mm_skim_statement {
 bool mm_skim_annotated(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
                        mm_skim_statement *out);
 
+/* The other statements the fast path reads, each with what it reads
+ * appended to `loads` as above and `out`'s line, end_line and next filled
+ * (nothing else): */
+
+/* `name, ... = values` (plain names only), an expression statement, or
+ * `return [values]`, starting at src[start]. */
+bool mm_skim_simple(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
+                    mm_skim_statement *out);
+
+/* The header `for targets in values:` at src[start] (its `for`), up to the
+ * line end after the colon; targets are names, in brackets or not. */
+bool mm_skim_for_header(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
+                        mm_skim_statement *out);
+
+/* A def's parameters from its '(' at src[start] to the line end after the
+ * header's colon, with the return annotation: plain names, annotated or
+ * not (no defaults, no '*', '/' or '**'). Each annotated parameter is
+ * appended to `parameters` (mm_skim_statement: name, its line and the
+ * annotation's last line, the tile as for mm_skim_annotated; no op). */
+bool mm_skim_parameters(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
+                        mm_vec *parameters, mm_skim_statement *out);
+
 #endif
