@@ -169,24 +169,32 @@ static const char *const edits[] = {
     ";",
 };
 
-static void test_edited_tile_statements(const char *dump, size_t len) {
-  /* Where the tile statements are: their line starts. */
-  size_t *lines = malloc(len / 8 * sizeof *lines), line_count = 0;
-  for (size_t i = 0; lines && i < len;) {
+/* The starts of the lines holding `word` (every line when NULL). */
+static size_t find_lines(const char *dump, size_t len, const char *word, size_t *lines) {
+  size_t count = 0, n = word ? strlen(word) : 0;
+  for (size_t i = 0; i < len;) {
     const char *nl = memchr(dump + i, '\n', len - i);
     size_t end = nl ? (size_t)(nl - dump) : len;
-    for (size_t j = i; j + 8 <= end; j++)
-      if (memcmp(dump + j, "pl.Tile[", 8) == 0) {
-        lines[line_count++] = i;
-        break;
-      }
+    bool has = !word;
+    for (size_t j = i; !has && j + n <= end; j++)
+      has = memcmp(dump + j, word, n) == 0;
+    if (has) lines[count++] = i;
     i = end + 1;
   }
-  CHECK(line_count > 500);
+  return count;
+}
+
+/* `rounds` copies of the dump, each with one to two edits in one of the
+ * lines holding `word`, read both ways. */
+static void test_edited_lines(const char *dump, size_t len, const char *word, int rounds,
+                              uint64_t seed) {
+  size_t *lines = malloc((len / 8 + 1) * sizeof *lines);
+  size_t line_count = lines ? find_lines(dump, len, word, lines) : 0;
+  CHECK(line_count > 40);
   char *copy = malloc(len + 4096);
-  uint64_t state = 0x5EEDu;
+  uint64_t state = seed;
   size_t edit_count = sizeof edits / sizeof edits[0];
-  for (int round = 0; copy && line_count && round < 300; round++) {
+  for (int round = 0; copy && line_count && round < rounds; round++) {
     size_t n = len;
     memcpy(copy, dump, len);
     size_t line = lines[next_random(&state) % line_count];
@@ -207,8 +215,8 @@ static void test_edited_tile_statements(const char *dump, size_t len) {
         n -= m;
       }
     }
-    char label[64];
-    snprintf(label, sizeof label, "edited tile statement, round %d", round);
+    char label[96];
+    snprintf(label, sizeof label, "edited line with '%s', round %d", word ? word : "", round);
     CHECK(same_model(copy, n, label));
   }
   free(copy);
@@ -359,15 +367,93 @@ static void test_single_statements(void) {
   }
 }
 
+typedef bool (*skim_fn)(const char *, size_t, size_t, uint32_t, mm_vec *, mm_skim_statement *);
+
+static bool params_skim(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
+                        mm_skim_statement *out) {
+  mm_vec params;
+  mm_vec_init(&params, sizeof(mm_skim_statement));
+  bool ok = mm_skim_parameters(src, start, end, line, loads, &params, out);
+  mm_vec_free(&params);
+  return ok;
+}
+
+/* Whether `skim` takes `text`, and its reads as "a b c" in `reads`. */
+static bool takes(skim_fn read, const char *text, char *reads, size_t size) {
+  mm_vec loads;
+  mm_vec_init(&loads, sizeof(mm_skim_load));
+  mm_skim_statement st;
+  bool ok = read(text, 0, strlen(text), 1, &loads, &st);
+  reads[0] = 0;
+  const mm_skim_load *l = loads.items;
+  for (size_t i = 0; i < loads.len; i++) {
+    size_t used = strlen(reads);
+    snprintf(reads + used, size - used, "%s%.*s", i ? " " : "", (int)l[i].len, text + l[i].start);
+  }
+  mm_vec_free(&loads);
+  return ok && text[st.next - 1] == '\n';
+}
+
+static void test_other_statements(void) {
+  char reads[256];
+  CHECK(takes(mm_skim_simple, "a, b = pl.yield_(x, y.z)\n", reads, sizeof reads));
+  CHECK(strcmp(reads, "pl x y") == 0); /* targets are not reads */
+  CHECK(takes(mm_skim_simple, "pl.tensor.write(t, [i, 0], pl.cast(i + 32, pl.INT32))\n", reads,
+              sizeof reads));
+  CHECK(strcmp(reads, "pl t i pl i pl") == 0);
+  CHECK(takes(mm_skim_simple, "return a, b\n", reads, sizeof reads) && !strcmp(reads, "a b"));
+  CHECK(takes(mm_skim_simple, "return\n", reads, sizeof reads) && !reads[0]);
+  CHECK(takes(mm_skim_for_header, "for i, (c,) in pl.range(20, init_values=(c0,)):\n  x = 1\n",
+              reads, sizeof reads));
+  CHECK(strcmp(reads, "pl c0") == 0);
+  CHECK(takes(params_skim,
+              "(self, x: pl.Tensor[[16], pl.FP32], n: pl.Scalar[pl.INDEX]) -> "
+              "pl.Tensor[[16], pl.FP32]:\n",
+              reads, sizeof reads));
+  CHECK(strcmp(reads, "pl pl pl pl pl pl") == 0);
+  static const struct {
+    skim_fn skim;
+    const char *text;
+  } general[] = {
+      {mm_skim_simple, "a = b = c\n"},
+      {mm_skim_simple, "a += 1\n"},
+      {mm_skim_simple, "a.b = 1\n"},
+      {mm_skim_simple, "a[0] = 1\n"},
+      {mm_skim_simple, "del a\n"},
+      {mm_skim_simple, "a = yield b\n"},
+      {mm_skim_simple, "return a  # c\n"},
+      {mm_skim_simple, "pass\n"},
+      {mm_skim_simple, "f(x for x in y)\n"},
+      {mm_skim_simple, "f(a=1, b)\n"},
+      {mm_skim_for_header, "for x in y: z\n"},
+      {mm_skim_for_header, "for x.a in y:\n"},
+      {mm_skim_for_header, "for x in y if z:\n"},
+      {params_skim, "(a=1):\n"},
+      {params_skim, "(*a):\n"},
+      {params_skim, "(a, /):\n"},
+      {params_skim, "(a: (int)) -> x: y\n"},
+      {params_skim, "(a: int):  # c\n"},
+  };
+  for (size_t i = 0; i < sizeof general / sizeof general[0]; i++) {
+    bool taken = takes(general[i].skim, general[i].text, reads, sizeof reads);
+    if (taken) fprintf(stderr, "skimmed, should not be: %s", general[i].text);
+    CHECK(!taken && !reads[0]);
+  }
+}
+
 int main(void) {
   size_t len;
   char *dump = read_file(real_dump, &len);
   CHECK(dump != NULL);
   test_single_statements();
+  test_other_statements();
   test_fixture_dumps();
   if (dump) {
     test_fast_path_taken(dump, len);
-    test_edited_tile_statements(dump, len);
+    test_edited_lines(dump, len, "pl.Tile[", 300, 0x5EEDu); /* tile statements */
+    test_edited_lines(dump, len, "def ", 60, 0xDEFu);       /* parameter lists */
+    test_edited_lines(dump, len, "for ", 60, 0xF0Fu);       /* for headers */
+    test_edited_lines(dump, len, NULL, 120, 0xA11u);        /* any line */
   }
   free(dump);
   return check_report("test_skim");
