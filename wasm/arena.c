@@ -121,34 +121,23 @@ bool mm_buf_reserve(mm_buf *buf, size_t extra) {
   return true;
 }
 
-void mm_buf_append(mm_buf *buf, const char *text, size_t len) {
+void mm_buf_append_slow(mm_buf *buf, const char *text, size_t len) {
   if (!mm_buf_reserve(buf, len)) return;
   if (len) memcpy(buf->data + buf->len, text, len);
   buf->len += len;
   buf->data[buf->len] = 0;
 }
 
-void mm_buf_puts(mm_buf *buf, const char *text) { mm_buf_append(buf, text, strlen(text)); }
-
-void mm_buf_putc(mm_buf *buf, char c) {
-  if (!mm_buf_reserve(buf, 1)) return;
-  buf->data[buf->len++] = c;
-  buf->data[buf->len] = 0;
-}
-
 void mm_buf_put_int(mm_buf *buf, int64_t value) {
   char digits[24];
-  size_t n = 0;
+  size_t n = sizeof digits;
   uint64_t magnitude = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
   do {
-    digits[n++] = (char)('0' + magnitude % 10);
+    digits[--n] = (char)('0' + magnitude % 10);
     magnitude /= 10;
   } while (magnitude);
-  if (value < 0) mm_buf_putc(buf, '-');
-  if (!mm_buf_reserve(buf, n)) return;
-  while (n)
-    buf->data[buf->len++] = digits[--n];
-  buf->data[buf->len] = 0;
+  if (value < 0) digits[--n] = '-';
+  mm_buf_append(buf, digits + n, sizeof digits - n);
 }
 
 void mm_buf_free(mm_buf *buf) {

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 void *mm__alloc(size_t size);
 void *mm__realloc(void *ptr, size_t size);
@@ -57,10 +58,24 @@ typedef struct mm_buf {
 } mm_buf;
 
 bool mm_buf_reserve(mm_buf *buf, size_t extra);
-void mm_buf_append(mm_buf *buf, const char *text, size_t len);
-void mm_buf_puts(mm_buf *buf, const char *text);
-void mm_buf_putc(mm_buf *buf, char c);
+void mm_buf_append_slow(mm_buf *buf, const char *text, size_t len);
 void mm_buf_put_int(mm_buf *buf, int64_t value);
+/* Inline: the JSON writer makes a call per field. The buffer always ends
+ * in a NUL past `len` once it holds anything. */
+static inline void mm_buf_append(mm_buf *buf, const char *text, size_t len) {
+  if (buf->len + len < buf->cap && !buf->failed) {
+    memcpy(buf->data + buf->len, text, len);
+    buf->len += len;
+    buf->data[buf->len] = 0;
+  } else {
+    mm_buf_append_slow(buf, text, len);
+  }
+}
+/* strlen of a literal is folded here. */
+static inline void mm_buf_puts(mm_buf *buf, const char *text) {
+  mm_buf_append(buf, text, strlen(text));
+}
+static inline void mm_buf_putc(mm_buf *buf, char c) { mm_buf_append(buf, &c, 1); }
 void mm_buf_free(mm_buf *buf);
 
 /* A growable array of fixed-size items. */

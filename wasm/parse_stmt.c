@@ -38,6 +38,10 @@ static void emit_skimmed_loads(parser *p) {
   if (!p->tracking) return;
   const mm_skim_load *loads = p->skim_loads->items;
   for (size_t i = 0; i < p->skim_loads->len; i++) {
+    /* The same name again on the same line (`pl` ...) changes no lifetime. */
+    if (i && loads[i].len == loads[i - 1].len && loads[i].line == loads[i - 1].line &&
+        memcmp(p->src + loads[i].start, p->src + loads[i - 1].start, loads[i].len) == 0)
+      continue;
     mm_node name = {.kind = N_NAME,
                     .start = loads[i].start,
                     .len = loads[i].len,

@@ -269,7 +269,8 @@ static void tile_element(const skim *k, tile_facts *t, uint32_t index, const sum
 static bool scan_expression(skim *k, summary *out, tile_facts *tile);
 
 static bool push_load(skim *k, size_t start, size_t end) {
-  mm_skim_load *load = mm_vec_push(k->loads);
+  mm_vec *v = k->loads;
+  mm_skim_load *load = v->len < v->cap ? (mm_skim_load *)v->items + v->len++ : mm_vec_push(v);
   if (!load) return false;
   load->start = (uint32_t)start;
   load->len = (uint32_t)(end - start);
@@ -281,6 +282,17 @@ static bool scan_number(skim *k, summary *out) {
   const unsigned char *s = k->s;
   size_t p = k->pos, start = p;
   bool integer = true;
+  int64_t value = 0;
+  while (p < k->end && is_digit(s[p]) && p - start < 16)
+    value = value * 10 + (s[p++] - '0');
+  unsigned char c = byte_at(k, p);
+  if ((c == ',' || c == ')' || c == ']' || c == ' ') && (s[start] != '0' || p - start == 1)) {
+    out->form = F_INT; /* most numbers: a short decimal integer */
+    out->value = value;
+    out->range = value > MAX_EXACT_INTEGER;
+    k->pos = p;
+    return true;
+  }
   while (p < k->end && is_digit(s[p]))
     p++;
   if (byte_at(k, p) == '.') {
@@ -301,16 +313,8 @@ static bool scan_number(skim *k, summary *out) {
   if (is_ident_char(next) || next == '.' || next >= 0x80) return false; /* 1_0, 0x1, 1j, ... */
   if (integer && s[start] == '0' && p - start > 1) return false;        /* leading zeros */
   out->form = integer ? F_INT : F_OTHER;
-  out->value = 0;
-  out->range = false;
-  for (size_t i = start; integer && i < p; i++) {
-    int d = s[i] - '0';
-    if (out->value > (MAX_EXACT_INTEGER - d) / 10) {
-      out->range = true;
-      break;
-    }
-    out->value = out->value * 10 + d;
-  }
+  out->range = integer && (p - start > 16 || value > MAX_EXACT_INTEGER); /* 2^53: 16 digits */
+  out->value = value;
   k->pos = p;
   return true;
 }
