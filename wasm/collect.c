@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sort.h"
 #include "tiles.h"
 
 typedef struct binding {
@@ -200,8 +201,8 @@ static void function_end(void *context, uint32_t last_line) {
   c->active = false;
   if (mm_diag_failed(c->diag) || c->bindings.len == 0) return; /* no tile: skipped */
   mm_arena *arena = &c->model->arena;
-  qsort(c->bindings.items, c->bindings.len, sizeof(binding), compare_bindings);
-  mm_tile *tiles = mm_arena_alloc(arena, c->bindings.len * sizeof *tiles);
+  bool sorted = mm_sort(c->bindings.items, c->bindings.len, sizeof(binding), compare_bindings);
+  mm_tile *tiles = sorted ? mm_arena_alloc(arena, c->bindings.len * sizeof *tiles) : NULL;
   mm_names by_name = {0};
   size_t count = tiles ? merge_bindings(c, tiles, &by_name) : SIZE_MAX;
   mm_names_free(&by_name);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "bytes.h"
 #include "model_internal.h"
 
 /* Bytes that cannot go into a JSON string (or an HTML <script>) as they
@@ -97,11 +98,7 @@ static void put_source(mm_buf *out, const mm_function *fn) {
   size_t len = fn->source_len, begin = 0;
   uint32_t lines = fn->src_end - fn->src_start + 1;
   for (uint32_t line = 0; line < lines; line++) {
-    /* memchr is vectorised: find '\n', then a lone '\r' before it. */
-    const char *nl = begin < len ? memchr(s + begin, '\n', len - begin) : NULL;
-    size_t end = nl ? (size_t)(nl - s) : len;
-    const char *cr = end > begin ? memchr(s + begin, '\r', end - begin) : NULL;
-    if (cr) end = (size_t)(cr - s);
+    size_t end = mm_find_line_end(s, begin, len); /* '\n', '\r\n' or a lone '\r' */
     if (line) mm_buf_putc(out, ',');
     put_string(out, s + begin, end - begin);
     if (end < len && s[end] == '\r' && end + 1 < len && s[end + 1] == '\n') end++;

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "model_internal.h"
+#include "sort.h"
 
-/* qsort is not stable: every comparison ends on an index, which makes the
- * order total and equal to a stable sort's. */
+/* Every comparison ends on an index: the order is total, whatever the sort. */
 typedef struct slot_key {
   const mm_tile *tile;
   uint32_t index;
@@ -79,7 +79,7 @@ static bool detect_unallocated(const slot_key *keys, size_t n) {
 
 /* Walks one slot's tiles by start, emitting a box per run. */
 static bool emit_runs(mm_function *fn, slot_key *members, size_t n, mm_arena *arena) {
-  qsort(members, n, sizeof *members, compare_by_start);
+  if (!mm_sort(members, n, sizeof *members, compare_by_start)) return false;
   size_t i = 0;
   while (i < n) {
     size_t j = i + 1;
@@ -118,8 +118,7 @@ static bool make_boxes(mm_function *fn, slot_key *keys, mm_arena *arena) {
     slots[slot_count++] = (slot_range){i, j, keys[i].index};
     i = j;
   }
-  qsort(slots, slot_count, sizeof *slots, compare_slot_range);
-  bool ok = true;
+  bool ok = mm_sort(slots, slot_count, sizeof *slots, compare_slot_range);
   for (size_t s = 0; s < slot_count && ok; s++)
     ok = emit_runs(fn, keys + slots[s].begin, slots[s].end - slots[s].begin, arena);
   mm__dealloc(slots);
@@ -170,7 +169,10 @@ static bool find_overlaps(mm_function *fn) {
   if (!keys) return false;
   for (size_t i = 0; i < n; i++)
     keys[i] = (span_key){&fn->boxes[i], (uint32_t)i};
-  qsort(keys, n, sizeof *keys, compare_span);
+  if (!mm_sort(keys, n, sizeof *keys, compare_span)) {
+    mm__dealloc(keys);
+    return false;
+  }
   for (size_t i = 0; i < n; i++) {
     const mm_tile *a = keys[i].box->tile;
     if (a->size <= 0) continue;
@@ -191,11 +193,12 @@ static int compare_strings(const void *a, const void *b) {
   return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* UINT32_MAX when out of memory. */
 static uint32_t count_bases(const mm_function *fn, const char *space, const char **scratch) {
   size_t n = 0;
   for (size_t i = 0; i < fn->box_count; i++)
     if (strcmp(fn->boxes[i].tile->space, space) == 0) scratch[n++] = fn->boxes[i].tile->base;
-  qsort(scratch, n, sizeof *scratch, compare_strings);
+  if (!mm_sort(scratch, n, sizeof *scratch, compare_strings)) return UINT32_MAX;
   uint32_t distinct = 0;
   for (size_t i = 0; i < n; i++)
     if (i == 0 || strcmp(scratch[i], scratch[i - 1]) != 0) distinct++;
@@ -236,6 +239,10 @@ static bool sum_spaces(mm_function *fn, const mm_backend *backend, mm_arena *are
       u->space = t->space;
       u->hwm = t->offset + t->size;
       u->bases = count_bases(fn, t->space, scratch);
+      if (u->bases == UINT32_MAX) {
+        mm__dealloc(scratch);
+        return false;
+      }
     }
     if (t->offset + t->size > u->hwm) u->hwm = t->offset + t->size;
     u->tiles++;
@@ -261,11 +268,10 @@ bool mm_function_layout(mm_function *fn, const mm_backend *backend, mm_arena *ar
   }
   for (size_t i = 0; i < n; i++)
     keys[i] = (slot_key){&fn->tiles[i], (uint32_t)i};
-  qsort(keys, n, sizeof *keys, compare_slot);
-  fn->unallocated = detect_unallocated(keys, n);
-  bool ok = make_boxes(fn, keys, arena);
+  bool ok = mm_sort(keys, n, sizeof *keys, compare_slot);
+  fn->unallocated = ok && detect_unallocated(keys, n);
+  ok = ok && make_boxes(fn, keys, arena);
   mm__dealloc(keys);
-  if (!ok) return false;
-  qsort(fn->boxes, fn->box_count, sizeof *fn->boxes, compare_boxes);
+  if (!ok || !mm_sort(fn->boxes, fn->box_count, sizeof *fn->boxes, compare_boxes)) return false;
   return find_overlaps(fn) && sum_spaces(fn, backend, arena) && mm_function_liveness(fn, arena);
 }

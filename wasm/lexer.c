@@ -4,6 +4,8 @@
  * Messages follow CPython's wording so users recognise them. */
 #include "lexer.h"
 
+#include "bytes.h"
+
 #include <string.h>
 
 #define MAX_BRACKETS MM_MAX_BRACKETS
@@ -810,11 +812,16 @@ void mm_lexer_resume_at(mm_lexer *lx, size_t index, size_t next, uint32_t next_l
   lx->count = index;
   if (lx->with_lines && lx->lines.len > first_line) lx->lines.len = first_line;
   lx->pos = statement_start;
-  /* The line starts inside the statement: line ends there are all '\n'. */
+  /* The line starts inside the statement: line ends there are all '\n'.
+   * Most statements are one line: its end is `next` - 1. */
+  if (lx->with_lines && first_line + 1 == next_line && lx->lines.len == first_line) {
+    lx->pos = next;
+    record_line_start(lx);
+  }
   while (lx->with_lines && lx->lines.len < next_line) {
-    const char *nl = memchr(lx->src + lx->pos, '\n', next - lx->pos);
-    if (!nl) break;
-    lx->pos = (size_t)(nl - lx->src) + 1;
+    size_t nl = mm_find_line_end(lx->src, lx->pos, next);
+    if (nl == next) break;
+    lx->pos = nl + 1;
     record_line_start(lx);
   }
   lx->pos = next;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model_internal.h"
+#include "sort.h"
 
 /* A box's lifetime as two events: its bytes join at `start` and leave
  * after `end`. */
@@ -91,7 +92,7 @@ static bool sweep_space(mm_function *fn, mm_space_usage *u, space_scratch *s, mm
     s->bounds[nb++] = lo;
     s->bounds[nb++] = hi;
   }
-  qsort(s->bounds, nb, sizeof *s->bounds, compare_i64);
+  if (!mm_sort(s->bounds, nb, sizeof *s->bounds, compare_i64)) return false;
   size_t unique = 0;
   for (size_t i = 0; i < nb; i++)
     if (!unique || s->bounds[i] != s->bounds[unique - 1]) s->bounds[unique++] = s->bounds[i];
@@ -103,7 +104,7 @@ static bool sweep_space(mm_function *fn, mm_space_usage *u, space_scratch *s, mm
     s->events[ne++] = (live_event){box->start, 1, a, b};
     s->events[ne++] = (live_event){box->end + 1, -1, a, b};
   }
-  qsort(s->events, ne, sizeof *s->events, compare_events);
+  if (!mm_sort(s->events, ne, sizeof *s->events, compare_events)) return false;
   uint32_t segments = unique > 1 ? (uint32_t)(unique - 1) : 1;
   memset(s->count, 0, 4 * segments * sizeof *s->count);
   memset(s->covered, 0, 4 * segments * sizeof *s->covered);
@@ -153,7 +154,7 @@ static bool peak_composition(mm_function *fn, mm_space_usage *u, space_scratch *
         u->peak_line <= box->end)
       entries[n++] = (peak_entry){box->tile->size, s->members[i]};
   }
-  qsort(entries, n, sizeof *entries, compare_peak);
+  if (!mm_sort(entries, n, sizeof *entries, compare_peak)) return false;
   u->peak_boxes = mm_arena_alloc(arena, (n ? n : 1) * sizeof *u->peak_boxes);
   if (!u->peak_boxes) return false;
   for (size_t i = 0; i < n; i++)

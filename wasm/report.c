@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model_internal.h"
+#include "sort.h"
 
 static void put_box_label(mm_buf *out, const mm_box *box) {
   char text[96];
@@ -53,7 +54,8 @@ static int compare_entries(const void *pa, const void *pb) {
   return a->partner < b->partner ? -1 : a->partner > b->partner;
 }
 
-/* The function's entries, each pair once; returns how many. */
+/* The function's entries, each pair once, in line order; returns how many,
+ * or SIZE_MAX when out of memory. */
 static size_t collect_entries(const mm_function *fn, check_entry *entries) {
   size_t n = 0;
   for (uint32_t i = 0; i < fn->box_count; i++) {
@@ -74,8 +76,7 @@ static size_t collect_entries(const mm_function *fn, check_entry *entries) {
       entries[n++] = (check_entry){box->start, i, ENTRY_MORE};
     if (box->over_capacity) entries[n++] = (check_entry){box->start, i, ENTRY_OVER};
   }
-  qsort(entries, n, sizeof *entries, compare_entries);
-  return n;
+  return mm_sort(entries, n, sizeof *entries, compare_entries) ? n : SIZE_MAX;
 }
 
 static void put_entry(mm_buf *out, const char *label, const mm_function *fn, const check_entry *e) {
@@ -109,12 +110,12 @@ static size_t check_function(mm_buf *out, const char *label, const mm_function *
   check_entry *entries = mm__alloc((fn->box_count * (MM_BOX_PARTNERS + 2) + 1) * sizeof *entries);
   if (!entries) return SIZE_MAX;
   size_t n = collect_entries(fn, entries), found = 0;
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; n != SIZE_MAX && i < n; i++) {
     put_entry(out, label, fn, &entries[i]);
     found += entries[i].partner != ENTRY_MORE;
   }
   mm__dealloc(entries);
-  return found;
+  return n == SIZE_MAX ? SIZE_MAX : found;
 }
 
 static char *finish(mm_buf *out, size_t *out_len) {

@@ -1,0 +1,30 @@
+/* bytes.h: finding line ends eight bytes a step. memchr is vectorised in
+ * glibc but a byte loop in the WebAssembly libc, and the core looks for
+ * the end of every line it copies into the model. */
+#ifndef MM_BYTES_H
+#define MM_BYTES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Whether any byte of `w` is zero (the classic bit trick). */
+static inline uint64_t mm_zero_byte_mask(uint64_t w) {
+  return (w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull;
+}
+
+/* The index of the first '\n' or '\r' in s[from, len), or len. */
+static inline size_t mm_find_line_end(const char *s, size_t from, size_t len) {
+  size_t i = from;
+  for (; i + 8 <= len; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    if (mm_zero_byte_mask(w ^ 0x0A0A0A0A0A0A0A0Aull) | mm_zero_byte_mask(w ^ 0x0D0D0D0D0D0D0D0Dull))
+      break;
+  }
+  while (i < len && s[i] != '\n' && s[i] != '\r')
+    i++;
+  return i;
+}
+
+#endif
