@@ -132,10 +132,15 @@ void mm_buf_put_int(mm_buf *buf, int64_t value) {
   char digits[24];
   size_t n = sizeof digits;
   uint64_t magnitude = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
-  do {
+  while (magnitude > UINT32_MAX) {
     digits[--n] = (char)('0' + magnitude % 10);
     magnitude /= 10;
-  } while (magnitude);
+  }
+  uint32_t small = (uint32_t)magnitude; /* most numbers: 32-bit division is cheaper */
+  do {
+    digits[--n] = (char)('0' + small % 10);
+    small /= 10;
+  } while (small);
   if (value < 0) digits[--n] = '-';
   mm_buf_append(buf, digits + n, sizeof digits - n);
 }

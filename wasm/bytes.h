@@ -1,9 +1,10 @@
-/* bytes.h: finding line ends eight bytes a step. memchr is vectorised in
- * glibc but a byte loop in the WebAssembly libc, and the core looks for
- * the end of every line it copies into the model. */
+/* bytes.h: finding line ends and comparing names eight bytes a step.
+ * memchr and memcmp are vectorised in glibc but byte loops in the
+ * WebAssembly libc, and the core runs them on every line and name. */
 #ifndef MM_BYTES_H
 #define MM_BYTES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -25,6 +26,21 @@ static inline size_t mm_find_line_end(const char *s, size_t from, size_t len) {
   while (i < len && s[i] != '\n' && s[i] != '\r')
     i++;
   return i;
+}
+
+/* Whether a[0, n) and b[0, n) hold the same bytes: memcmp is a byte loop
+ * in the WebAssembly libc, and names are compared often (hash hits). */
+static inline bool mm_bytes_equal(const char *a, const char *b, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    memcpy(&x, a + i, 8);
+    memcpy(&y, b + i, 8);
+    if (x != y) return false;
+  }
+  for (; i < n; i++)
+    if (a[i] != b[i]) return false;
+  return true;
 }
 
 #endif

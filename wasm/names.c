@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "bytes.h"
 
 /* Eight bytes a step (names in dumps run to dozens of bytes), each step
  * mixed by a multiply; the tail is read byte by byte. */
@@ -28,7 +29,7 @@ static mm_name_entry *probe(mm_name_entry *slots, size_t cap, const char *key, s
   size_t i = hash & (cap - 1);
   for (;;) {
     mm_name_entry *e = &slots[i];
-    if (!e->key || (e->hash == hash && e->len == len && memcmp(e->key, key, len) == 0)) return e;
+    if (!e->key || (e->hash == hash && e->len == len && mm_bytes_equal(e->key, key, len))) return e;
     i = (i + 1) & (cap - 1);
   }
 }

@@ -5,6 +5,7 @@
  * below its handler), because model.md orders bindings breadth-first. */
 #include <string.h>
 
+#include "bytes.h"
 #include "parser_internal.h"
 
 typedef enum scope { SCOPE_MODULE, SCOPE_TOP_CLASS, SCOPE_OTHER } scope;
@@ -40,7 +41,7 @@ static void emit_skimmed_loads(parser *p) {
   for (size_t i = 0; i < p->skim_loads->len; i++) {
     /* The same name again on the same line (`pl` ...) changes no lifetime. */
     if (i && loads[i].len == loads[i - 1].len && loads[i].line == loads[i - 1].line &&
-        memcmp(p->src + loads[i].start, p->src + loads[i - 1].start, loads[i].len) == 0)
+        mm_bytes_equal(p->src + loads[i].start, p->src + loads[i - 1].start, loads[i].len))
       continue;
     mm_node name = {.kind = N_NAME,
                     .start = loads[i].start,
