@@ -99,6 +99,13 @@ static inline bool mm_vec_push_ptr(mm_vec *vec, const void *ptr) {
   }
   return mm_vec_push_ptr_slow(vec, ptr);
 }
+/* Appends to a vector of uint32_t; false when out of memory. */
+static inline bool mm_vec_push_u32(mm_vec *vec, uint32_t value) {
+  uint32_t *slot =
+      vec->len < vec->cap ? (uint32_t *)vec->items + vec->len++ : (uint32_t *)mm_vec_push(vec);
+  if (slot) *slot = value;
+  return slot != NULL;
+}
 void mm_vec_free(mm_vec *vec);
 
 #endif

@@ -253,6 +253,19 @@ const uint32_t mm_keyword_first_letters[7] = {
     /* 7 */ KW_LETTER('f'),
     /* 8 */ KW_LETTER('c') | KW_LETTER('n'),
 };
+/* The same for the second letter (the fast path's look-up: its names are
+ * long and often start like a keyword: `tile`, `const`). */
+const uint32_t mm_keyword_second_letters[7] = {
+    /* 2 */ KW_LETTER('f') | KW_LETTER('n') | KW_LETTER('r') | KW_LETTER('s'),
+    /* 3 */ KW_LETTER('e') | KW_LETTER('n') | KW_LETTER('o') | KW_LETTER('r'),
+    /* 4 */ KW_LETTER('a') | KW_LETTER('i') | KW_LETTER('l') | KW_LETTER('o') | KW_LETTER('r'),
+    /* 5 */ KW_LETTER('a') | KW_LETTER('h') | KW_LETTER('i') | KW_LETTER('l') | KW_LETTER('r') |
+        KW_LETTER('s') | KW_LETTER('w'),
+    /* 6 */ KW_LETTER('a') | KW_LETTER('e') | KW_LETTER('l') | KW_LETTER('m') | KW_LETTER('s') |
+        KW_LETTER('x'),
+    /* 7 */ KW_LETTER('i'),
+    /* 8 */ KW_LETTER('o'),
+};
 #undef KW_LETTER
 
 static inline uint8_t keyword_kind(const char *text, size_t len) {
@@ -799,7 +812,13 @@ bool mm_lexer_can_resume(const mm_lexer *lx, size_t next) {
          (lx->pos < next || (lx->pos == next && lx->line_start));
 }
 
-void mm_lexer_resume_at(mm_lexer *lx, size_t index, size_t next, uint32_t next_line) {
+bool mm_lexer_same_indent(const mm_lexer *lx, size_t spaces) {
+  return (size_t)lx->indents[lx->indent_top] == spaces &&
+         (size_t)lx->alt_indents[lx->indent_top] == spaces;
+}
+
+void mm_lexer_resume_at(mm_lexer *lx, size_t index, size_t next, uint32_t next_line,
+                        const uint32_t *starts, size_t start_count) {
   const mm_token *first = mm_lexer_at(lx, index);
   size_t statement_start = first->start;
   uint32_t first_line = first->line;
@@ -812,9 +831,14 @@ void mm_lexer_resume_at(mm_lexer *lx, size_t index, size_t next, uint32_t next_l
   lx->count = index;
   if (lx->with_lines && lx->lines.len > first_line) lx->lines.len = first_line;
   lx->pos = statement_start;
-  /* The line starts inside the statement: line ends there are all '\n'.
-   * Most statements are one line: its end is `next` - 1. */
-  if (lx->with_lines && first_line + 1 == next_line && lx->lines.len == first_line) {
+  /* The line starts inside the statement: the caller's, or found (line
+   * ends there are all '\n'). Most statements are one line: `next`. */
+  if (lx->with_lines && lx->lines.len == first_line && start_count == next_line - first_line) {
+    for (size_t i = 0; i < start_count; i++) {
+      lx->pos = starts[i];
+      record_line_start(lx);
+    }
+  } else if (lx->with_lines && first_line + 1 == next_line && lx->lines.len == first_line) {
     lx->pos = next;
     record_line_start(lx);
   }

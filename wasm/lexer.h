@@ -173,8 +173,14 @@ void mm_lexer_fill(mm_lexer *lx, size_t index);
 bool mm_lexer_can_resume(const mm_lexer *lx, size_t next);
 /* The statement whose first token is `index` was read without tokens, up
  * to byte `next` (after its '\n'; line `next_line` starts there): drops
- * the tokens from `index` on and resumes at `next`, at a line start. */
-void mm_lexer_resume_at(mm_lexer *lx, size_t index, size_t next, uint32_t next_line);
+ * the tokens from `index` on and resumes at `next`, at a line start.
+ * `starts`: the starts of the lines after the first up to `next`, when
+ * the caller knows them (`start_count` of them); else they are found. */
+void mm_lexer_resume_at(mm_lexer *lx, size_t index, size_t next, uint32_t next_line,
+                        const uint32_t *starts, size_t start_count);
+/* Whether a line indented by `spaces` spaces (and no tab) continues the
+ * block the lexer is in: no INDENT or DEDENT, no inconsistency. */
+bool mm_lexer_same_indent(const mm_lexer *lx, size_t spaces);
 /* Frees the chunks holding only tokens before `index`. */
 void mm_lexer_release(mm_lexer *lx, size_t index);
 void mm_lexer_free(mm_lexer *lx);
@@ -208,12 +214,15 @@ bool mm_check_text(const char *input, size_t len, mm_diag *diag);
 /* The keyword token kind of `text` (TK_NAME when it is no keyword). */
 uint8_t mm_keyword_kind(const char *text, size_t len);
 /* Bit (first letter | 0x20) - 'a' of entry len - 2: some keyword of that
- * length starts with that letter. */
-extern const uint32_t mm_keyword_first_letters[7];
-/* False for most names at the cost of a look-up; true may be a keyword. */
+ * length starts with that letter; and has it second. */
+extern const uint32_t mm_keyword_first_letters[7], mm_keyword_second_letters[7];
+/* False for most names at the cost of two look-ups; true may be a keyword. */
 static inline bool mm_maybe_keyword(const char *text, size_t len) {
-  unsigned letter = (unsigned)((unsigned char)text[0] | 0x20) - 'a';
-  return len >= 2 && len <= 8 && letter < 26 && (mm_keyword_first_letters[len - 2] >> letter & 1);
+  if (len < 2 || len > 8) return false;
+  unsigned first = (unsigned)((unsigned char)text[0] | 0x20) - 'a';
+  unsigned second = (unsigned)((unsigned char)text[1] | 0x20) - 'a';
+  return first < 26 && second < 26 && (mm_keyword_first_letters[len - 2] >> first & 1) &&
+         (mm_keyword_second_letters[len - 2] >> second & 1);
 }
 
 /* True when a token is an identifier (soft keywords included). */

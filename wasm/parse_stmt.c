@@ -54,7 +54,9 @@ static void emit_skimmed_loads(parser *p) {
 
 /* After the fast path read through `st`: tokens resume on the next line. */
 static void resume_after(parser *p, const mm_skim_statement *st) {
-  mm_lexer_resume_at(p->lx, p->pos, st->next, st->end_line + 1);
+  const mm_vec *starts = p->skim_lines; /* none: the lexer finds them */
+  mm_lexer_resume_at(p->lx, p->pos, st->next, st->end_line + 1, starts->items,
+                     starts->failed ? 0 : starts->len);
   p->prev_end_line = st->end_line;
   mm_lexer_fill(p->lx, p->pos);
   p->current = mm_lexer_at(p->lx, p->pos);
@@ -65,15 +67,19 @@ static void resume_after(parser *p, const mm_skim_statement *st) {
 typedef bool (*skim_fn)(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
                         mm_skim_statement *out);
 
-/* Reads the statement at the current token with `skim`, when it is in the
- * fast path's subset and the lexer has not gone past its line. */
-static bool skim_statement(parser *p, skim_fn skim, mm_skim_statement *st) {
-  const mm_token *first = p_peek(p);
-  if (!p->fast_path || !skim(p->src, first->start, p->lx->end, first->line, p->skim_loads, st) ||
+/* Reads the statement at src[start] (on `line`) with `skim`, when it is in
+ * the fast path's subset and the lexer has not gone past its line. */
+static bool skim_at(parser *p, skim_fn skim, size_t start, uint32_t line, mm_skim_statement *st) {
+  if (!p->fast_path || !skim(p->src, start, p->lx->end, line, p->skim_loads, st) ||
       !mm_lexer_can_resume(p->lx, st->next))
     return false;
   emit_skimmed_loads(p);
   return true;
+}
+
+/* The same at the current token. */
+static bool skim_statement(parser *p, skim_fn skim, mm_skim_statement *st) {
+  return skim_at(p, skim, p_peek(p)->start, p_peek(p)->line, st);
 }
 
 /* ------------------------------------------------- simple statements */
@@ -283,6 +289,7 @@ static void parse_for(parser *p, uint32_t depth) {
   mm_skim_statement st;
   if (skim_statement(p, mm_skim_for_header, &st)) {
     uint32_t header_line = st.line;
+    p->skim_lines->len = 0; /* the lexer finds them */
     resume_after(p, &st);
     parse_block_lines(p, depth + 1, SCOPE_OTHER, header_line, "'for' statement");
     parse_else_clause(p, depth);
@@ -586,6 +593,7 @@ static bool parse_skimmed_parameters(parser *p, bool own) {
   for (size_t i = 0; own && i < p->skim_parameters->len; i++)
     if (params[i].is_tile) p->events->tile_binding(p->events->context, &params[i], 0, true);
   emit_skimmed_loads(p);
+  p->skim_lines->len = 0; /* the lexer finds them */
   resume_after(p, &st);
   return true;
 }
@@ -676,15 +684,68 @@ static void parse_decorated(parser *p, uint32_t depth, scope sc) {
     p_error_at(p, p_peek(p), "invalid syntax: expected 'def' or 'class' after a decorator");
 }
 
-/* A simple statement through the fast path (skim.h): the same events as
- * the general way; false when it goes the general way. */
-static bool parse_skimmed(parser *p, uint32_t depth) {
-  mm_skim_statement st;
-  if (skim_statement(p, mm_skim_annotated, &st)) {
-    if (p->tracking && st.is_tile) p->events->tile_binding(p->events->context, &st, depth, false);
-  } else if (!skim_statement(p, mm_skim_simple, &st)) {
-    return false;
+/* A simple statement at src[start] through the fast path, with its events. */
+static bool skim_simple_at(parser *p, uint32_t depth, size_t start, uint32_t line,
+                           mm_skim_statement *st) {
+  if (skim_at(p, mm_skim_annotated, start, line, st)) {
+    if (p->tracking && st->is_tile) p->events->tile_binding(p->events->context, st, depth, false);
+    return true;
   }
+  return skim_at(p, mm_skim_simple, start, line, st);
+}
+
+/* Notes the starts of the lines after a skimmed statement's first, for the
+ * lexer's table (resume_after; out of memory, the lexer finds them). */
+static void note_line_starts(parser *p, size_t start, const mm_skim_statement *st) {
+  mm_vec *v = p->skim_lines;
+  for (size_t q = start; st->end_line > st->line && q < st->next;) {
+    q = mm_find_line_end(p->src, q, st->next) + 1; /* a line end inside brackets */
+    if (q < st->next) mm_vec_push_u32(v, (uint32_t)q);
+  }
+  mm_vec_push_u32(v, (uint32_t)st->next);
+}
+
+/* After the skimmed statement `st`: the next statement of the same block,
+ * when its line has the block's indentation in spaces (blank and comment
+ * lines between may be skipped) and it is in the subset. A block's run of
+ * such statements is read without a token. */
+static bool skim_next_in_block(parser *p, uint32_t depth, const mm_skim_statement *st,
+                               mm_skim_statement *next) {
+  const char *s = p->src;
+  size_t q = st->next, end = p->lx->end, noted = p->skim_lines->len;
+  for (uint32_t line = st->end_line + 1;; line++) {
+    size_t spaces = 0;
+    while (q + spaces < end && s[q + spaces] == ' ')
+      spaces++;
+    char c = q + spaces < end ? s[q + spaces] : 0;
+    if (c == '\n' || c == '#') { /* no token on this line */
+      size_t e = mm_find_line_end(s, q + spaces, end);
+      if (e == end || s[e] != '\n') break;
+      mm_vec_push_u32(p->skim_lines, (uint32_t)(e + 1));
+      q = e + 1;
+      continue;
+    }
+    /* Same indentation: no block opens or ends here. */
+    if (mm_lexer_same_indent(p->lx, spaces) && skim_simple_at(p, depth, q + spaces, line, next)) {
+      note_line_starts(p, q + spaces, next);
+      return true;
+    }
+    break;
+  }
+  p->skim_lines->len = noted; /* the blank lines before a statement left to the lexer */
+  return false;
+}
+
+/* A simple statement through the fast path (skim.h), and the ones after it
+ * in its block: the same events as the general way; false when the first
+ * goes the general way. */
+static bool parse_skimmed(parser *p, uint32_t depth) {
+  mm_skim_statement st, next;
+  if (!skim_simple_at(p, depth, p_peek(p)->start, p_peek(p)->line, &st)) return false;
+  p->skim_lines->len = 0;
+  note_line_starts(p, p_peek(p)->start, &st);
+  while (skim_next_in_block(p, depth, &st, &next))
+    st = next;
   resume_after(p, &st);
   return true;
 }
@@ -758,17 +819,19 @@ bool mm_parse(const char *source, mm_lexer *lexer, const mm_parse_events *events
 bool mm_parse_with(const char *source, mm_lexer *lexer, const mm_parse_events *events,
                    mm_diag *diag, size_t *stopped_at, bool fast_path) {
   mm_arena arena;
-  mm_vec scratch, walk, skim_loads, skim_parameters;
+  mm_vec scratch, walk, skim_loads, skim_parameters, skim_lines;
   mm_arena_init(&arena);
   mm_vec_init(&scratch, sizeof(mm_node *));
   mm_vec_init(&walk, sizeof(const mm_node *));
   mm_vec_init(&skim_loads, sizeof(mm_skim_load));
   mm_vec_init(&skim_parameters, sizeof(mm_skim_statement));
+  mm_vec_init(&skim_lines, sizeof(uint32_t));
   parser p;
   memset(&p, 0, sizeof p);
   p.fast_path = fast_path;
   p.skim_loads = &skim_loads;
   p.skim_parameters = &skim_parameters;
+  p.skim_lines = &skim_lines;
   p.src = source;
   p_start(&p, lexer);
   p.arena = &arena;
@@ -785,5 +848,6 @@ bool mm_parse_with(const char *source, mm_lexer *lexer, const mm_parse_events *e
   mm_vec_free(&walk);
   mm_vec_free(&skim_loads);
   mm_vec_free(&skim_parameters);
+  mm_vec_free(&skim_lines);
   return !p_failed(&p);
 }

@@ -30,6 +30,7 @@ typedef struct parser {
   bool fast_path;          /* try skim.h on statements that start with a name */
   mm_vec *skim_loads;      /* mm_skim_load: the reads of a skimmed statement */
   mm_vec *skim_parameters; /* mm_skim_statement: a skimmed def's parameters */
+  mm_vec *skim_lines;      /* uint32_t: line starts met by a run of skimmed statements */
 } parser;
 
 /* Tokens */

@@ -394,6 +394,23 @@ static bool takes(skim_fn read, const char *text, char *reads, size_t size) {
   return ok && text[st.next - 1] == '\n';
 }
 
+/* The fast path's keyword look-up lets every keyword through. */
+static void test_keywords_seen(void) {
+  static const char *const keywords[] = {
+      "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+      "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+      "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+      "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
+  for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++) {
+    const char *w = keywords[i];
+    CHECK(mm_maybe_keyword(w, strlen(w)) && mm_keyword_kind(w, strlen(w)) != TK_NAME);
+    char line[64];
+    snprintf(line, sizeof line, "x: int = %s\n", w); /* a keyword is never a read */
+    CHECK(!skim(line).ok || i < 3);
+  }
+  CHECK(!mm_maybe_keyword("const", 5) && !mm_maybe_keyword("pl", 2)); /* no look-up */
+}
+
 static void test_other_statements(void) {
   char reads[256];
   CHECK(takes(mm_skim_simple, "a, b = pl.yield_(x, y.z)\n", reads, sizeof reads));
@@ -446,6 +463,7 @@ int main(void) {
   char *dump = read_file(real_dump, &len);
   CHECK(dump != NULL);
   test_single_statements();
+  test_keywords_seen();
   test_other_statements();
   test_fixture_dumps();
   if (dump) {
