@@ -763,6 +763,99 @@ static bool scan_target_list(skim *k) {
   return true;
 }
 
+/* ------------------------------------------------- the printed tile */
+
+/* The bytes of `text` at pos: consumed. */
+static bool take(skim *k, const char *text) {
+  size_t n = strlen(text);
+  if (k->end - k->pos < n || memcmp(k->s + k->pos, text, n) != 0) return false;
+  k->pos += n;
+  return true;
+}
+
+/* A decimal integer as the compiler prints it, within 2^53. */
+static bool take_integer(skim *k, int64_t *value) {
+  size_t start = k->pos, p = start;
+  int64_t v = 0;
+  while (p < k->end && is_digit(k->s[p]) && p - start < 16)
+    v = v * 10 + (k->s[p++] - '0');
+  unsigned char next = byte_at(k, p);
+  if (p == start || is_ident_char(next) || next == '.' || next >= 0x80 ||
+      (k->s[start] == '0' && p - start > 1) || v > MAX_EXACT_INTEGER)
+    return false;
+  *value = v;
+  k->pos = p;
+  return true;
+}
+
+/* A name that is no keyword; `read` makes it a read. */
+static bool take_name(skim *k, bool read, uint32_t *start, uint32_t *len) {
+  if (!is_ident_start(byte_at(k, k->pos))) return false;
+  size_t s = k->pos, e = ident_end(k);
+  if (!e || is_keyword(k, s, e - s) || (read && !push_load(k, s, e))) return false;
+  *start = (uint32_t)s;
+  *len = (uint32_t)(e - s);
+  k->pos = e;
+  return true;
+}
+
+/* `pl.` as a read of `pl`, then `rest`. */
+static bool take_pl(skim *k, const char *rest) {
+  size_t at = k->pos;
+  return take(k, "pl.") && push_load(k, at, at + 2) && take(k, rest);
+}
+
+/* The annotation exactly as the compiler prints a tile, up to the `=`:
+ *   pl.Tile[[16, 256], pl.BF16, pl.MemRef(mem_vec_2, pl.const(8192, pl.INT64), 16384), pl.Mem.Vec]
+ * with any further elements after the space read as usual. In this form
+ * every field sits where tiles.c's breadth-first walk finds it (elements
+ * 0 to 3 at level 2), so no summaries are needed. False, with nothing
+ * consumed or read, for any other form. */
+static bool take_printed_tile(skim *k, summary *ann, tile_facts *t) {
+  size_t start = k->pos, loads = k->loads->len;
+  uint32_t base_start = 0, base_len = 0;
+  bool ok = take_pl(k, "Tile[[");
+  for (t->dim_count = 0; ok; t->dim_count++) {
+    ok = t->dim_count < MM_SKIM_MAX_DIMS && take_integer(k, &t->dims[t->dim_count]);
+    if (ok && take(k, "]")) {
+      t->dim_count++;
+      break;
+    }
+    ok = ok && take(k, ", ");
+  }
+  ok = ok && take(k, ", ") && take_pl(k, "") &&
+       take_name(k, false, &t->dtype_start, &t->dtype_len) &&
+       is_upper_word(k, t->dtype_start, t->dtype_len) && take(k, ", ") && take_pl(k, "MemRef(") &&
+       take_name(k, true, &base_start, &base_len) && take(k, ", ") && take_pl(k, "const(") &&
+       take_integer(k, &t->offset) && take(k, ", ") && take_pl(k, "INT64), ") &&
+       take_integer(k, &t->size) && take(k, "), ") && take_pl(k, "Mem.") &&
+       take_name(k, false, &t->space_start, &t->space_len);
+  if (ok && !take(k, "]")) { /* elements after the space: no field depends on them */
+    bool tuple, facts = k->facts;
+    k->depth++;
+    k->facts = false;
+    ok = take(k, ", ") && scan_elements(k, ']', true, NULL, NULL, &tuple);
+    k->facts = facts;
+    k->depth--;
+  }
+  if (!ok || peek(k) != '=' || byte_at(k, k->pos + 1) == '=') { /* `[...].x`, `| y`, ... */
+    k->pos = start;
+    k->loads->len = loads;
+    memset(t, 0, sizeof *t);
+    return false;
+  }
+  t->seen = t->tuple = t->has_ref = t->has_space = true;
+  t->shape = I_OK;
+  t->base = (arg_fact){.base = B_NAME, .text_start = base_start, .text_len = base_len};
+  ann->form = F_SUBSCRIPT;
+  ann->unsure = false;
+  ann->parts = 2;
+  ann->start = (uint32_t)start;
+  ann->last_start = (uint32_t)start + 3;
+  ann->last_len = 4;
+  return true;
+}
+
 /* ------------------------------------------------------- statement */
 
 static bool finish_tile(const skim *k, const summary *ann, const tile_facts *t,
@@ -807,8 +900,10 @@ bool mm_skim_annotated(const char *src, size_t start, size_t end, uint32_t line,
   tile_facts tile;
   memset(&tile, 0, sizeof tile);
   k.facts = true;
+  peek(&k);
   bool ok =
-      scan_expression(&k, &annotation, &tile) && peek(&k) == '=' && byte_at(&k, k.pos + 1) != '=';
+      take_printed_tile(&k, &annotation, &tile) ||
+      (scan_expression(&k, &annotation, &tile) && peek(&k) == '=' && byte_at(&k, k.pos + 1) != '=');
   k.facts = false;
   if (ok) {
     k.pos++;

@@ -325,6 +325,28 @@ static void test_single_statements(void) {
    * keyword-argument names. */
   CHECK(strcmp(r.loads, "pl pl pl mem_vec_2 pl pl pl pl x a pl") == 0);
 
+  /* The printed form with an element after the space, and the same tile
+   * spaced otherwise (read through the summaries): the same fields. */
+  static const char *const printed[] = {
+      "a: pl.Tile[[16, 1], pl.FP32, pl.MemRef(mem_vec_1, pl.const(64, pl.INT64), 64), pl.Mem.Vec, "
+      "pl.TileView(valid_shape=[16, 1])] = f(x)\n",
+      "a: pl.Tile[ [16,1] , pl.FP32 , pl.MemRef( mem_vec_1 , pl.const( 64 , pl.INT64 ) , 64 ) , "
+      "pl.Mem.Vec , pl.TileView( valid_shape = [16, 1] ) ] = f( x )\n",
+  };
+  for (size_t i = 0; i < 2; i++) {
+    const char *text = printed[i];
+    r = skim(text);
+    CHECK(r.ok && r.st.is_tile && r.st.offset == 64 && r.st.size == 64 && r.st.shape_len == 2 &&
+          r.st.shape[0] == 16 && r.st.shape[1] == 1);
+    CHECK(span_is(text, r.st.base_start, r.st.base_len, "mem_vec_1"));
+    CHECK(span_is(text, r.st.space_start, r.st.space_len, "Vec"));
+    CHECK(span_is(text, r.st.dtype_start, r.st.dtype_len, "FP32"));
+    CHECK(strcmp(r.loads, "pl pl pl mem_vec_1 pl pl pl pl f x") == 0);
+  }
+  /* Printed, then more of the expression: not a subscript, no tile. */
+  r = skim("a: pl.Tile[[4], pl.FP32, pl.MemRef(m, pl.const(0, pl.INT64), 4), pl.Mem.Vec].x = 1\n");
+  CHECK(r.ok && !r.st.is_tile);
+
   /* Across lines inside brackets, a string base, a negative offset, DDR. */
   r = skim("a: pl.Tile[[4],\n  pl.FP32,\n  pl.MemRef('m', -64, 256), pl.Mem.Mat] = f(\n b)\n");
   CHECK(r.ok && r.st.is_tile && r.st.offset == -64 && r.st.end_line == 10);
