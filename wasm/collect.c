@@ -139,8 +139,25 @@ static int compare_bindings(const void *a, const void *b) {
 
 static char *copy_str(mm_arena *arena, mm_str s) { return mm_arena_strndup(arena, s.text, s.len); }
 
+/* One copy of each base and space in a function: layout compares them
+ * often, and the same pointer is the same text without a strcmp. Known
+ * spaces point to the backends table's names. */
+static const char *shared_space(mm_arena *arena, mm_str space) {
+  for (size_t rank = 0; mm__space_at(rank); rank++) {
+    const char *known = mm__space_at(rank);
+    if (strlen(known) == space.len && memcmp(known, space.text, space.len) == 0) return known;
+  }
+  return copy_str(arena, space);
+}
+
+static const char *shared_base(mm_names *bases, const char *base) {
+  bool added;
+  mm_name_entry *e = mm_names_upsert(bases, base, strlen(base), &added);
+  return e ? e->key : NULL;
+}
+
 /* One tile per name: the first binding's fields, the lifetime of all. */
-static size_t merge_bindings(mm_collector *c, mm_tile *tiles, mm_names *by_name) {
+static size_t merge_bindings(mm_collector *c, mm_tile *tiles, mm_names *by_name, mm_names *bases) {
   size_t count = 0;
   binding *bs = c->bindings.items;
   mm_arena *arena = &c->model->arena;
@@ -158,8 +175,8 @@ static size_t merge_bindings(mm_collector *c, mm_tile *tiles, mm_names *by_name)
     mm_tile *t = &tiles[count++];
     const mm_tile_fields *f = &bs[i].fields;
     t->name = mm_arena_strndup(arena, bs[i].name, bs[i].name_len);
-    t->space = copy_str(arena, f->space);
-    t->base = f->base;
+    t->space = shared_space(arena, f->space);
+    t->base = shared_base(bases, f->base);
     t->dtype = copy_str(arena, f->dtype);
     t->op = bs[i].op;
     t->offset = f->offset;
@@ -168,7 +185,7 @@ static size_t merge_bindings(mm_collector *c, mm_tile *tiles, mm_names *by_name)
     t->shape_len = f->shape_len;
     t->start = bs[i].line;
     t->end = bs[i].end_line;
-    if (!t->name || !t->space || !t->dtype) return SIZE_MAX;
+    if (!t->name || !t->space || !t->base || !t->dtype) return SIZE_MAX;
   }
   return count;
 }
@@ -203,9 +220,10 @@ static void function_end(void *context, uint32_t last_line) {
   mm_arena *arena = &c->model->arena;
   bool sorted = mm_sort(c->bindings.items, c->bindings.len, sizeof(binding), compare_bindings);
   mm_tile *tiles = sorted ? mm_arena_alloc(arena, c->bindings.len * sizeof *tiles) : NULL;
-  mm_names by_name = {0};
-  size_t count = tiles ? merge_bindings(c, tiles, &by_name) : SIZE_MAX;
+  mm_names by_name = {0}, bases = {0};
+  size_t count = tiles ? merge_bindings(c, tiles, &by_name, &bases) : SIZE_MAX;
   mm_names_free(&by_name);
+  mm_names_free(&bases);
   mm_function *fn = count != SIZE_MAX ? mm_vec_push(&c->model->functions) : NULL;
   if (!fn) {
     mm_diag_set(c->diag, MM_ERR_NO_MEMORY, last_line, "out of memory");

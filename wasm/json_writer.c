@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "arena.h"
-#include "bytes.h"
 #include "model_internal.h"
 
 /* Bytes that cannot go into a JSON string (or an HTML <script>) as they
@@ -25,9 +24,11 @@ static void put_escape(mm_buf *out, unsigned code) {
   mm_buf_append(out, u, 6);
 }
 
-static void put_string(mm_buf *out, const char *s, size_t len) {
-  mm_buf_reserve(out, len + 2);
-  mm_buf_putc(out, '"');
+/* The bytes of s[0, len) escaped for a JSON string, quotes aside. With
+ * `lines` > 0 the text is that many lines: each line end ('\n', "\r\n" or
+ * a lone '\r') closes the string and opens the next, and the text stops
+ * at the end of the last line. */
+static void put_escaped(mm_buf *out, const char *s, size_t len, uint32_t lines) {
   size_t run = 0; /* start of the bytes copied as they are */
   const unsigned char *u = (const unsigned char *)s;
   for (size_t i = 0; i < len; i++) {
@@ -44,7 +45,11 @@ static void put_string(mm_buf *out, const char *s, size_t len) {
         c == 0xE2 && i + 2 < len && u[i + 1] == 0x80 && (u[i + 2] == 0xA8 || u[i + 2] == 0xA9);
     if (c == 0xE2 && !separator) continue;
     mm_buf_append(out, s + run, i - run);
-    if (separator) {
+    if (lines && (c == '\n' || c == '\r')) { /* the next line: the next string */
+      if (c == '\r' && i + 1 < len && u[i + 1] == '\n') i++;
+      if (--lines == 0) return;
+      mm_buf_append(out, "\",\"", 3);
+    } else if (separator) {
       put_escape(out, 0x2028u + (u[i + 2] - 0xA8u));
       i += 2;
     } else if (c == '"') {
@@ -63,6 +68,12 @@ static void put_string(mm_buf *out, const char *s, size_t len) {
     run = i + 1;
   }
   mm_buf_append(out, s + run, len - run);
+}
+
+static void put_string(mm_buf *out, const char *s, size_t len) {
+  mm_buf_reserve(out, len + 2);
+  mm_buf_putc(out, '"');
+  put_escaped(out, s, len, 0);
   mm_buf_putc(out, '"');
 }
 
@@ -93,18 +104,10 @@ static int64_t i64_at(const void *items, size_t i) { return ((const int64_t *)it
 
 /* `source`: each line between src_start and src_end, without its end. */
 static void put_source(mm_buf *out, const mm_function *fn) {
-  mm_buf_putc(out, '[');
-  const char *s = fn->source;
-  size_t len = fn->source_len, begin = 0;
-  uint32_t lines = fn->src_end - fn->src_start + 1;
-  for (uint32_t line = 0; line < lines; line++) {
-    size_t end = mm_find_line_end(s, begin, len); /* '\n', '\r\n' or a lone '\r' */
-    if (line) mm_buf_putc(out, ',');
-    put_string(out, s + begin, end - begin);
-    if (end < len && s[end] == '\r' && end + 1 < len && s[end + 1] == '\n') end++;
-    begin = end < len ? end + 1 : end;
-  }
-  mm_buf_putc(out, ']');
+  mm_buf_reserve(out, fn->source_len + 4);
+  mm_buf_append(out, "[\"", 2);
+  put_escaped(out, fn->source, fn->source_len, fn->src_end - fn->src_start + 1);
+  mm_buf_append(out, "\"]", 2);
 }
 
 static void put_space(mm_buf *out, const mm_space_usage *u) {

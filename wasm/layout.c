@@ -15,21 +15,26 @@ typedef struct slot_key {
   uint32_t index;
 } slot_key;
 
+/* Spaces and bases are shared within a function (collect.c): the same
+ * pointer is the same text. */
+static int compare_text(const char *a, const char *b) { return a == b ? 0 : strcmp(a, b); }
+static bool same_text(const char *a, const char *b) { return a == b || strcmp(a, b) == 0; }
+
 static int cmp_i64(int64_t a, int64_t b) { return a < b ? -1 : a > b; }
 static int cmp_u32(uint32_t a, uint32_t b) { return a < b ? -1 : a > b; }
 
 static int compare_slot(const void *pa, const void *pb) {
   const slot_key *a = pa, *b = pb;
-  int r = strcmp(a->tile->space, b->tile->space);
-  if (!r) r = strcmp(a->tile->base, b->tile->base);
+  int r = compare_text(a->tile->space, b->tile->space);
+  if (!r) r = compare_text(a->tile->base, b->tile->base);
   if (!r) r = cmp_i64(a->tile->offset, b->tile->offset);
   if (!r) r = cmp_i64(a->tile->size, b->tile->size);
   return r ? r : cmp_u32(a->index, b->index);
 }
 
 static bool same_slot(const mm_tile *a, const mm_tile *b) {
-  return a->offset == b->offset && a->size == b->size && strcmp(a->space, b->space) == 0 &&
-         strcmp(a->base, b->base) == 0;
+  return a->offset == b->offset && a->size == b->size && same_text(a->space, b->space) &&
+         same_text(a->base, b->base);
 }
 
 typedef struct slot_range {
@@ -64,12 +69,11 @@ static bool detect_unallocated(const slot_key *keys, size_t n) {
     const char *space = keys[i].tile->space;
     size_t bases = 0;
     bool all_zero = true;
-    while (i < n && strcmp(keys[i].tile->space, space) == 0) {
+    while (i < n && same_text(keys[i].tile->space, space)) {
       const char *base = keys[i].tile->base;
       bases++;
       all_zero &= keys[i].tile->offset == 0;
-      while (i < n && strcmp(keys[i].tile->space, space) == 0 &&
-             strcmp(keys[i].tile->base, base) == 0)
+      while (i < n && same_text(keys[i].tile->space, space) && same_text(keys[i].tile->base, base))
         i++;
     }
     if (bases >= 2 && all_zero) return true;
@@ -134,7 +138,7 @@ typedef struct span_key {
 
 static int compare_span(const void *pa, const void *pb) {
   const span_key *a = pa, *b = pb;
-  int r = strcmp(a->box->tile->space, b->box->tile->space);
+  int r = compare_text(a->box->tile->space, b->box->tile->space);
   if (!r) r = cmp_i64(a->box->tile->offset, b->box->tile->offset);
   return r ? r : cmp_u32(a->position, b->position);
 }
@@ -147,7 +151,7 @@ static void add_partner(mm_box *box, uint32_t other) {
 static void classify_pair(mm_box *boxes, const span_key *a, const span_key *b) {
   mm_box *x = &boxes[a->position], *y = &boxes[b->position];
   if (!(x->start <= y->end && y->start <= x->end)) return; /* lifetimes apart */
-  if (strcmp(x->tile->base, y->tile->base) == 0) {
+  if (same_text(x->tile->base, y->tile->base)) {
     /* A view into one allocation: the narrower box, the later when equal. */
     mm_box *later = a->position > b->position ? x : y;
     mm_box *narrower = x->tile->size < y->tile->size   ? x
@@ -179,7 +183,7 @@ static bool find_overlaps(mm_function *fn) {
     int64_t end = a->offset + a->size;
     for (size_t j = i + 1; j < n; j++) {
       const mm_tile *b = keys[j].box->tile;
-      if (strcmp(a->space, b->space) != 0 || b->offset >= end) break;
+      if (!same_text(a->space, b->space) || b->offset >= end) break;
       if (b->size > 0) classify_pair(fn->boxes, &keys[i], &keys[j]);
     }
   }
@@ -190,18 +194,18 @@ static bool find_overlaps(mm_function *fn) {
 /* -------------------------------------------------------------- spaces */
 
 static int compare_strings(const void *a, const void *b) {
-  return strcmp(*(const char *const *)a, *(const char *const *)b);
+  return compare_text(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* UINT32_MAX when out of memory. */
 static uint32_t count_bases(const mm_function *fn, const char *space, const char **scratch) {
   size_t n = 0;
   for (size_t i = 0; i < fn->box_count; i++)
-    if (strcmp(fn->boxes[i].tile->space, space) == 0) scratch[n++] = fn->boxes[i].tile->base;
+    if (same_text(fn->boxes[i].tile->space, space)) scratch[n++] = fn->boxes[i].tile->base;
   if (!mm_sort(scratch, n, sizeof *scratch, compare_strings)) return UINT32_MAX;
   uint32_t distinct = 0;
   for (size_t i = 0; i < n; i++)
-    if (i == 0 || strcmp(scratch[i], scratch[i - 1]) != 0) distinct++;
+    if (i == 0 || !same_text(scratch[i], scratch[i - 1])) distinct++;
   return distinct;
 }
 
@@ -213,7 +217,7 @@ static void flag_over_capacity(mm_function *fn) {
     const mm_tile *t = box->tile;
     for (size_t k = 0; k < fn->space_count; k++) {
       mm_space_usage *u = &fn->spaces[k];
-      if (strcmp(u->space, t->space) != 0) continue;
+      if (!same_text(u->space, t->space)) continue;
       box->over_capacity = t->offset < 0 || t->size < 0 || t->offset + t->size > u->limit;
       u->over_capacity += box->over_capacity;
     }
@@ -232,7 +236,7 @@ static bool sum_spaces(mm_function *fn, const mm_backend *backend, mm_arena *are
     const mm_tile *t = fn->boxes[i].tile;
     mm_space_usage *u = NULL;
     for (size_t k = 0; k < fn->space_count && !u; k++)
-      if (strcmp(fn->spaces[k].space, t->space) == 0) u = &fn->spaces[k];
+      if (same_text(fn->spaces[k].space, t->space)) u = &fn->spaces[k];
     if (!u) {
       u = &fn->spaces[fn->space_count++];
       memset(u, 0, sizeof *u);
