@@ -93,9 +93,13 @@ static inline bool is_ident_char(unsigned char c) { return byte_class[c] != 0; }
 static inline bool is_ident_start(unsigned char c) { return byte_class[c] == IDENT; }
 static inline bool is_digit(unsigned char c) { return byte_class[c] == DIGIT; }
 
-static bool text_is(const skim *k, uint32_t start, uint32_t len, const char *word) {
-  return strlen(word) == len && memcmp(k->s + start, word, len) == 0;
+static bool span_equals(const skim *k, uint32_t start, uint32_t len, const char *word,
+                        size_t word_len) {
+  return word_len == len && memcmp(k->s + start, word, len) == 0;
 }
+/* Whether the span holds `word`, a string literal: its length is known
+ * here, so no strlen runs (a byte loop in the WebAssembly libc). */
+#define text_is(k, start, len, word) span_equals(k, start, len, word, sizeof(word) - 1)
 
 /* The next significant byte (0 at the end), after blanks and, inside
  * brackets, line ends. Comments, backslashes, '\r' and '\f' are returned
@@ -766,12 +770,13 @@ static bool scan_target_list(skim *k) {
 /* ------------------------------------------------- the printed tile */
 
 /* The bytes of `text` at pos: consumed. */
-static bool take(skim *k, const char *text) {
-  size_t n = strlen(text);
+static bool take_bytes(skim *k, const char *text, size_t n) {
   if (k->end - k->pos < n || memcmp(k->s + k->pos, text, n) != 0) return false;
   k->pos += n;
   return true;
 }
+/* `text` a string literal, as for text_is. */
+#define take(k, text) take_bytes(k, text, sizeof(text) - 1)
 
 /* A decimal integer as the compiler prints it, within 2^53. */
 static bool take_integer(skim *k, int64_t *value) {
@@ -800,10 +805,11 @@ static bool take_name(skim *k, bool read, uint32_t *start, uint32_t *len) {
 }
 
 /* `pl.` as a read of `pl`, then `rest`. */
-static bool take_pl(skim *k, const char *rest) {
+static bool take_pl_then(skim *k, const char *rest, size_t rest_len) {
   size_t at = k->pos;
-  return take(k, "pl.") && push_load(k, at, at + 2) && take(k, rest);
+  return take(k, "pl.") && push_load(k, at, at + 2) && take_bytes(k, rest, rest_len);
 }
+#define take_pl(k, rest) take_pl_then(k, rest, sizeof(rest) - 1)
 
 /* The annotation exactly as the compiler prints a tile, up to the `=`:
  *   pl.Tile[[16, 256], pl.BF16, pl.MemRef(mem_vec_2, pl.const(8192, pl.INT64), 16384), pl.Mem.Vec]
