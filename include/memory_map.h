@@ -124,6 +124,14 @@ void mm_model_free(mm_model *model);
 size_t mm_model_function_count(const mm_model *model);
 size_t mm_model_box_count(const mm_model *model);
 
+/* Flags for mm_model_to_json_with and mm_analyze_json. */
+enum {
+  /* Leave each function's `source` out: `src_start` and `src_end` say
+   * which lines of the input it is. For a caller that keeps the input (the
+   * page): the lines are most of the JSON. */
+  MM_JSON_WITHOUT_SOURCE = 1
+};
+
 /* Writes the model as JSON (the keys of model.md). Extra keys, beyond
  * model.md's: per space `over_capacity` (boxes outside the capacity),
  * `live` (the live-bytes profile as [line, bytes] steps: the bytes covered
@@ -137,6 +145,9 @@ size_t mm_model_box_count(const mm_model *model);
  * buffer owned by the caller (free with mm_free) and stores its length in
  * `*out_len` when non-NULL; NULL when out of memory. */
 char *mm_model_to_json(const mm_model *model, size_t *out_len);
+
+/* As mm_model_to_json, with MM_JSON_* `flags` (0: the same). */
+char *mm_model_to_json_with(const mm_model *model, unsigned flags, size_t *out_len);
 
 /* The anomalies as text, one line each, `<label>:<line>: conflict in <fn>:
  * ...` for every pair of boxes with different bases sharing bytes while
@@ -161,12 +172,13 @@ char *mm_error_to_json(const mm_error *error, size_t *out_len);
 /* ------------------------------------------------------ One-call boundary */
 
 /* Everything the page needs in one call (the WebAssembly export): parses
- * and returns the model's JSON, or the error's JSON when the dump is
- * refused. `dump_name`, `backend` and `pto_text` as in mm_options (each may
- * be NULL). The result is owned by the caller (mm_free); `*out_len` gets its
- * length. NULL only when out of memory. */
+ * and returns the model's JSON (written with MM_JSON_* `flags`), or the
+ * error's JSON when the dump is refused. `dump_name`, `backend` and
+ * `pto_text` as in mm_options (each may be NULL). The result is owned by
+ * the caller (mm_free); `*out_len` gets its length. NULL only when out of
+ * memory. */
 char *mm_analyze_json(const char *input, size_t len, const char *dump_name, const char *backend,
-                      const char *pto_text, size_t pto_len, size_t *out_len);
+                      const char *pto_text, size_t pto_len, unsigned flags, size_t *out_len);
 
 /* Frees a buffer returned by this API. */
 void mm_free(void *buffer);

@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { describe, test } from 'node:test';
 
 import { asanCli, contract, corpus, corpusDumps, loadCore, run } from './helpers.mjs';
-import { analyzeDump } from '../web/core.js';
+import { analyzeDump, analyzeDumpJson, attachSource, parseModel } from '../web/core.js';
 
 const dumps = corpusDumps();
 const expectedOf = (entry) => JSON.parse(readFileSync(entry.expected, 'utf8'));
@@ -119,6 +119,12 @@ describe('the Emscripten module returns the same model as the CLI', () => {
       }
       assert.equal(cliResult.status, 0);
       assert.deepEqual(fromModule, JSON.parse(cliResult.stdout));
+      // The page's way: the JSON without the source lines, put back from the bytes.
+      const json = analyzeDumpJson(core, bytes, { dumpName: basename(entry.dump), withoutSource: true });
+      const lean = parseModel(json);
+      assert.ok(lean.functions.every((fn) => fn.source === undefined));
+      assert.ok(json.length < JSON.stringify(fromModule).length);
+      assert.deepEqual(attachSource(lean, bytes), fromModule);
     });
   }
 });

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { analyzeDumpJson, parseModel } from '../web/core.js';
+import { analyzeDumpJson, attachSource, parseModel } from '../web/core.js';
 import { launchChromium } from './chromium.mjs';
 import { serve } from './serve.mjs';
 
@@ -80,17 +80,23 @@ async function wasmNode(file) {
   const bytes = readFileSync(file.path);
   // The first run is apart: V8 runs WebAssembly through its baseline
   // compiler until a function is hot, then through the optimizing one.
-  const times = [], parse = [];
+  // The page's call (the JSON without the source lines, put back from the
+  // bytes in JS), and the CLI's (the whole JSON).
+  const times = [], parse = [], full = [];
   for (let i = 0; i <= RUNS; i++) {
     const t = performance.now();
-    const json = analyzeDumpJson(core, bytes, { dumpName: 'bench.py' });
+    const json = analyzeDumpJson(core, bytes, { dumpName: 'bench.py', withoutSource: true });
     const t2 = performance.now();
-    parseModel(json);
+    attachSource(parseModel(json), bytes);
+    const t3 = performance.now();
+    analyzeDumpJson(core, bytes, { dumpName: 'bench.py' });
     times.push(t2 - t);
-    parse.push(performance.now() - t2);
+    parse.push(t3 - t2);
+    full.push(performance.now() - t3);
   }
   const warm = times.slice(1);
-  return { ms: median(warm), spread: spread(warm), cold: times[0], parseMs: median(parse.slice(1)), heap: core.HEAPU8.length };
+  return { ms: median(warm), spread: spread(warm), cold: times[0], parseMs: median(parse.slice(1)),
+    fullMs: median(full.slice(1)), heap: core.HEAPU8.length };
 }
 
 async function dropAndWait(page, path, name) {
@@ -186,7 +192,7 @@ function table(rows) {
 const { files, long } = inputs();
 const coreRows = [['input', 'bytes', 'native ms (spread)', 'native MB/s', 'native cold ms', 'native peak RSS',
   'WASM Node ms (spread)', 'WASM Node MB/s', 'WASM Node 1st', 'WASM Chromium ms (spread)', 'WASM Chromium MB/s',
-  'WASM Chromium 1st', 'WASM heap', 'JSON.parse ms']];
+  'WASM Chromium 1st', 'WASM heap', 'JS model ms', 'WASM Node, whole JSON']];
 const pageResults = await pageBench(files, long);
 for (const f of files) {
   const n = native(f);
@@ -196,7 +202,7 @@ for (const f of files) {
     `${(n.rssKb / 1024).toFixed(0)} MB (${(n.rssKb * 1024 / f.bytes).toFixed(1)}×)`,
     `${w.ms.toFixed(1)} (${w.spread})`, (mb(f.bytes) / (w.ms / 1e3)).toFixed(0), w.cold.toFixed(1),
     `${c.ms.toFixed(1)} (${c.spread})`, (mb(f.bytes) / (c.ms / 1e3)).toFixed(0), c.first.toFixed(1),
-    `${(c.heap / 2 ** 20).toFixed(0)} MB`, w.parseMs.toFixed(1)]);
+    `${(c.heap / 2 ** 20).toFixed(0)} MB`, w.parseMs.toFixed(1), `${w.fullMs.toFixed(1)} ms`]);
 }
 const p = pageResults;
 const scrollSorted = [...p.scroll].sort((a, b) => a - b);
@@ -210,8 +216,10 @@ const size = statSync(join(root, 'dist', 'memory-map.html')).size;
 const report = `${table(coreRows)}\n\n${table(pageRows)}\n\ndist/memory-map.html: ${(size / 1024).toFixed(1)} KB\n` +
   `(${RUNS} runs each after a first one, 3 for inputs over 20 MB; ${Math.max(RUNS, 15)} zoom and splitter steps; medians, spread = min–max.\n` +
   'Native: the first run of a file is "cold" (every page fresh from the kernel); the median is over the later,\n' +
-  'warm runs, with freed memory kept in the process as a WASM heap keeps it. WASM: the core call alone\n' +
-  '(bytes in, JSON bytes out); "1st" is the first run, before V8 has optimized the hot functions (in the\n' +
-  'page, the first drop of each file: only the first file\'s is cold). JSON.parse: the model\'s JSON in Node.)\n';
+  'warm runs, with freed memory kept in the process as a WASM heap keeps it; it writes the whole JSON (the\n' +
+  'CLI\'s --json). WASM: the page\'s core call alone (bytes in, JSON bytes without the source lines out);\n' +
+  '"1st" is its first run, before V8 has optimized the hot functions (in the page, the first drop of each\n' +
+  'file: only the first file\'s is cold). JS model: JSON.parse and the source lines put back from the bytes,\n' +
+  'in Node. WASM Node, whole JSON: the same call writing the source lines too.)\n';
 console.log(report);
 writeFileSync(join(out, 'results.md'), report);

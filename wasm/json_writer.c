@@ -170,15 +170,17 @@ static void put_box(mm_buf *out, const mm_box *box) {
   mm_buf_putc(out, '}');
 }
 
-static void put_function(mm_buf *out, const mm_function *fn) {
+static void put_function(mm_buf *out, const mm_function *fn, unsigned flags) {
   mm_buf_puts(out, "{\"name\":");
   put_cstring(out, fn->name);
   mm_buf_puts(out, ",\"ftype\":");
   put_cstring(out, fn->ftype);
   put_int_field(out, ",\"src_start\":", fn->src_start);
   put_int_field(out, ",\"src_end\":", fn->src_end);
-  mm_buf_puts(out, ",\"source\":");
-  put_source(out, fn);
+  if (!(flags & MM_JSON_WITHOUT_SOURCE)) {
+    mm_buf_puts(out, ",\"source\":");
+    put_source(out, fn);
+  }
   mm_buf_puts(out, ",\"spaces\":[");
   for (size_t i = 0; i < fn->space_count; i++) {
     if (i) mm_buf_putc(out, ',');
@@ -194,18 +196,23 @@ static void put_function(mm_buf *out, const mm_function *fn) {
 
 /* The JSON's size, roughly: the source lines plus about 400 bytes a box;
  * reserving it once spares the copies of a doubling buffer. */
-static size_t json_size_guess(const mm_model *model) {
+static size_t json_size_guess(const mm_model *model, unsigned flags) {
   size_t size = 4096;
   for (size_t i = 0; i < model->functions.len; i++) {
     const mm_function *fn = mm_vec_at(&model->functions, i);
-    size += fn->source_len + fn->source_len / 8 + fn->box_count * 460 + 256;
+    if (!(flags & MM_JSON_WITHOUT_SOURCE)) size += fn->source_len + fn->source_len / 8;
+    size += fn->box_count * 460 + 256;
   }
   return size;
 }
 
 char *mm_model_to_json(const mm_model *model, size_t *out_len) {
+  return mm_model_to_json_with(model, 0, out_len);
+}
+
+char *mm_model_to_json_with(const mm_model *model, unsigned flags, size_t *out_len) {
   mm_buf out = {0};
-  mm_buf_reserve(&out, json_size_guess(model));
+  mm_buf_reserve(&out, json_size_guess(model, flags));
   mm_buf_puts(&out, "{\"dump\":");
   put_cstring(&out, model->dump);
   mm_buf_puts(&out, ",\"pass_name\":");
@@ -219,7 +226,7 @@ char *mm_model_to_json(const mm_model *model, size_t *out_len) {
   mm_buf_puts(&out, "},\n\"functions\":[\n");
   for (size_t i = 0; i < model->functions.len; i++) {
     if (i) mm_buf_puts(&out, ",\n");
-    put_function(&out, mm_vec_at(&model->functions, i));
+    put_function(&out, mm_vec_at(&model->functions, i), flags);
   }
   mm_buf_puts(&out, "]}\n");
   if (out.failed) {

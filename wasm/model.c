@@ -227,11 +227,12 @@ size_t mm_model_box_count(const mm_model *model) {
 }
 
 char *mm_analyze_json(const char *input, size_t len, const char *dump_name, const char *backend,
-                      const char *pto_text, size_t pto_len, size_t *out_len) {
+                      const char *pto_text, size_t pto_len, unsigned flags, size_t *out_len) {
   mm_options options = {dump_name, backend, pto_text, pto_len, false};
   mm_error error;
   mm_model *model = mm_model_parse(input, len, &options, &error);
-  char *json = model ? mm_model_to_json(model, out_len) : mm_error_to_json(&error, out_len);
+  char *json =
+      model ? mm_model_to_json_with(model, flags, out_len) : mm_error_to_json(&error, out_len);
   mm_model_free(model);
   mm_error_clear(&error);
   return json;

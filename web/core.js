@@ -18,6 +18,11 @@ export class DumpError extends Error {
   }
 }
 
+// include/memory_map.h
+const MM_JSON_WITHOUT_SOURCE = 1;
+// Keeps a byte order mark: the core's `source` lines are the bytes as they are.
+const sourceDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
 const outOfMemory = () => new DumpError({ error: 'no_memory', message: 'out of memory in the WebAssembly heap' });
 
 function copyIn(core, bytes, owned) {
@@ -58,11 +63,13 @@ export function parseModel(jsonBytes) {
  * instead of cloning a parsed model between threads.
  * @param core       instantiated Emscripten module
  * @param bytes      Uint8Array: the dump's bytes as read
- * @param options    { dumpName, backend, ptoText }: the file's base name,
- *                   an explicit backend name, the case's .pto texts
+ * @param options    { dumpName, backend, ptoText, withoutSource }: the
+ *                   file's base name, an explicit backend name, the case's
+ *                   .pto texts; withoutSource leaves each function's
+ *                   `source` out (attachSource puts it back from the bytes)
  * @returns Uint8Array of UTF-8 JSON, owned by the caller
  */
-export function analyzeDumpJson(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null } = {}) {
+export function analyzeDumpJson(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, withoutSource = false } = {}) {
   const owned = [];
   try {
     const input = copyIn(core, bytes, owned);
@@ -71,7 +78,8 @@ export function analyzeDumpJson(core, bytes, { dumpName = 'dump.py', backend = n
     const pto = ptoText ? encoder.encode(ptoText) : null;
     const ptoPtr = pto ? copyIn(core, pto, owned) : 0;
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
-    const out = core._mm_analyze_json(input, bytes.length, name, backendPtr, ptoPtr, pto ? pto.length : 0, lenPtr);
+    const flags = withoutSource ? MM_JSON_WITHOUT_SOURCE : 0;
+    const out = core._mm_analyze_json(input, bytes.length, name, backendPtr, ptoPtr, pto ? pto.length : 0, flags, lenPtr);
     return takeJsonBytes(core, out, lenPtr);
   } finally {
     for (const ptr of owned) core._free(ptr);
@@ -94,4 +102,18 @@ export function listBackends(core) {
   } finally {
     for (const ptr of owned) core._free(ptr);
   }
+}
+
+/**
+ * Puts back each function's `source` (its lines src_start..src_end) into a
+ * model written without them, from the dump's bytes the caller kept: the
+ * lines are most of the JSON, and the page has the bytes anyway. Lines end
+ * at \n, \r\n or a lone \r, as in the core.
+ * @returns the model
+ */
+export function attachSource(model, bytes) {
+  if (model.functions.every((fn) => fn.source)) return model;
+  const lines = sourceDecoder.decode(bytes).split(/\r\n|\r|\n/);
+  for (const fn of model.functions) fn.source ??= lines.slice(fn.src_start - 1, fn.src_end);
+  return model;
 }

@@ -62,7 +62,9 @@ export function createEngine(source) {
 
   return {
     stats,
-    /** The model of `bytes` (an ArrayBuffer, handed over to the worker). */
+    /** The model of `bytes` (an ArrayBuffer, handed over to the worker),
+     *  without the functions' `source`: the caller keeps the bytes and puts
+     *  it back (attachSource in core.js). */
     analyze: (bytes, options) => request({ type: 'analyze', bytes, options }, [bytes]),
     backends: () => request({ type: 'backends' }),
   };

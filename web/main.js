@@ -1,6 +1,7 @@
 // The page: getting a dump in (drop, file button, folder, example), running
 // the core in the worker, and showing the model or the refusal.
 import { Card } from './card.js';
+import { attachSource } from './core.js';
 import { clear, el } from './dom.js';
 import { createEngine } from './engine.js';
 import { Finder } from './finder.js';
@@ -143,7 +144,9 @@ async function analyse() {
   const backend = $('backend').value || null;
   page.stats.firstCardPainted = 0;
   try {
-    const model = await page.engine.analyze(input.bytes.slice(0), { dumpName: input.name, backend, ptoText: input.pto });
+    const model = attachSource(
+      await page.engine.analyze(input.bytes.slice(0), { dumpName: input.name, backend, ptoText: input.pto }),
+      input.bytes);
     Object.assign(page.stats, page.engine.stats);
     if (page.input === input) showModel(model);
   } catch (error) {

@@ -19,8 +19,9 @@ self.onmessage = async ({ data }) => {
       self.postMessage({ id, result: listBackends(instance) });
       return;
     }
-    // The JSON bytes are handed over, not copied; the page parses them.
-    const json = analyzeDumpJson(instance, new Uint8Array(data.bytes), data.options);
+    // The JSON bytes are handed over, not copied; the page parses them and
+    // puts the source lines back from the bytes it kept (attachSource).
+    const json = analyzeDumpJson(instance, new Uint8Array(data.bytes), { ...data.options, withoutSource: true });
     self.postMessage({ id, json: json.buffer, coreMs: performance.now() - started, heapBytes: instance.HEAPU8.length },
       [json.buffer]);
   } catch (error) {

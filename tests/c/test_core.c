@@ -99,7 +99,7 @@ static void test_text_checks(void) {
 
 static void test_json_cannot_end_a_script(void) {
   size_t len = 0;
-  char *json = mm_analyze_json(tile_dump, strlen(tile_dump), "d.py", NULL, NULL, 0, &len);
+  char *json = mm_analyze_json(tile_dump, strlen(tile_dump), "d.py", NULL, NULL, 0, 0, &len);
   CHECK(json && len == strlen(json));
   CHECK(json && strstr(json, "</script>") == NULL && strstr(json, "<!--") == NULL);
   CHECK(json && strstr(json, "\\u003c/script\\u003e") != NULL);
@@ -120,7 +120,7 @@ static void test_json_escapes_at_every_offset(void) {
              "        return t  # %.*s<%.*s\xE2\x80\xA9\n",
              at, "abcdefghijklmnopq", 16 - at, "rstuvwxyzABCDEFG");
     size_t len = 0;
-    char *json = mm_analyze_json(dump, strlen(dump), "d.py", NULL, NULL, 0, &len);
+    char *json = mm_analyze_json(dump, strlen(dump), "d.py", NULL, NULL, 0, 0, &len);
     char want[128];
     snprintf(want, sizeof want, "# %.*s\\u003c%.*s\\u2029\"", at, "abcdefghijklmnopq", 16 - at,
              "rstuvwxyzABCDEFG");
@@ -131,16 +131,16 @@ static void test_json_escapes_at_every_offset(void) {
 
 static void test_errors_as_json(void) {
   size_t len;
-  char *json = mm_analyze_json("x = (\n", 6, "d.py", NULL, NULL, 0, &len);
+  char *json = mm_analyze_json("x = (\n", 6, "d.py", NULL, NULL, 0, 0, &len);
   CHECK(json && strstr(json, "\"error\":\"syntax\"") && strstr(json, "\"line\":1"));
   mm_free(json);
-  json = mm_analyze_json(NULL, 0, NULL, NULL, NULL, 0, &len);
+  json = mm_analyze_json(NULL, 0, NULL, NULL, NULL, 0, 0, &len);
   CHECK(json && strstr(json, "\"error\":\"encoding\"") && strstr(json, "the file is empty"));
   mm_free(json);
-  json = mm_analyze_json("\n\n", 2, NULL, NULL, NULL, 0, &len);
+  json = mm_analyze_json("\n\n", 2, NULL, NULL, NULL, 0, 0, &len);
   CHECK(json && strstr(json, "\"error\":\"no_tiles\""));
   mm_free(json);
-  json = mm_analyze_json(tile_dump, strlen(tile_dump), "d.py", "Nope", NULL, 0, &len);
+  json = mm_analyze_json(tile_dump, strlen(tile_dump), "d.py", "Nope", NULL, 0, 0, &len);
   CHECK(json && strstr(json, "\"error\":\"backend\"") && strstr(json, "Ascend950"));
   mm_free(json);
 }

@@ -26,7 +26,7 @@ int main(void) {
   size_t len;
   mm__fault_at = -1;
   mm__alloc_count = 0;
-  char *full = mm_analyze_json(dump, sizeof dump - 1, "d.py", NULL, NULL, 0, &len);
+  char *full = mm_analyze_json(dump, sizeof dump - 1, "d.py", NULL, NULL, 0, 0, &len);
   long total = mm__alloc_count;
   if (!full || strstr(full, "\"error\"")) {
     fprintf(stderr, "the dump did not model without faults: %s\n", full ? full : "(null)");
@@ -36,7 +36,7 @@ int main(void) {
   for (long n = 0; n <= total; n++) {
     mm__fault_at = n;
     mm__alloc_count = 0;
-    char *json = mm_analyze_json(dump, sizeof dump - 1, "d.py", NULL, NULL, 0, &len);
+    char *json = mm_analyze_json(dump, sizeof dump - 1, "d.py", NULL, NULL, 0, 0, &len);
     /* NULL (not even the error fits), the out-of-memory error, or the
      * complete model: never anything else. */
     if (json && strcmp(json, full) != 0 && !strstr(json, "\"error\":\"no_memory\"")) {

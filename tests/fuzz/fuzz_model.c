@@ -22,7 +22,8 @@ static char *model_json(const uint8_t *data, size_t size, bool general_only, siz
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t len = 0, general_len = 0;
-  char *json = mm_analyze_json((const char *)data, size, "fuzz.py", NULL, NULL, 0, &len);
+  char *json = mm_analyze_json((const char *)data, size, "fuzz.py", NULL, NULL, 0,
+                               MM_JSON_WITHOUT_SOURCE, &len); /* the page's call */
   mm_free(json);
   char *fast = model_json(data, size, false, &len);
   char *general = model_json(data, size, true, &general_len);
