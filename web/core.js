@@ -113,7 +113,9 @@ export function listBackends(core) {
  */
 export function attachSource(model, bytes) {
   if (model.functions.every((fn) => fn.source)) return model;
-  const lines = sourceDecoder.decode(bytes).split(/\r\n|\r|\n/);
+  const text = sourceDecoder.decode(bytes);
+  // Most dumps have no \r: a plain split is several times faster than the regex.
+  const lines = text.includes('\r') ? text.split(/\r\n|\r|\n/) : text.split('\n');
   for (const fn of model.functions) fn.source ??= lines.slice(fn.src_start - 1, fn.src_end);
   return model;
 }
