@@ -787,7 +787,7 @@ static void lex_run(lexer *lx, size_t want) {
 
 void mm_lexer_fill(mm_lexer *lx, size_t index) {
   /* A few tokens more than asked: the parser mostly wants the next one. */
-  size_t want = index < SIZE_MAX - 64 ? index + 64 : SIZE_MAX;
+  size_t want = index < SIZE_MAX - 16 ? index + 16 : SIZE_MAX;
   while (!lx->done && lx->count <= want) {
     /* Not past a line end unless asked: the parser's fast path may read
      * the next statement itself (mm_lexer_resume_at). */

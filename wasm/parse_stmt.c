@@ -34,14 +34,20 @@ static void parse_block_lines(parser *p, uint32_t depth, scope sc, uint32_t head
 
 /* ------------------------------------------------------------ fast path */
 
+static bool same_read(const char *src, const mm_skim_load *a, const mm_skim_load *b) {
+  return b && a->len == b->len && a->line == b->line &&
+         mm_bytes_equal(src + a->start, src + b->start, a->len);
+}
+
 /* Hands the reads of a skimmed statement to the listener. */
 static void emit_skimmed_loads(parser *p) {
   if (!p->tracking) return;
   const mm_skim_load *loads = p->skim_loads->items;
   for (size_t i = 0; i < p->skim_loads->len; i++) {
-    /* The same name again on the same line (`pl` ...) changes no lifetime. */
-    if (i && loads[i].len == loads[i - 1].len && loads[i].line == loads[i - 1].line &&
-        mm_bytes_equal(p->src + loads[i].start, p->src + loads[i - 1].start, loads[i].len))
+    /* A name read again on the same line (`pl`, one or two reads back)
+     * changes no lifetime. */
+    if (same_read(p->src, &loads[i], i >= 1 ? &loads[i - 1] : NULL) ||
+        same_read(p->src, &loads[i], i >= 2 ? &loads[i - 2] : NULL))
       continue;
     mm_node name = {.kind = N_NAME,
                     .start = loads[i].start,
