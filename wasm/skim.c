@@ -2,6 +2,7 @@
  * value`, the other simple statements, for headers and def parameters,
  * each read to its line end; and the tile annotation exactly as the
  * compiler prints it, matched byte for byte. */
+#include "bytes.h"
 #include "skim_internal.h"
 
 /* ------------------------------------------------- the printed tile */
@@ -139,6 +140,8 @@ static skim skim_at(const char *src, size_t start, size_t end, uint32_t line, mm
 /* The end of every statement read: its line end, outside brackets. Fills
  * `out`'s lines and next; when not `ok`, the reads are dropped. */
 static bool statement_end(skim *k, bool ok, uint32_t line, mm_skim_statement *out) {
+  if (ok && peek(k) == '#') /* a comment after the statement: to its line end */
+    k->pos = mm_find_line_end((const char *)k->s, k->pos, k->end);
   if (!ok || peek(k) != '\n') {
     k->loads->len = 0;
     return false;

@@ -358,22 +358,23 @@ static void test_single_statements(void) {
   /* Left to the general parser: outside the subset, or where parentheses
    * or a deeper MemRef would decide a tile field. */
   static const char *const general[] = {
-      "a: int\n",                 /* no value */
-      "a: int = 1  # comment\n",  /* comment */
-      "a: int = (b := 1)\n",      /* walrus */
-      "a: int = x[1:2]\n",        /* slice */
-      "a: int = f(*b)\n",         /* star */
-      "a: int = f(k=1, b)\n",     /* positional after keyword */
-      "a: int = b if c else d\n", /* keyword */
-      "a: int = f'x'\n",          /* string prefix */
-      "a: int = 'a\\n'\n",        /* escape */
-      "a: int = 1; b = 2\n",      /* two statements */
-      "a: int = 1 \\\n + 2\n",    /* continuation */
-      "a: int = 010\n",           /* leading zero */
-      "a: int = 1\r\n",           /* CRLF */
-      "a, b: int = 1\n",          /* not a name target */
-      "match: int = 1\n",         /* soft keyword */
-      "a: int = 1",               /* no line end */
+      "a: int\n",                        /* no value */
+      "a: int = f(1,  # comment\n 2)\n", /* comment inside brackets */
+      "a: int = 1  # comment\r b\n",     /* a lone CR ends the comment's line */
+      "a: int = (b := 1)\n",             /* walrus */
+      "a: int = x[1:2]\n",               /* slice */
+      "a: int = f(*b)\n",                /* star */
+      "a: int = f(k=1, b)\n",            /* positional after keyword */
+      "a: int = b if c else d\n",        /* keyword */
+      "a: int = f'x'\n",                 /* string prefix */
+      "a: int = 'a\\n'\n",               /* escape */
+      "a: int = 1; b = 2\n",             /* two statements */
+      "a: int = 1 \\\n + 2\n",           /* continuation */
+      "a: int = 010\n",                  /* leading zero */
+      "a: int = 1\r\n",                  /* CRLF */
+      "a, b: int = 1\n",                 /* not a name target */
+      "match: int = 1\n",                /* soft keyword */
+      "a: int = 1",                      /* no line end */
       "a: pl.Tile[[4], pl.FP32, pl.MemRef(m, (0), 4), pl.Mem.Vec] = f()\n",  /* parentheses */
       "a: pl.Tile[[4], pl.FP32, f(pl.MemRef(m, 0, 4)), pl.Mem.Vec] = f()\n", /* MemRef deeper */
       "a: pl.Tile[[4], pl.FP32, pl.MemRef(m, 0, 4), x.y.Mem.Vec.z] = f()\n", /* space deeper */
@@ -442,6 +443,12 @@ static void test_other_statements(void) {
   CHECK(strcmp(reads, "pl t i pl i pl") == 0);
   CHECK(takes(mm_skim_simple, "return a, b\n", reads, sizeof reads) && !strcmp(reads, "a b"));
   CHECK(takes(mm_skim_simple, "return\n", reads, sizeof reads) && !reads[0]);
+  /* A comment after a statement ends with its line. */
+  CHECK(takes(mm_skim_simple, "return a  # b, c\n", reads, sizeof reads) && !strcmp(reads, "a"));
+  skimmed r = skim("a: pl.Tile[[4], pl.FP32, pl.MemRef(m, pl.const(0, pl.INT64), 4), pl.Mem.Vec] = "
+                   "f(x)  # note: y\nb = 1\n");
+  CHECK(r.ok && r.st.is_tile && r.st.end_line == 7 &&
+        strcmp(r.loads, "pl pl pl m pl pl pl f x") == 0);
   CHECK(takes(mm_skim_for_header, "for i, (c,) in pl.range(20, init_values=(c0,)):\n  x = 1\n",
               reads, sizeof reads));
   CHECK(strcmp(reads, "pl c0") == 0);
@@ -460,7 +467,7 @@ static void test_other_statements(void) {
       {mm_skim_simple, "a[0] = 1\n"},
       {mm_skim_simple, "del a\n"},
       {mm_skim_simple, "a = yield b\n"},
-      {mm_skim_simple, "return a  # c\n"},
+      {mm_skim_simple, "return a, (b  # c\n)\n"},
       {mm_skim_simple, "pass\n"},
       {mm_skim_simple, "f(x for x in y)\n"},
       {mm_skim_simple, "f(a=1, b)\n"},
@@ -471,7 +478,7 @@ static void test_other_statements(void) {
       {params_skim, "(*a):\n"},
       {params_skim, "(a, /):\n"},
       {params_skim, "(a: (int)) -> x: y\n"},
-      {params_skim, "(a: int):  # c\n"},
+      {params_skim, "(a: int,  # c\n b: int):\n"},
   };
   for (size_t i = 0; i < sizeof general / sizeof general[0]; i++) {
     bool taken = takes(general[i].skim, general[i].text, reads, sizeof reads);
