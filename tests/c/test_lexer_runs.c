@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "inputs.h"
 #include "lexer.h"
 
 #ifndef MM_FIXTURES_DIR
@@ -103,24 +104,6 @@ static bool runs_match_steps(const char *input, size_t len, const char *label) {
   return same;
 }
 
-static char *read_whole(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  char *data = NULL;
-  if (fseek(f, 0, SEEK_END) == 0) {
-    long size = ftell(f);
-    data = size > 0 ? malloc((size_t)size) : NULL;
-    rewind(f);
-    if (data && fread(data, 1, (size_t)size, f) != (size_t)size) {
-      free(data);
-      data = NULL;
-    }
-    *len = data ? (size_t)size : 0;
-  }
-  fclose(f);
-  return data;
-}
-
 static void test_real_dump(const char *dump, size_t len) {
   CHECK(runs_match_steps(dump, len, "real dump"));
 }
@@ -135,13 +118,6 @@ static void test_edge_shapes(void) {
     CHECK(runs_match_steps(line, n, "edge shape line"));
     line += n;
   }
-}
-
-static uint64_t next_random(uint64_t *state) { /* xorshift64 */
-  *state ^= *state << 13;
-  *state ^= *state >> 7;
-  *state ^= *state << 17;
-  return *state;
 }
 
 /* Windows of the real dump from a line start, each with one to three

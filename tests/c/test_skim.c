@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "collect.h"
+#include "inputs.h"
 #include "memory_map.h"
 #include "parser.h"
 #include "skim.h"
@@ -24,18 +25,6 @@
 
 static const char *real_dump =
     MM_FIXTURES_DIR "/corpus/real/decode_fwd__41_after_MaterializeRuntimeScopes.py";
-
-static char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *data = malloc((size_t)n + 1);
-  *len = data ? fread(data, 1, (size_t)n, f) : 0;
-  fclose(f);
-  return data;
-}
 
 /* The model's JSON, or the refusal's. */
 static char *model_json(const char *input, size_t len, bool general_only, size_t *out_len) {
@@ -87,7 +76,7 @@ static void compare_tree(const char *dir) {
       compare_tree(path);
     } else if (n > 3 && strcmp(entry->d_name + n - 3, ".py") == 0) {
       size_t len;
-      char *input = read_file(path, &len);
+      char *input = read_whole(path, &len);
       CHECK(input != NULL);
       if (input) CHECK(same_model(input, len, path));
       free(input);
@@ -103,14 +92,6 @@ static void test_fixture_dumps(void) {
 }
 
 /* ------------------------------------------------ edited tile statements */
-
-static uint64_t next_random(uint64_t *state) { /* xorshift64 */
-  uint64_t x = *state;
-  x ^= x << 13;
-  x ^= x >> 7;
-  x ^= x << 17;
-  return *state = x;
-}
 
 /* Edits that move a statement to the edge of the fast path's subset:
  * brackets, operators, keywords, comments, strings, numbers, line ends. */
@@ -489,7 +470,7 @@ static void test_other_statements(void) {
 
 int main(void) {
   size_t len;
-  char *dump = read_file(real_dump, &len);
+  char *dump = read_whole(real_dump, &len);
   CHECK(dump != NULL);
   test_single_statements();
   test_keywords_seen();
