@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The file's bytes (malloc'd, not NUL-terminated), or NULL. */
 static inline char *read_whole(const char *path, size_t *len) {
@@ -31,6 +32,20 @@ static inline uint64_t next_random(uint64_t *state) { /* xorshift64 */
   *state ^= *state >> 7;
   *state ^= *state << 17;
   return *state;
+}
+
+/* Inserts `text` at buf[at] (the buffer has room) or deletes up to
+ * `count` bytes there; `*n` is the length before and after. */
+static inline void insert_bytes(char *buf, size_t *n, size_t at, const char *text) {
+  size_t k = strlen(text);
+  memmove(buf + at + k, buf + at, *n - at);
+  memcpy(buf + at, text, k);
+  *n += k;
+}
+static inline void delete_bytes(char *buf, size_t *n, size_t at, size_t count) {
+  if (count > *n - at) count = *n - at;
+  memmove(buf + at, buf + at + count, *n - at - count);
+  *n -= count;
 }
 
 #endif

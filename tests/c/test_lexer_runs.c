@@ -144,18 +144,10 @@ static void test_mutated_windows(const char *dump, size_t len) {
     memcpy(buf, dump + from, n);
     for (int edits = 1 + (int)(next_random(&state) % 3); edits > 0; edits--) {
       size_t at = next_random(&state) % (n + 1);
-      if (next_random(&state) % 3) {
-        const char *snip = snippets[next_random(&state) % snippet_count];
-        size_t k = strlen(snip);
-        memmove(buf + at + k, buf + at, n - at);
-        memcpy(buf + at, snip, k);
-        n += k;
-      } else {
-        size_t k = 1 + next_random(&state) % 4;
-        if (k > n - at) k = n - at;
-        memmove(buf + at, buf + at + k, n - at - k);
-        n -= k;
-      }
+      if (next_random(&state) % 3)
+        insert_bytes(buf, &n, at, snippets[next_random(&state) % snippet_count]);
+      else
+        delete_bytes(buf, &n, at, 1 + next_random(&state) % 4);
     }
     char label[64];
     snprintf(label, sizeof label, "mutated window %d", round);

@@ -183,18 +183,10 @@ static void test_edited_lines(const char *dump, size_t len, const char *word, in
     size_t width = end ? (size_t)(end - (copy + line)) + 1 : n - line;
     for (int k = 1 + (int)(next_random(&state) % 2); k > 0; k--) {
       size_t at = line + next_random(&state) % width;
-      if (next_random(&state) % 4) {
-        const char *e = edits[next_random(&state) % edit_count];
-        size_t m = strlen(e);
-        memmove(copy + at + m, copy + at, n - at);
-        memcpy(copy + at, e, m);
-        n += m;
-      } else {
-        size_t m = 1 + next_random(&state) % 3;
-        if (at + m > n) m = n - at;
-        memmove(copy + at, copy + at + m, n - at - m);
-        n -= m;
-      }
+      if (next_random(&state) % 4)
+        insert_bytes(copy, &n, at, edits[next_random(&state) % edit_count]);
+      else
+        delete_bytes(copy, &n, at, 1 + next_random(&state) % 3);
     }
     char label[96];
     snprintf(label, sizeof label, "edited line with '%s', round %d", word ? word : "", round);
