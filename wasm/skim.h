@@ -1,13 +1,16 @@
-/* skim.h: the fast path for the statement most of a dump is made of,
- * `name: annotation = value` on one logical line. It reads the bytes
- * directly (no tokens, no tree) and accepts only a strict subset of Python
- * in which every accepted statement is valid and means exactly what the
- * general parser would make of it: the same reads, and the same tile out
- * of the annotation. Anything outside the subset (keywords, comments,
- * backslashes, prefixed or escaped strings, slices, stars, parentheses
- * where a tile field is read, a MemRef or space not at the annotation's
- * top level, ...) is refused untouched, and the general parser reads the
- * statement instead. The C test test_skim holds the two to the same model. */
+/* skim.h: the fast path for the statements a dump is made of: above all
+ * `name: annotation = value`, and the other simple statements, for
+ * headers and def parameter lists. It reads the bytes directly (no tokens,
+ * no tree) and accepts only a strict subset of Python in which every
+ * accepted statement is valid and means exactly what the general parser
+ * would make of it: the same reads, and the same tile out of the
+ * annotation. Anything outside the subset (keywords, comments inside
+ * brackets, backslashes, prefixed or escaped strings, slices, stars,
+ * parentheses where a tile field is read, a MemRef or space not at the
+ * annotation's top level, ...) is refused untouched, and the general
+ * parser reads the statement instead. A comment after a statement ends
+ * with its line. The C test test_skim and the fuzzer hold the two to the
+ * same model. */
 #ifndef MM_SKIM_H
 #define MM_SKIM_H
 
