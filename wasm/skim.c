@@ -16,18 +16,12 @@ static bool take_bytes(skim *k, const char *text, size_t n) {
 /* `text` a string literal, as for text_is. */
 #define take(k, text) take_bytes(k, text, sizeof(text) - 1)
 
-/* A decimal integer as the compiler prints it, within 2^53. */
+/* A decimal integer within 2^53 (the caller restores pos on failure). */
 static bool take_integer(skim *k, int64_t *value) {
-  size_t start = k->pos, p = start;
-  int64_t v = 0;
-  while (p < k->end && is_digit(k->s[p]) && p - start < 16)
-    v = v * 10 + (k->s[p++] - '0');
-  unsigned char next = byte_at(k, p);
-  if (p == start || is_ident_char(next) || next == '.' || next >= 0x80 ||
-      (k->s[start] == '0' && p - start > 1) || v > MAX_EXACT_INTEGER)
+  summary n;
+  if (!is_digit(byte_at(k, k->pos)) || !skim_number(k, &n) || n.form != F_INT || n.range)
     return false;
-  *value = v;
-  k->pos = p;
+  *value = n.value;
   return true;
 }
 

@@ -59,7 +59,8 @@ bool skim_is_upper_word(const skim *k, uint32_t start, uint32_t len) {
 
 /* Element `index` of the tile subscript, as tiles.c's breadth-first walk
  * meets it at level 2. Shapes it cannot judge make the tile unsure. */
-static void tile_element(const skim *k, tile_facts *t, uint32_t index, const summary *e) {
+static void tile_element(skim *k, void *context, uint32_t index, const summary *e) {
+  tile_facts *t = context;
   if (e->unsure || e->form == F_OTHER || e->form == F_SUBSCRIPT) {
     t->unsure = true; /* may hide a space attribute, or parentheses */
     return;
@@ -102,7 +103,7 @@ static void tile_element(const skim *k, tile_facts *t, uint32_t index, const sum
 
 /* ------------------------------------------------------ expressions */
 
-static bool scan_number(skim *k, summary *out) {
+bool skim_number(skim *k, summary *out) {
   const unsigned char *s = k->s;
   size_t p = k->pos, start = p;
   bool integer = true;
@@ -200,8 +201,26 @@ static void list_element(skim *k, void *context, uint32_t index, const summary *
   list->shape = f;
 }
 
-static void subscript_element(skim *k, void *context, uint32_t index, const summary *e) {
-  tile_element(k, context, index, e);
+/* At an argument's start: `name=` (not `==`) names a keyword argument,
+ * whose name is no read; it is consumed with the `=` and `*keyword` set.
+ * False when the subset ends here (a non-ASCII or prefixed name, or a
+ * keyword such as `True=`). */
+static bool take_keyword_name(skim *k, bool *keyword) {
+  *keyword = false;
+  if (!is_ident_start(peek(k))) return true;
+  size_t start = k->pos, e = ident_end(k);
+  uint32_t line = k->line;
+  if (!e) return false;
+  k->pos = e;
+  if (peek(k) == '=' && byte_at(k, k->pos + 1) != '=') {
+    if (is_keyword(k, start, e - start)) return false;
+    k->pos++;
+    *keyword = true;
+  } else {
+    k->pos = start;
+    k->line = line;
+  }
+  return true;
 }
 
 /* After '(': positional and keyword arguments; the first three positional
@@ -214,23 +233,8 @@ static bool scan_arguments(skim *k, summary *call) {
     return true;
   }
   for (;;) {
-    unsigned char c = peek(k);
-    bool keyword = false;
-    if (is_ident_start(c)) {
-      /* `name =` (not `==`): a keyword argument, whose name is no read */
-      size_t save = k->pos, e = ident_end(k);
-      uint32_t save_line = k->line;
-      if (!e) return false;
-      k->pos = e;
-      if (peek(k) == '=' && byte_at(k, k->pos + 1) != '=') {
-        if (is_keyword(k, save, e - save)) return false;
-        k->pos++;
-        keyword = true;
-      } else {
-        k->pos = save;
-        k->line = save_line;
-      }
-    }
+    bool keyword;
+    if (!take_keyword_name(k, &keyword)) return false;
     summary arg;
     if (!keyword && keywords) return false; /* positional after keyword */
     if (!skim_expression(k, &arg, NULL)) return false;
@@ -240,7 +244,7 @@ static bool scan_arguments(skim *k, summary *call) {
       if (call->positional < 3) call->args[call->positional] = arg_fact_of(k, &arg);
       call->positional++;
     }
-    c = peek(k);
+    unsigned char c = peek(k);
     if (c == ',') {
       k->pos++;
       c = peek(k);
@@ -292,22 +296,10 @@ static bool scan_lean(skim *k, uint8_t kind) {
       f->any = true;
       state = OPERAND;
       if (f->kind == L_CALL) {
-        bool keyword = false;
-        if (is_ident_start(c)) { /* `name=` (not `==`): no read */
-          size_t start = k->pos, e = ident_end(k);
-          uint32_t line = k->line;
-          if (!e) return false;
-          k->pos = e;
-          if (peek(k) == '=' && byte_at(k, k->pos + 1) != '=') {
-            if (is_keyword(k, start, e - start)) return false;
-            k->pos++;
-            keyword = f->keywords = true;
-          } else {
-            k->pos = start;
-            k->line = line;
-          }
-        }
+        bool keyword;
+        if (!take_keyword_name(k, &keyword)) return false;
         if (f->keywords && !keyword) return false; /* positional after keyword */
+        f->keywords |= keyword;
         if (keyword) continue;
       }
     }
@@ -324,7 +316,7 @@ static bool scan_lean(skim *k, uint8_t kind) {
         state = AFTER;
       } else if (is_digit(c) || c == '"' || c == '\'') {
         summary literal;
-        if (!(is_digit(c) ? scan_number(k, &literal) : scan_string(k, &literal))) return false;
+        if (!(is_digit(c) ? skim_number(k, &literal) : scan_string(k, &literal))) return false;
         state = AFTER;
       } else if (c == '(' || c == '[') {
         if (++top == MAX_NESTING) return false;
@@ -401,7 +393,7 @@ static bool scan_primary(skim *k, summary *out, tile_facts *tile) {
     }
     k->pos = e;
   } else if (is_digit(c)) {
-    if (!scan_number(k, out)) return false;
+    if (!skim_number(k, out)) return false;
   } else if (c == '"' || c == '\'') {
     if (!scan_string(k, out)) return false;
   } else if (c == '(') {
@@ -470,7 +462,7 @@ static bool scan_primary(skim *k, summary *out, tile_facts *tile) {
           tile && dotted && out->parts == 2 && text_is(k, out->last_start, out->last_len, "Tile");
       if (is_tile) {
         k->depth++;
-        if (!skim_elements(k, ']', false, subscript_element, tile, &tuple)) return false;
+        if (!skim_elements(k, ']', false, tile_element, tile, &tuple)) return false;
         k->depth--;
         tile->seen = true;
         tile->tuple = tuple;

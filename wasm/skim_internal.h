@@ -196,6 +196,9 @@ bool skim_expression(skim *k, summary *out, tile_facts *tile);
 typedef void (*element_fn)(skim *k, void *context, uint32_t index, const summary *e);
 bool skim_elements(skim *k, unsigned char close, bool allow_empty, element_fn each, void *context,
                    bool *tuple);
+/* A number at a digit: a decimal integer within 2^53 is F_INT with its
+ * value (`range` set beyond), a float F_OTHER; false for other forms. */
+bool skim_number(skim *k, summary *out);
 /* Expressions separated by commas, a trailing one allowed (a tuple). */
 bool skim_sequence(skim *k);
 /* One bound name: an identifier that is no keyword. Not a read. */
