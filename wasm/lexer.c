@@ -832,15 +832,12 @@ void mm_lexer_resume_at(mm_lexer *lx, size_t index, size_t next, uint32_t next_l
   if (lx->with_lines && lx->lines.len > first_line) lx->lines.len = first_line;
   lx->pos = statement_start;
   /* The line starts inside the statement: the caller's, or found (line
-   * ends there are all '\n'). Most statements are one line: `next`. */
+   * ends there are all '\n'). */
   if (lx->with_lines && lx->lines.len == first_line && start_count == next_line - first_line) {
     for (size_t i = 0; i < start_count; i++) {
       lx->pos = starts[i];
       record_line_start(lx);
     }
-  } else if (lx->with_lines && first_line + 1 == next_line && lx->lines.len == first_line) {
-    lx->pos = next;
-    record_line_start(lx);
   }
   while (lx->with_lines && lx->lines.len < next_line) {
     size_t nl = mm_find_line_end(lx->src, lx->pos, next);

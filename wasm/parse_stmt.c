@@ -58,14 +58,27 @@ static void emit_skimmed_loads(parser *p) {
   }
 }
 
+/* Notes the starts of the lines after a skimmed statement's first, for the
+ * lexer's table (resume_after; out of memory, the lexer finds them). */
+static void note_line_starts(parser *p, size_t start, const mm_skim_statement *st) {
+  mm_vec *v = p->skim_lines;
+  for (size_t q = start; st->end_line > st->line && q < st->next;) {
+    q = mm_find_line_end(p->src, q, st->next) + 1; /* a line end inside brackets */
+    if (q < st->next) mm_vec_push_u32(v, (uint32_t)q);
+  }
+  mm_vec_push_u32(v, (uint32_t)st->next);
+}
+
 /* After the fast path read through `st`: tokens resume on the next line. */
 static void resume_after(parser *p, const mm_skim_statement *st) {
-  const mm_vec *starts = p->skim_lines; /* none: the lexer finds them */
+  const mm_vec *starts = p->skim_lines; /* none (out of memory): the lexer finds them */
   mm_lexer_resume_at(p->lx, p->pos, st->next, st->end_line + 1, starts->items,
                      starts->failed ? 0 : starts->len);
   p->prev_end_line = st->end_line;
   mm_lexer_fill(p->lx, p->pos);
   p->current = mm_lexer_at(p->lx, p->pos);
+  /* As statement_done, but the tokens are kept: parse_def still reads its
+   * `def` token's line. */
   mm_arena_reset(p->arena);
   p->scratch->len = 0;
 }
@@ -295,7 +308,8 @@ static void parse_for(parser *p, uint32_t depth) {
   mm_skim_statement st;
   if (skim_statement(p, mm_skim_for_header, &st)) {
     uint32_t header_line = st.line;
-    p->skim_lines->len = 0; /* the lexer finds them */
+    p->skim_lines->len = 0;
+    note_line_starts(p, p_peek(p)->start, &st);
     resume_after(p, &st);
     parse_block_lines(p, depth + 1, SCOPE_OTHER, header_line, "'for' statement");
     parse_else_clause(p, depth);
@@ -599,7 +613,8 @@ static bool parse_skimmed_parameters(parser *p, bool own) {
   for (size_t i = 0; own && i < p->skim_parameters->len; i++)
     if (params[i].is_tile) p->events->tile_binding(p->events->context, &params[i], 0, true);
   emit_skimmed_loads(p);
-  p->skim_lines->len = 0; /* the lexer finds them */
+  p->skim_lines->len = 0;
+  note_line_starts(p, open->start, &st);
   resume_after(p, &st);
   return true;
 }
@@ -698,17 +713,6 @@ static bool skim_simple_at(parser *p, uint32_t depth, size_t start, uint32_t lin
     return true;
   }
   return skim_at(p, mm_skim_simple, start, line, st);
-}
-
-/* Notes the starts of the lines after a skimmed statement's first, for the
- * lexer's table (resume_after; out of memory, the lexer finds them). */
-static void note_line_starts(parser *p, size_t start, const mm_skim_statement *st) {
-  mm_vec *v = p->skim_lines;
-  for (size_t q = start; st->end_line > st->line && q < st->next;) {
-    q = mm_find_line_end(p->src, q, st->next) + 1; /* a line end inside brackets */
-    if (q < st->next) mm_vec_push_u32(v, (uint32_t)q);
-  }
-  mm_vec_push_u32(v, (uint32_t)st->next);
 }
 
 /* After the skimmed statement `st`: the next statement of the same block,
