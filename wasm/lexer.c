@@ -975,7 +975,7 @@ bool mm_check_text(const char *input, size_t len, mm_diag *diag) {
     while (i + 8 <= len) {
       uint64_t w;
       memcpy(&w, s + i, 8);
-      if ((w & 0x8080808080808080ull) || ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull))
+      if ((w & 0x8080808080808080ull) || mm_zero_byte_mask(w))
         break;
       i += 8;
     }
