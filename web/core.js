@@ -113,9 +113,17 @@ export function listBackends(core) {
  */
 export function attachSource(model, bytes) {
   if (model.functions.every((fn) => fn.source)) return model;
-  const text = sourceDecoder.decode(bytes);
-  // Most dumps have no \r: a plain split is several times faster than the regex.
-  const lines = text.includes('\r') ? text.split(/\r\n|\r|\n/) : text.split('\n');
+  const lines = dumpLines(bytes);
   for (const fn of model.functions) fn.source ??= lines.slice(fn.src_start - 1, fn.src_end);
   return model;
+}
+
+/**
+ * The dump's lines as the core counts them: each ends at \n, \r\n or a
+ * lone \r; the bytes as they are (a byte order mark stays on line 1).
+ */
+export function dumpLines(bytes) {
+  const text = sourceDecoder.decode(bytes);
+  // Most dumps have no \r: a plain split is several times faster than the regex.
+  return text.includes('\r') ? text.split(/\r\n|\r|\n/) : text.split('\n');
 }

@@ -1,7 +1,7 @@
 // The page: getting a dump in (drop, file button, folder, example), running
 // the core in the worker, and showing the model or the refusal.
 import { Card } from './card.js';
-import { attachSource } from './core.js';
+import { attachSource, dumpLines } from './core.js';
 import { clear, el } from './dom.js';
 import { createEngine } from './engine.js';
 import { Finder } from './finder.js';
@@ -122,9 +122,10 @@ function showMessage(kind, title, detail) {
 
 /** Line `number` (1-based) of the dump, for showing where an error is. */
 function lineOf(bytes, number) {
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-  const line = text.split(/\r\n|\r|\n/)[number - 1];
-  return line === undefined ? null : line.length > 300 ? `${line.slice(0, 300)}…` : line;
+  let line = dumpLines(bytes)[number - 1];
+  if (line === undefined) return null;
+  if (number === 1) line = line.replace(/^\uFEFF/, ''); // a byte order mark is not shown
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
 
 function showError(name, error, bytes) {
