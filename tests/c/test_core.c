@@ -220,7 +220,24 @@ static void test_arena(void) {
   mm_arena_free(&arena);
 }
 
+/* Integers as the JSON writer prints them, against printf. */
+static void test_integers_printed(void) {
+  static const int64_t values[] = {0,          7,           9,          10,        99,
+                                   100,        101,         65536,      -1,        -10,
+                                   -65536,     4294967295,  4294967296, INT64_MAX, INT64_MIN,
+                                   1234567890, -9876543210, 1000000,    999999,    -100};
+  for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+    mm_buf buf = {0};
+    mm_buf_put_int(&buf, values[i]);
+    char expected[32];
+    snprintf(expected, sizeof expected, "%lld", (long long)values[i]);
+    CHECK(!buf.failed && buf.len == strlen(expected) && memcmp(buf.data, expected, buf.len) == 0);
+    mm_buf_free(&buf);
+  }
+}
+
 int main(void) {
+  test_integers_printed();
   test_lexer_lines();
   test_lexer_keywords();
   test_lexer_errors();
