@@ -237,41 +237,50 @@ static const struct {
     /* 8 */ {{"continue", TK_KW_CONTINUE}, {"nonlocal", TK_KW_NONLOCAL}},
 };
 
-/* Bit (first letter | 0x20) - 'a' is set when a keyword of that length
- * starts with it: most names are refused here without a comparison. Kept
- * in step with the table above (the C test lexes every keyword). */
+/* Entry [len - 2][(first letter | 0x20) - 'a'] has bit (second letter |
+ * 0x20) - 'a' set when a keyword of that length starts with those two
+ * letters: most names are refused here without a comparison, also the
+ * fast path's, which often start like a keyword (`tile`, `array`). Kept
+ * in step with the table above (the C tests look up every keyword). */
 #define KW_LETTER(c) (1u << ((c) - 'a'))
-const uint32_t mm_keyword_first_letters[7] = {
-    /* 2 */ KW_LETTER('a') | KW_LETTER('i') | KW_LETTER('o'),
-    /* 3 */ KW_LETTER('a') | KW_LETTER('d') | KW_LETTER('f') | KW_LETTER('n') | KW_LETTER('t'),
-    /* 4 */ KW_LETTER('n') | KW_LETTER('t') | KW_LETTER('e') | KW_LETTER('f') | KW_LETTER('p') |
-        KW_LETTER('w'),
-    /* 5 */ KW_LETTER('f') | KW_LETTER('a') | KW_LETTER('b') | KW_LETTER('c') | KW_LETTER('r') |
-        KW_LETTER('w') | KW_LETTER('y'),
-    /* 6 */ KW_LETTER('a') | KW_LETTER('e') | KW_LETTER('g') | KW_LETTER('i') | KW_LETTER('l') |
-        KW_LETTER('r'),
-    /* 7 */ KW_LETTER('f'),
-    /* 8 */ KW_LETTER('c') | KW_LETTER('n'),
+#define KW_PAIR(len, first, seconds) [(len)-2][(first) - 'a'] = (seconds)
+const uint32_t mm_keyword_pairs[7][26] = {
+    KW_PAIR(2, 'a', KW_LETTER('s')),
+    KW_PAIR(2, 'i', KW_LETTER('f') | KW_LETTER('n') | KW_LETTER('s')),
+    KW_PAIR(2, 'o', KW_LETTER('r')),
+    KW_PAIR(3, 'a', KW_LETTER('n')),
+    KW_PAIR(3, 'd', KW_LETTER('e')),
+    KW_PAIR(3, 'f', KW_LETTER('o')),
+    KW_PAIR(3, 'n', KW_LETTER('o')),
+    KW_PAIR(3, 't', KW_LETTER('r')),
+    KW_PAIR(4, 'n', KW_LETTER('o')),
+    KW_PAIR(4, 't', KW_LETTER('r')),
+    KW_PAIR(4, 'e', KW_LETTER('l')),
+    KW_PAIR(4, 'f', KW_LETTER('r')),
+    KW_PAIR(4, 'p', KW_LETTER('a')),
+    KW_PAIR(4, 'w', KW_LETTER('i')),
+    KW_PAIR(5, 'f', KW_LETTER('a')),
+    KW_PAIR(5, 'a', KW_LETTER('s') | KW_LETTER('w')),
+    KW_PAIR(5, 'b', KW_LETTER('r')),
+    KW_PAIR(5, 'c', KW_LETTER('l')),
+    KW_PAIR(5, 'r', KW_LETTER('a')),
+    KW_PAIR(5, 'w', KW_LETTER('h')),
+    KW_PAIR(5, 'y', KW_LETTER('i')),
+    KW_PAIR(6, 'a', KW_LETTER('s')),
+    KW_PAIR(6, 'e', KW_LETTER('x')),
+    KW_PAIR(6, 'g', KW_LETTER('l')),
+    KW_PAIR(6, 'i', KW_LETTER('m')),
+    KW_PAIR(6, 'l', KW_LETTER('a')),
+    KW_PAIR(6, 'r', KW_LETTER('e')),
+    KW_PAIR(7, 'f', KW_LETTER('i')),
+    KW_PAIR(8, 'c', KW_LETTER('o')),
+    KW_PAIR(8, 'n', KW_LETTER('o')),
 };
-/* The same for the second letter (the fast path's look-up: its names are
- * long and often start like a keyword: `tile`, `const`). */
-const uint32_t mm_keyword_second_letters[7] = {
-    /* 2 */ KW_LETTER('f') | KW_LETTER('n') | KW_LETTER('r') | KW_LETTER('s'),
-    /* 3 */ KW_LETTER('e') | KW_LETTER('n') | KW_LETTER('o') | KW_LETTER('r'),
-    /* 4 */ KW_LETTER('a') | KW_LETTER('i') | KW_LETTER('l') | KW_LETTER('o') | KW_LETTER('r'),
-    /* 5 */ KW_LETTER('a') | KW_LETTER('h') | KW_LETTER('i') | KW_LETTER('l') | KW_LETTER('r') |
-        KW_LETTER('s') | KW_LETTER('w'),
-    /* 6 */ KW_LETTER('a') | KW_LETTER('e') | KW_LETTER('l') | KW_LETTER('m') | KW_LETTER('s') |
-        KW_LETTER('x'),
-    /* 7 */ KW_LETTER('i'),
-    /* 8 */ KW_LETTER('o'),
-};
+#undef KW_PAIR
 #undef KW_LETTER
 
 static inline uint8_t keyword_kind(const char *text, size_t len) {
-  if (len < 2 || len > 8) return TK_NAME;
-  unsigned letter = (unsigned)((unsigned char)text[0] | 0x20) - 'a';
-  if (letter >= 26 || !(mm_keyword_first_letters[len - 2] & (1u << letter))) return TK_NAME;
+  if (!mm_maybe_keyword(text, len)) return TK_NAME;
   for (size_t i = 0; i < 10 && keywords_by_length[len - 2][i].word; i++) {
     const char *word = keywords_by_length[len - 2][i].word;
     if (word[0] == text[0] && memcmp(word, text, len) == 0)
@@ -975,8 +984,7 @@ bool mm_check_text(const char *input, size_t len, mm_diag *diag) {
     while (i + 8 <= len) {
       uint64_t w;
       memcpy(&w, s + i, 8);
-      if ((w & 0x8080808080808080ull) || mm_zero_byte_mask(w))
-        break;
+      if ((w & 0x8080808080808080ull) || mm_zero_byte_mask(w)) break;
       i += 8;
     }
     if (i >= len) break;

@@ -213,16 +213,15 @@ bool mm_check_text(const char *input, size_t len, mm_diag *diag);
 
 /* The keyword token kind of `text` (TK_NAME when it is no keyword). */
 uint8_t mm_keyword_kind(const char *text, size_t len);
-/* Bit (first letter | 0x20) - 'a' of entry len - 2: some keyword of that
- * length starts with that letter; and has it second. */
-extern const uint32_t mm_keyword_first_letters[7], mm_keyword_second_letters[7];
-/* False for most names at the cost of two look-ups; true may be a keyword. */
+/* Bit (second letter | 0x20) - 'a' of entry [len - 2][(first letter |
+ * 0x20) - 'a']: some keyword of that length starts with those letters. */
+extern const uint32_t mm_keyword_pairs[7][26];
+/* False for most names at the cost of one look-up; true may be a keyword. */
 static inline bool mm_maybe_keyword(const char *text, size_t len) {
   if (len < 2 || len > 8) return false;
   unsigned first = (unsigned)((unsigned char)text[0] | 0x20) - 'a';
   unsigned second = (unsigned)((unsigned char)text[1] | 0x20) - 'a';
-  return first < 26 && second < 26 && (mm_keyword_first_letters[len - 2] >> first & 1) &&
-         (mm_keyword_second_letters[len - 2] >> second & 1);
+  return first < 26 && second < 26 && (mm_keyword_pairs[len - 2][first] >> second & 1);
 }
 
 /* True when a token is an identifier (soft keywords included). */

@@ -267,13 +267,20 @@ static bool is_constant_keyword(const skim *k, size_t start, size_t n) {
 }
 
 /* The bracket kinds of scan_lean, and what closes each. */
-enum { L_CALL, L_GROUP, L_LIST, L_SUBSCRIPT };
-static const unsigned char closer[] = {')', ')', ']', ']'};
+enum { L_CALL, L_GROUP, L_LIST, L_SUBSCRIPT, L_DICT };
+static const unsigned char closer[] = {')', ')', ']', ']', '}'};
 
 typedef struct lean_frame {
   uint8_t kind;
-  bool any, keywords; /* an element seen; a keyword argument seen (calls) */
+  bool any;      /* an element seen */
+  bool keywords; /* calls: a keyword argument seen */
+  bool value;    /* dicts: after the key's `:` */
 } lean_frame;
+
+/* A bracket opened in operand position: a group, list or dict display. */
+static uint8_t display_kind(unsigned char open) {
+  return open == '(' ? L_GROUP : open == '[' ? L_LIST : L_DICT;
+}
 
 /* After the opening bracket of `kind`: everything up to its matching
  * closer, checked against the subset and its reads taken, in one flat
@@ -283,7 +290,7 @@ static bool scan_lean(skim *k, uint8_t kind) {
   lean_frame stack[MAX_NESTING];
   int top = 0;
   bool after_comma = false;
-  stack[0] = (lean_frame){kind, false, false};
+  stack[0] = (lean_frame){kind, false, false, false};
   k->depth++;
   for (;;) {
     unsigned char c = peek(k);
@@ -318,9 +325,9 @@ static bool scan_lean(skim *k, uint8_t kind) {
         summary literal;
         if (!(is_digit(c) ? skim_number(k, &literal) : scan_string(k, &literal))) return false;
         state = AFTER;
-      } else if (c == '(' || c == '[') {
+      } else if (c == '(' || c == '[' || c == '{') {
         if (++top == MAX_NESTING) return false;
-        stack[top] = (lean_frame){c == '(' ? L_GROUP : L_LIST, false, false};
+        stack[top] = (lean_frame){display_kind(c), false, false, false};
         k->pos++;
         after_comma = false;
         state = START;
@@ -340,16 +347,26 @@ static bool scan_lean(skim *k, uint8_t kind) {
       k->pos = e;
     } else if (c == '(' || c == '[') {
       if (++top == MAX_NESTING) return false;
-      stack[top] = (lean_frame){c == '(' ? L_CALL : L_SUBSCRIPT, false, false};
+      stack[top] = (lean_frame){c == '(' ? L_CALL : L_SUBSCRIPT, false, false, false};
       k->pos++;
       after_comma = false;
       state = START;
     } else if (c == ',') {
+      lean_frame *f = &stack[top];
+      if (f->kind == L_DICT && !f->value) return false; /* a set display */
+      f->value = false;
       k->pos++;
       after_comma = true;
       state = START;
-    } else if (c == ')' || c == ']') {
-      if (c != closer[stack[top].kind]) return false;
+    } else if (c == ':' && stack[top].kind == L_DICT && !stack[top].value) {
+      if (byte_at(k, k->pos + 1) == '=') return false; /* a walrus */
+      stack[top].value = true;
+      k->pos++;
+      after_comma = false;
+      state = START;
+    } else if (c == ')' || c == ']' || c == '}') {
+      const lean_frame *f = &stack[top];
+      if (c != closer[f->kind] || (f->kind == L_DICT && !f->value)) return false;
       goto close;
     } else {
       size_t n = binary_operator(k);
@@ -400,6 +417,9 @@ static bool scan_primary(skim *k, summary *out, tile_facts *tile) {
     k->pos++;
     if (!scan_lean(k, L_GROUP)) return false;
     out->unsure = true; /* a group: its top node is what it holds */
+  } else if (c == '{') {
+    k->pos++;
+    if (!scan_lean(k, L_DICT)) return false; /* a dict display: F_OTHER */
   } else if (c == '[') {
     k->pos++;
     out->form = F_LIST;
@@ -529,8 +549,8 @@ uint32_t skim_last_token_line(const skim *k, size_t floor) {
 }
 
 static bool starts_operand(unsigned char c) {
-  return byte_class[c] != 0 || c == '"' || c == '\'' || c == '(' || c == '[' || c == '-' ||
-         c == '+' || c == '~';
+  return byte_class[c] != 0 || c == '"' || c == '\'' || c == '(' || c == '[' || c == '{' ||
+         c == '-' || c == '+' || c == '~';
 }
 
 /* Expressions separated by commas, a trailing one allowed (a tuple). */

@@ -148,6 +148,9 @@ static const char *const edits[] = {
     "pl.MemRef(m, 0, 4), ",
     "@",
     ";",
+    "{",
+    "}",
+    "{a: 1}",
 };
 
 /* The starts of the lines holding `word` (every line when NULL). */
@@ -404,7 +407,9 @@ static void test_keywords_seen(void) {
     snprintf(line, sizeof line, "x: int = %s\n", w); /* a keyword is never a read */
     CHECK(!skim(line).ok || i < 3);
   }
-  CHECK(!mm_maybe_keyword("const", 5) && !mm_maybe_keyword("pl", 2)); /* no look-up */
+  static const char *const names[] = {"const", "pl", "tile", "Tile", "array", "alloc", "Right"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    CHECK(!mm_maybe_keyword(names[i], strlen(names[i]))); /* no look-up */
 }
 
 static void test_other_statements(void) {
@@ -430,6 +435,11 @@ static void test_other_statements(void) {
               "pl.Tensor[[16], pl.FP32]:\n",
               reads, sizeof reads));
   CHECK(strcmp(reads, "pl pl pl pl pl pl") == 0);
+  /* Dict displays, as in a call's `attrs=`: keys and values are reads. */
+  CHECK(
+      takes(mm_skim_simple, "f(a, attrs={\"k\": [pl.x, b], c: {}, 1: d,})\n", reads, sizeof reads));
+  CHECK(strcmp(reads, "f a pl b c d") == 0);
+  CHECK(takes(mm_skim_simple, "x = {}\n", reads, sizeof reads) && !reads[0]);
   static const struct {
     skim_fn skim;
     const char *text;
@@ -444,6 +454,16 @@ static void test_other_statements(void) {
       {mm_skim_simple, "pass\n"},
       {mm_skim_simple, "f(x for x in y)\n"},
       {mm_skim_simple, "f(a=1, b)\n"},
+      {mm_skim_simple, "f({a, b})\n"},    /* a set */
+      {mm_skim_simple, "f({a})\n"},       /* a set */
+      {mm_skim_simple, "f({a: b, c})\n"}, /* neither */
+      {mm_skim_simple, "f({a: })\n"},     /* no value */
+      {mm_skim_simple, "f({a: b: c})\n"}, /* two colons */
+      {mm_skim_simple, "f({**a})\n"},     /* unpacking */
+      {mm_skim_simple, "f({a: b for a in c})\n"},
+      {mm_skim_simple, "f({a := 1})\n"},
+      {mm_skim_simple, "f({a: b)\n"},
+      {mm_skim_simple, "f([a: b])\n"},
       {mm_skim_for_header, "for x in y: z\n"},
       {mm_skim_for_header, "for x.a in y:\n"},
       {mm_skim_for_header, "for x in y if z:\n"},
@@ -473,6 +493,7 @@ int main(void) {
     test_edited_lines(dump, len, "pl.Tile[", 300, 0x5EEDu); /* tile statements */
     test_edited_lines(dump, len, "def ", 60, 0xDEFu);       /* parameter lists */
     test_edited_lines(dump, len, "for ", 60, 0xF0Fu);       /* for headers */
+    test_edited_lines(dump, len, "attrs={", 60, 0xD1Cu);    /* dict displays */
     test_edited_lines(dump, len, NULL, 120, 0xA11u);        /* any line */
   }
   free(dump);
