@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sort.h"
 #include "tiles.h"
 
 typedef struct binding {
@@ -137,6 +136,11 @@ static int compare_bindings(const void *a, const void *b) {
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+#define MM_SORT_NAME sort_bindings
+#define MM_SORT_TYPE binding
+#define MM_SORT_COMPARE compare_bindings
+#include "sort_impl.h"
+
 static char *copy_str(mm_arena *arena, mm_str s) { return mm_arena_strndup(arena, s.text, s.len); }
 
 /* One copy of each base and space in a function: layout compares them
@@ -218,7 +222,7 @@ static void function_end(void *context, uint32_t last_line) {
   c->active = false;
   if (mm_diag_failed(c->diag) || c->bindings.len == 0) return; /* no tile: skipped */
   mm_arena *arena = &c->model->arena;
-  bool sorted = mm_sort(c->bindings.items, c->bindings.len, sizeof(binding), compare_bindings);
+  bool sorted = sort_bindings((binding *)c->bindings.items, c->bindings.len);
   mm_tile *tiles = sorted ? mm_arena_alloc(arena, c->bindings.len * sizeof *tiles) : NULL;
   mm_names by_name = {0}, bases = {0};
   size_t count = tiles ? merge_bindings(c, tiles, &by_name, &bases) : SIZE_MAX;

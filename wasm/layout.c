@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "model_internal.h"
-#include "sort.h"
 
 /* Every comparison ends on an index: the order is total, whatever the sort. */
 typedef struct slot_key {
@@ -32,6 +31,11 @@ static int compare_slot(const void *pa, const void *pb) {
   return r ? r : cmp_u32(a->index, b->index);
 }
 
+#define MM_SORT_NAME sort_slot_keys
+#define MM_SORT_TYPE slot_key
+#define MM_SORT_COMPARE compare_slot
+#include "sort_impl.h"
+
 static bool same_slot(const mm_tile *a, const mm_tile *b) {
   return a->offset == b->offset && a->size == b->size && same_text(a->space, b->space) &&
          same_text(a->base, b->base);
@@ -46,11 +50,21 @@ static int compare_slot_range(const void *pa, const void *pb) {
   return cmp_u32(((const slot_range *)pa)->first, ((const slot_range *)pb)->first);
 }
 
+#define MM_SORT_NAME sort_slot_ranges
+#define MM_SORT_TYPE slot_range
+#define MM_SORT_COMPARE compare_slot_range
+#include "sort_impl.h"
+
 static int compare_by_start(const void *pa, const void *pb) {
   const slot_key *a = pa, *b = pb;
   int r = cmp_u32(a->tile->start, b->tile->start);
   return r ? r : cmp_u32(a->index, b->index);
 }
+
+#define MM_SORT_NAME sort_by_start
+#define MM_SORT_TYPE slot_key
+#define MM_SORT_COMPARE compare_by_start
+#include "sort_impl.h"
 
 static int compare_boxes(const void *pa, const void *pb) {
   const mm_box *a = pa, *b = pb;
@@ -59,6 +73,11 @@ static int compare_boxes(const void *pa, const void *pb) {
   if (!r) r = cmp_u32(a->start, b->start);
   return r ? r : cmp_u32(a->order, b->order);
 }
+
+#define MM_SORT_NAME sort_boxes
+#define MM_SORT_TYPE mm_box
+#define MM_SORT_COMPARE compare_boxes
+#include "sort_impl.h"
 
 /* A space with two or more bases, each with its lowest offset at 0: the
  * layout before AllocateMemoryAddr (model.md, "Refusals"). `keys` are
@@ -83,7 +102,7 @@ static bool detect_unallocated(const slot_key *keys, size_t n) {
 
 /* Walks one slot's tiles by start, emitting a box per run. */
 static bool emit_runs(mm_function *fn, slot_key *members, size_t n, mm_arena *arena) {
-  if (!mm_sort(members, n, sizeof *members, compare_by_start)) return false;
+  if (!sort_by_start(members, n)) return false;
   size_t i = 0;
   while (i < n) {
     size_t j = i + 1;
@@ -122,7 +141,7 @@ static bool make_boxes(mm_function *fn, slot_key *keys, mm_arena *arena) {
     slots[slot_count++] = (slot_range){i, j, keys[i].index};
     i = j;
   }
-  bool ok = mm_sort(slots, slot_count, sizeof *slots, compare_slot_range);
+  bool ok = sort_slot_ranges(slots, slot_count);
   for (size_t s = 0; s < slot_count && ok; s++)
     ok = emit_runs(fn, keys + slots[s].begin, slots[s].end - slots[s].begin, arena);
   mm__dealloc(slots);
@@ -142,6 +161,11 @@ static int compare_span(const void *pa, const void *pb) {
   if (!r) r = cmp_i64(a->box->tile->offset, b->box->tile->offset);
   return r ? r : cmp_u32(a->position, b->position);
 }
+
+#define MM_SORT_NAME sort_spans
+#define MM_SORT_TYPE span_key
+#define MM_SORT_COMPARE compare_span
+#include "sort_impl.h"
 
 static void add_partner(mm_box *box, uint32_t other) {
   if (box->partner_total < MM_BOX_PARTNERS) box->partners[box->partner_total] = other;
@@ -173,7 +197,7 @@ static bool find_overlaps(mm_function *fn) {
   if (!keys) return false;
   for (size_t i = 0; i < n; i++)
     keys[i] = (span_key){&fn->boxes[i], (uint32_t)i};
-  if (!mm_sort(keys, n, sizeof *keys, compare_span)) {
+  if (!sort_spans(keys, n)) {
     mm__dealloc(keys);
     return false;
   }
@@ -193,16 +217,22 @@ static bool find_overlaps(mm_function *fn) {
 
 /* -------------------------------------------------------------- spaces */
 
+typedef const char *text_ref; /* a typedef, so that the sort's `const` applies to it */
 static int compare_strings(const void *a, const void *b) {
   return compare_text(*(const char *const *)a, *(const char *const *)b);
 }
+
+#define MM_SORT_NAME sort_strings
+#define MM_SORT_TYPE text_ref
+#define MM_SORT_COMPARE compare_strings
+#include "sort_impl.h"
 
 /* UINT32_MAX when out of memory. */
 static uint32_t count_bases(const mm_function *fn, const char *space, const char **scratch) {
   size_t n = 0;
   for (size_t i = 0; i < fn->box_count; i++)
     if (same_text(fn->boxes[i].tile->space, space)) scratch[n++] = fn->boxes[i].tile->base;
-  if (!mm_sort(scratch, n, sizeof *scratch, compare_strings)) return UINT32_MAX;
+  if (!sort_strings(scratch, n)) return UINT32_MAX;
   uint32_t distinct = 0;
   for (size_t i = 0; i < n; i++)
     if (i == 0 || !same_text(scratch[i], scratch[i - 1])) distinct++;
@@ -272,10 +302,10 @@ bool mm_function_layout(mm_function *fn, const mm_backend *backend, mm_arena *ar
   }
   for (size_t i = 0; i < n; i++)
     keys[i] = (slot_key){&fn->tiles[i], (uint32_t)i};
-  bool ok = mm_sort(keys, n, sizeof *keys, compare_slot);
+  bool ok = sort_slot_keys(keys, n);
   fn->unallocated = ok && detect_unallocated(keys, n);
   ok = ok && make_boxes(fn, keys, arena);
   mm__dealloc(keys);
-  if (!ok || !mm_sort(fn->boxes, fn->box_count, sizeof *fn->boxes, compare_boxes)) return false;
+  if (!ok || !sort_boxes(fn->boxes, fn->box_count)) return false;
   return find_overlaps(fn) && sum_spaces(fn, backend, arena) && mm_function_liveness(fn, arena);
 }

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "model_internal.h"
-#include "sort.h"
 
 /* A box's lifetime as two events: its bytes join at `start` and leave
  * after `end`. */
@@ -49,10 +48,20 @@ static int compare_i64(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+#define MM_SORT_NAME sort_i64
+#define MM_SORT_TYPE int64_t
+#define MM_SORT_COMPARE compare_i64
+#include "sort_impl.h"
+
 static int compare_events(const void *pa, const void *pb) {
   const live_event *a = pa, *b = pb;
   return a->line < b->line ? -1 : a->line > b->line;
 }
+
+#define MM_SORT_NAME sort_events
+#define MM_SORT_TYPE live_event
+#define MM_SORT_COMPARE compare_events
+#include "sort_impl.h"
 
 /* Byte range of a box that exists in the space: negative offsets are
  * clipped (those boxes are flagged over capacity). */
@@ -92,7 +101,7 @@ static bool sweep_space(mm_function *fn, mm_space_usage *u, space_scratch *s, mm
     s->bounds[nb++] = lo;
     s->bounds[nb++] = hi;
   }
-  if (!mm_sort(s->bounds, nb, sizeof *s->bounds, compare_i64)) return false;
+  if (!sort_i64(s->bounds, nb)) return false;
   size_t unique = 0;
   for (size_t i = 0; i < nb; i++)
     if (!unique || s->bounds[i] != s->bounds[unique - 1]) s->bounds[unique++] = s->bounds[i];
@@ -104,7 +113,7 @@ static bool sweep_space(mm_function *fn, mm_space_usage *u, space_scratch *s, mm
     s->events[ne++] = (live_event){box->start, 1, a, b};
     s->events[ne++] = (live_event){box->end + 1, -1, a, b};
   }
-  if (!mm_sort(s->events, ne, sizeof *s->events, compare_events)) return false;
+  if (!sort_events(s->events, ne)) return false;
   uint32_t segments = unique > 1 ? (uint32_t)(unique - 1) : 1;
   memset(s->count, 0, 4 * segments * sizeof *s->count);
   memset(s->covered, 0, 4 * segments * sizeof *s->covered);
@@ -143,6 +152,11 @@ static int compare_peak(const void *pa, const void *pb) {
   return a->box < b->box ? -1 : a->box > b->box;
 }
 
+#define MM_SORT_NAME sort_peak
+#define MM_SORT_TYPE peak_entry
+#define MM_SORT_COMPARE compare_peak
+#include "sort_impl.h"
+
 /* The boxes live on the peak line, largest first. */
 static bool peak_composition(mm_function *fn, mm_space_usage *u, space_scratch *s,
                              mm_arena *arena) {
@@ -154,7 +168,7 @@ static bool peak_composition(mm_function *fn, mm_space_usage *u, space_scratch *
         u->peak_line <= box->end)
       entries[n++] = (peak_entry){box->tile->size, s->members[i]};
   }
-  if (!mm_sort(entries, n, sizeof *entries, compare_peak)) return false;
+  if (!sort_peak(entries, n)) return false;
   u->peak_boxes = mm_arena_alloc(arena, (n ? n : 1) * sizeof *u->peak_boxes);
   if (!u->peak_boxes) return false;
   for (size_t i = 0; i < n; i++)

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "model_internal.h"
-#include "sort.h"
 
 static void put_box_label(mm_buf *out, const mm_box *box) {
   char text[96];
@@ -54,6 +53,11 @@ static int compare_entries(const void *pa, const void *pb) {
   return a->partner < b->partner ? -1 : a->partner > b->partner;
 }
 
+#define MM_SORT_NAME sort_entries
+#define MM_SORT_TYPE check_entry
+#define MM_SORT_COMPARE compare_entries
+#include "sort_impl.h"
+
 /* The function's entries, each pair once, in line order; returns how many,
  * or SIZE_MAX when out of memory. */
 static size_t collect_entries(const mm_function *fn, check_entry *entries) {
@@ -76,7 +80,7 @@ static size_t collect_entries(const mm_function *fn, check_entry *entries) {
       entries[n++] = (check_entry){box->start, i, ENTRY_MORE};
     if (box->over_capacity) entries[n++] = (check_entry){box->start, i, ENTRY_OVER};
   }
-  return mm_sort(entries, n, sizeof *entries, compare_entries) ? n : SIZE_MAX;
+  return sort_entries(entries, n) ? n : SIZE_MAX;
 }
 
 static void put_entry(mm_buf *out, const char *label, const mm_function *fn, const check_entry *e) {

@@ -220,6 +220,41 @@ static void test_arena(void) {
   mm_arena_free(&arena);
 }
 
+/* The core's sort (sort_impl.h): ordered and stable on every length
+ * around its runs and merges, with many ties. */
+typedef struct keyed {
+  int key;
+  size_t seq;
+} keyed;
+static int compare_keyed(const void *pa, const void *pb) {
+  const keyed *a = pa, *b = pb;
+  return a->key < b->key ? -1 : a->key > b->key;
+}
+#define MM_SORT_NAME sort_keyed
+#define MM_SORT_TYPE keyed
+#define MM_SORT_COMPARE compare_keyed
+#include "sort_impl.h"
+
+static void test_sort(void) {
+  static const size_t lengths[] = {0, 1, 2, 3, 15, 16, 17, 31, 32, 33, 47, 64, 65, 100, 1000, 4099};
+  keyed *items = malloc(4099 * sizeof *items);
+  uint64_t state = 12345;
+  for (size_t l = 0; items && l < sizeof lengths / sizeof lengths[0]; l++) {
+    size_t n = lengths[l];
+    for (size_t i = 0; i < n; i++) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      items[i] = (keyed){(int)(state >> 59), i}; /* 32 keys: many ties */
+    }
+    CHECK(sort_keyed(items, n));
+    bool ordered = true;
+    for (size_t i = 1; i < n; i++)
+      ordered &= items[i - 1].key < items[i].key ||
+                 (items[i - 1].key == items[i].key && items[i - 1].seq < items[i].seq);
+    CHECK(ordered);
+  }
+  free(items);
+}
+
 /* Integers as the JSON writer prints them, against printf. */
 static void test_integers_printed(void) {
   static const int64_t values[] = {0,          7,           9,          10,        99,
@@ -237,6 +272,7 @@ static void test_integers_printed(void) {
 }
 
 int main(void) {
+  test_sort();
   test_integers_printed();
   test_lexer_lines();
   test_lexer_keywords();
