@@ -44,7 +44,7 @@ static void MM_SORT_JOIN(MM_SORT_NAME, _insertion)(MM_SORT_TYPE *items, size_t c
 /* Merges the sorted halves [0, mid) and [mid, count) of `from` into `to`;
  * ties take the left item (stable). */
 static void MM_SORT_JOIN(MM_SORT_NAME, _merge)(const MM_SORT_TYPE *from, MM_SORT_TYPE *to,
-                                                size_t mid, size_t count) {
+                                               size_t mid, size_t count) {
   size_t i = 0, j = mid, k = 0;
   while (i < mid && j < count)
     to[k++] = MM_SORT_LESS(&from[j], &from[i]) ? from[j++] : from[i++];
@@ -56,8 +56,8 @@ static void MM_SORT_JOIN(MM_SORT_NAME, _merge)(const MM_SORT_TYPE *from, MM_SORT
 
 static bool MM_SORT_NAME(MM_SORT_TYPE *items, size_t count) {
   for (size_t start = 0; start < count; start += MM_SORT_RUN)
-    MM_SORT_JOIN(MM_SORT_NAME, _insertion)(
-        items + start, count - start < MM_SORT_RUN ? count - start : MM_SORT_RUN);
+    MM_SORT_JOIN(MM_SORT_NAME, _insertion)
+    (items + start, count - start < MM_SORT_RUN ? count - start : MM_SORT_RUN);
   if (count <= MM_SORT_RUN) return true;
   MM_SORT_TYPE *buffer = mm__alloc(count * sizeof *buffer);
   if (!buffer) return false;
