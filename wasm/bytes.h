@@ -1,4 +1,5 @@
-/* bytes.h: finding line ends and comparing names eight bytes a step.
+/* bytes.h: finding line ends, counting indentation and comparing names
+ * eight bytes a step.
  * memchr and memcmp are vectorised in glibc but byte loops in the
  * WebAssembly libc, and the core runs them on every line and name. */
 #ifndef MM_BYTES_H
@@ -26,6 +27,20 @@ static inline size_t mm_find_line_end(const char *s, size_t from, size_t len) {
   while (i < len && s[i] != '\n' && s[i] != '\r')
     i++;
   return i;
+}
+
+/* How many spaces from s[from] (before `len`): a line's indentation,
+ * eight bytes a step (blocks in dumps are indented a dozen spaces and more). */
+static inline size_t mm_count_spaces(const char *s, size_t from, size_t len) {
+  size_t i = from;
+  for (; i + 8 <= len; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    if (w != 0x2020202020202020ull) break;
+  }
+  while (i < len && s[i] == ' ')
+    i++;
+  return i - from;
 }
 
 /* Whether a[0, n) and b[0, n) hold the same bytes: memcmp is a byte loop

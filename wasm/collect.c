@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "tiles.h"
 
 typedef struct binding {
@@ -149,7 +150,7 @@ static char *copy_str(mm_arena *arena, mm_str s) { return mm_arena_strndup(arena
 static const char *shared_space(mm_arena *arena, mm_str space) {
   for (size_t rank = 0; mm__space_at(rank); rank++) {
     const char *known = mm__space_at(rank);
-    if (strlen(known) == space.len && memcmp(known, space.text, space.len) == 0) return known;
+    if (strlen(known) == space.len && mm_bytes_equal(known, space.text, space.len)) return known;
   }
   return copy_str(arena, space);
 }

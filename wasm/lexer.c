@@ -283,7 +283,7 @@ static inline uint8_t keyword_kind(const char *text, size_t len) {
   if (!mm_maybe_keyword(text, len)) return TK_NAME;
   for (size_t i = 0; i < 10 && keywords_by_length[len - 2][i].word; i++) {
     const char *word = keywords_by_length[len - 2][i].word;
-    if (word[0] == text[0] && memcmp(word, text, len) == 0)
+    if (word[0] == text[0] && mm_bytes_equal(word, text, len))
       return keywords_by_length[len - 2][i].kind;
   }
   return TK_NAME;

@@ -724,9 +724,7 @@ static bool skim_next_in_block(parser *p, uint32_t depth, const mm_skim_statemen
   const char *s = p->src;
   size_t q = st->next, end = p->lx->end, noted = p->skim_lines->len;
   for (uint32_t line = st->end_line + 1;; line++) {
-    size_t spaces = 0;
-    while (q + spaces < end && s[q + spaces] == ' ')
-      spaces++;
+    size_t spaces = mm_count_spaces(s, q, end);
     char c = q + spaces < end ? s[q + spaces] : 0;
     if (c == '\n' || c == '#') { /* no token on this line */
       size_t e = mm_find_line_end(s, q + spaces, end);
@@ -750,13 +748,17 @@ static bool skim_next_in_block(parser *p, uint32_t depth, const mm_skim_statemen
  * in its block: the same events as the general way; false when the first
  * goes the general way. */
 static bool parse_skimmed(parser *p, uint32_t depth) {
-  mm_skim_statement st, next;
-  if (!skim_simple_at(p, depth, p_peek(p)->start, p_peek(p)->line, &st)) return false;
+  mm_skim_statement two[2];
+  mm_skim_statement *st = &two[0], *next = &two[1];
+  if (!skim_simple_at(p, depth, p_peek(p)->start, p_peek(p)->line, st)) return false;
   p->skim_lines->len = 0;
-  note_line_starts(p, p_peek(p)->start, &st);
-  while (skim_next_in_block(p, depth, &st, &next))
-    st = next;
-  resume_after(p, &st);
+  note_line_starts(p, p_peek(p)->start, st);
+  while (skim_next_in_block(p, depth, st, next)) {
+    mm_skim_statement *read = next; /* swapped, not copied: a statement is large */
+    next = st;
+    st = read;
+  }
+  resume_after(p, st);
   return true;
 }
 

@@ -9,7 +9,7 @@
 
 /* The bytes of `text` at pos: consumed. */
 static bool take_bytes(skim *k, const char *text, size_t n) {
-  if (k->end - k->pos < n || memcmp(k->s + k->pos, text, n) != 0) return false;
+  if (k->end - k->pos < n || !mm_bytes_equal((const char *)k->s + k->pos, text, n)) return false;
   k->pos += n;
   return true;
 }
@@ -198,7 +198,7 @@ bool mm_skim_annotated(const char *src, size_t start, size_t end, uint32_t line,
   if (value.form == F_CALL) {
     out->op_start = value.start;
     out->op_len = value.dotted_end - value.start;
-    if (out->op_len > 3 && memcmp(src + value.start, "pl.", 3) == 0) {
+    if (out->op_len > 3 && mm_bytes_equal(src + value.start, "pl.", 3)) {
       out->op_start += 3;
       out->op_len -= 3;
     }

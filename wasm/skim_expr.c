@@ -262,8 +262,8 @@ static bool scan_arguments(skim *k, summary *call) {
 
 static bool is_constant_keyword(const skim *k, size_t start, size_t n) {
   const char *w = (const char *)k->s + start;
-  return (n == 4 && (memcmp(w, "True", 4) == 0 || memcmp(w, "None", 4) == 0)) ||
-         (n == 5 && memcmp(w, "False", 5) == 0);
+  return (n == 4 && (mm_bytes_equal(w, "True", 4) || mm_bytes_equal(w, "None", 4))) ||
+         (n == 5 && mm_bytes_equal(w, "False", 5));
 }
 
 /* The bracket kinds of scan_lean, and what closes each. */

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "bytes.h"
 #include "lexer.h"
 #include "skim.h"
 
@@ -76,8 +77,9 @@ typedef struct skim {
   bool facts;
 } skim;
 
-/* Byte classes: identifier letters, digits. One look-up per byte. */
-enum { IDENT = 1, DIGIT = 2 };
+/* Byte classes: identifier letters, digits. One look-up per byte; both
+ * have the NAME_CHAR bit, so four look-ups ANDed test four bytes. */
+enum { NAME_CHAR = 2, IDENT = 3, DIGIT = 2 };
 #define LETTERS_FROM(c)                                                                            \
   [c] = IDENT, [c + 1] = IDENT, [c + 2] = IDENT, [c + 3] = IDENT, [c + 4] = IDENT,                 \
   [c + 5] = IDENT, [c + 6] = IDENT, [c + 7] = IDENT, [c + 8] = IDENT, [c + 9] = IDENT,             \
@@ -94,7 +96,7 @@ static inline bool is_digit(unsigned char c) { return byte_class[c] == DIGIT; }
 
 static inline bool span_equals(const skim *k, uint32_t start, uint32_t len, const char *word,
                                size_t word_len) {
-  return word_len == len && memcmp(k->s + start, word, len) == 0;
+  return word_len == len && mm_bytes_equal((const char *)k->s + start, word, len);
 }
 /* Whether the span holds `word`, a string literal: its length is known
  * here, so no strlen runs (a byte loop in the WebAssembly libc). */
@@ -123,14 +125,23 @@ static inline unsigned char byte_at(const skim *k, size_t pos) {
   return pos < k->end ? k->s[pos] : 0;
 }
 
+/* The end of the identifier bytes from s[e]: four a step while they last
+ * (names in dumps run to dozens of bytes), then one. */
+static inline size_t ident_run_end(const unsigned char *s, size_t e, size_t end) {
+  while (e + 4 <= end &&
+         (byte_class[s[e]] & byte_class[s[e + 1]] & byte_class[s[e + 2]] & byte_class[s[e + 3]]))
+    e += 4;
+  while (e < end && byte_class[s[e]])
+    e++;
+  return e;
+}
+
 /* An ASCII identifier at pos: its end, or 0 when a non-ASCII letter or a
  * quote (a string prefix) follows it. */
 static inline size_t ident_end(skim *k) {
   if (k->pos == k->ident_at) return k->ident_end;
   const unsigned char *s = k->s;
-  size_t e = k->pos, end = k->end;
-  while (e < end && byte_class[s[e]])
-    e++;
+  size_t e = ident_run_end(s, k->pos, k->end), end = k->end;
   unsigned char next = e < end ? s[e] : 0;
   k->ident_at = k->pos;
   k->ident_end = next >= 0x80 || next == '"' || next == '\'' ? 0 : e;
@@ -138,9 +149,7 @@ static inline size_t ident_end(skim *k) {
 }
 
 static inline size_t ident_end_at(const skim *k, size_t pos) {
-  while (pos < k->end && byte_class[k->s[pos]])
-    pos++;
-  return pos;
+  return ident_run_end(k->s, pos, k->end);
 }
 
 static inline bool is_keyword(const skim *k, size_t start, size_t len) {

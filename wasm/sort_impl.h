@@ -57,7 +57,7 @@ static void MM_SORT_JOIN(MM_SORT_NAME, _merge)(const MM_SORT_TYPE *from, MM_SORT
 static bool MM_SORT_NAME(MM_SORT_TYPE *items, size_t count) {
   for (size_t start = 0; start < count; start += MM_SORT_RUN)
     MM_SORT_JOIN(MM_SORT_NAME, _insertion)
-    (items + start, count - start < MM_SORT_RUN ? count - start : MM_SORT_RUN);
+  (items + start, count - start < MM_SORT_RUN ? count - start : MM_SORT_RUN);
   if (count <= MM_SORT_RUN) return true;
   MM_SORT_TYPE *buffer = mm__alloc(count * sizeof *buffer);
   if (!buffer) return false;
