@@ -12,7 +12,7 @@
 typedef struct binding {
   const char *name; /* into the source */
   uint32_t name_len;
-  uint32_t line, end_line, depth, seq;
+  uint32_t line, end_line, depth;
   mm_tile_fields fields;
   const char *op;
 } binding;
@@ -48,7 +48,6 @@ static bool function_begin(void *context, const mm_node *name, mm_node *const *d
   c->ftype = type;
   c->first_line = first_line;
   c->bindings.len = 0;
-  c->seq = 0;
   mm_names_clear(&c->reads);
   return true;
 }
@@ -66,7 +65,6 @@ static void push_binding(mm_collector *c, uint32_t name_start, uint32_t name_len
   b->line = line;
   b->end_line = end_line;
   b->depth = depth;
-  b->seq = c->seq++;
   b->fields = *fields;
   b->op = op;
 }
@@ -129,18 +127,34 @@ static void load(void *context, const mm_node *name) {
   if (added || name->line > e->value[1]) e->value[1] = name->line;
 }
 
-/* Parameters first, then bindings breadth-first: shallowest, then in
- * source order (what ast.walk yields). */
-static int compare_bindings(const void *a, const void *b) {
-  const binding *x = a, *y = b;
-  if (x->depth != y->depth) return x->depth < y->depth ? -1 : 1;
-  return x->seq < y->seq ? -1 : x->seq > y->seq;
+/* Bindings in model.md's order, as indices: parameters first, then
+ * breadth-first (shallowest, then in source order: what ast.walk
+ * yields). Parameters are depth 0 and every binding was appended in source
+ * order, so a counting sort by depth gives it without moving a binding.
+ * NULL when out of memory. */
+static uint32_t *breadth_first_order(const mm_collector *c) {
+  const binding *bs = c->bindings.items;
+  size_t n = c->bindings.len;
+  uint32_t deepest = 0;
+  for (size_t i = 0; i < n; i++)
+    if (bs[i].depth > deepest) deepest = bs[i].depth;
+  size_t *next = mm__alloc(((size_t)deepest + 2) * sizeof *next);
+  uint32_t *order = mm__alloc(n * sizeof *order);
+  if (!next || !order) {
+    mm__dealloc(next);
+    mm__dealloc(order);
+    return NULL;
+  }
+  memset(next, 0, ((size_t)deepest + 2) * sizeof *next);
+  for (size_t i = 0; i < n; i++) /* next[d + 1]: how many at depth d */
+    next[bs[i].depth + 1]++;
+  for (size_t d = 1; d <= deepest; d++) /* next[d]: where depth d starts */
+    next[d] += next[d - 1];
+  for (size_t i = 0; i < n; i++)
+    order[next[bs[i].depth]++] = (uint32_t)i;
+  mm__dealloc(next);
+  return order;
 }
-
-#define MM_SORT_NAME sort_bindings
-#define MM_SORT_TYPE binding
-#define MM_SORT_COMPARE compare_bindings
-#include "sort_impl.h"
 
 static char *copy_str(mm_arena *arena, mm_str s) { return mm_arena_strndup(arena, s.text, s.len); }
 
@@ -150,7 +164,9 @@ static char *copy_str(mm_arena *arena, mm_str s) { return mm_arena_strndup(arena
 static const char *shared_space(mm_arena *arena, mm_str space) {
   for (size_t rank = 0; mm__space_at(rank); rank++) {
     const char *known = mm__space_at(rank);
-    if (strlen(known) == space.len && mm_bytes_equal(known, space.text, space.len)) return known;
+    if (space.len && known[0] == space.text[0] && strlen(known) == space.len &&
+        mm_bytes_equal(known, space.text, space.len))
+      return known;
   }
   return copy_str(arena, space);
 }
@@ -162,34 +178,36 @@ static const char *shared_base(mm_names *bases, const char *base) {
 }
 
 /* One tile per name: the first binding's fields, the lifetime of all. */
-static size_t merge_bindings(mm_collector *c, mm_tile *tiles, mm_names *by_name, mm_names *bases) {
+static size_t merge_bindings(mm_collector *c, const uint32_t *order, mm_tile *tiles,
+                             mm_names *by_name, mm_names *bases) {
   size_t count = 0;
-  binding *bs = c->bindings.items;
+  const binding *all = c->bindings.items;
   mm_arena *arena = &c->model->arena;
-  for (size_t i = 0; i < c->bindings.len; i++) {
+  for (size_t k = 0; k < c->bindings.len; k++) {
+    const binding *b = &all[order[k]];
     bool added;
-    mm_name_entry *e = mm_names_upsert(by_name, bs[i].name, bs[i].name_len, &added);
+    mm_name_entry *e = mm_names_upsert(by_name, b->name, b->name_len, &added);
     if (!e) return SIZE_MAX;
     if (!added) {
       mm_tile *t = &tiles[e->value[0]];
-      if (bs[i].line < t->start) t->start = bs[i].line;
-      if (bs[i].end_line > t->end) t->end = bs[i].end_line;
+      if (b->line < t->start) t->start = b->line;
+      if (b->end_line > t->end) t->end = b->end_line;
       continue;
     }
     e->value[0] = (uint32_t)count;
     mm_tile *t = &tiles[count++];
-    const mm_tile_fields *f = &bs[i].fields;
-    t->name = mm_arena_strndup(arena, bs[i].name, bs[i].name_len);
+    const mm_tile_fields *f = &b->fields;
+    t->name = mm_arena_strndup(arena, b->name, b->name_len);
     t->space = shared_space(arena, f->space);
     t->base = shared_base(bases, f->base);
     t->dtype = copy_str(arena, f->dtype);
-    t->op = bs[i].op;
+    t->op = b->op;
     t->offset = f->offset;
     t->size = f->size;
     t->shape = f->shape;
     t->shape_len = f->shape_len;
-    t->start = bs[i].line;
-    t->end = bs[i].end_line;
+    t->start = b->line;
+    t->end = b->end_line;
     if (!t->name || !t->space || !t->base || !t->dtype) return SIZE_MAX;
   }
   return count;
@@ -223,10 +241,11 @@ static void function_end(void *context, uint32_t last_line) {
   c->active = false;
   if (mm_diag_failed(c->diag) || c->bindings.len == 0) return; /* no tile: skipped */
   mm_arena *arena = &c->model->arena;
-  bool sorted = sort_bindings((binding *)c->bindings.items, c->bindings.len);
-  mm_tile *tiles = sorted ? mm_arena_alloc(arena, c->bindings.len * sizeof *tiles) : NULL;
+  uint32_t *order = breadth_first_order(c);
+  mm_tile *tiles = order ? mm_arena_alloc(arena, c->bindings.len * sizeof *tiles) : NULL;
   mm_names by_name = {0}, bases = {0};
-  size_t count = tiles ? merge_bindings(c, tiles, &by_name, &bases) : SIZE_MAX;
+  size_t count = tiles ? merge_bindings(c, order, tiles, &by_name, &bases) : SIZE_MAX;
+  mm__dealloc(order);
   mm_names_free(&by_name);
   mm_names_free(&bases);
   mm_function *fn = count != SIZE_MAX ? mm_vec_push(&c->model->functions) : NULL;

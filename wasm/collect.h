@@ -23,7 +23,7 @@ typedef struct mm_collector {
   const char *name;
   size_t name_len;
   mm_str ftype;
-  uint32_t first_line, seq;
+  uint32_t first_line;
   mm_vec bindings;
   mm_names reads; /* name -> first and last line read */
 } mm_collector;
