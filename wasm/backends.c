@@ -41,6 +41,8 @@ const char *mm__space_at(size_t rank) {
 }
 
 uint32_t mm_space_rank(const char *space) {
+  for (uint32_t i = 0; i < KNOWN_SPACES; i++) /* the model's spaces point here (collect.c) */
+    if (space == known_spaces[i].space) return i;
   for (uint32_t i = 0; i < KNOWN_SPACES; i++)
     if (strcmp(space, known_spaces[i].space) == 0) return i;
   return KNOWN_SPACES;

@@ -158,17 +158,25 @@ static uint32_t *breadth_first_order(const mm_collector *c) {
 
 static char *copy_str(mm_arena *arena, mm_str s) { return mm_arena_strndup(arena, s.text, s.len); }
 
-/* One copy of each base and space in a function: layout compares them
- * often, and the same pointer is the same text without a strcmp. Known
- * spaces point to the backends table's names. */
-static const char *shared_space(mm_arena *arena, mm_str space) {
+/* One copy of each base and space in a function: layout and liveness
+ * compare them often, and there the same text is the same pointer (no
+ * strcmp). Known spaces point to the backends table's names. */
+static const char *shared_space(mm_names *spaces, mm_arena *arena, mm_str space) {
   for (size_t rank = 0; mm__space_at(rank); rank++) {
     const char *known = mm__space_at(rank);
     if (space.len && known[0] == space.text[0] && strlen(known) == space.len &&
         mm_bytes_equal(known, space.text, space.len))
       return known;
   }
-  return copy_str(arena, space);
+  bool added;
+  mm_name_entry *e = mm_names_upsert(spaces, space.text, space.len, &added);
+  if (!e) return NULL;
+  if (added) {
+    char *copy = copy_str(arena, space); /* the same bytes, NUL-terminated */
+    if (!copy) return NULL;              /* the key stays the source's */
+    e->key = copy;
+  }
+  return e->key;
 }
 
 static const char *shared_base(mm_names *bases, const char *base) {
@@ -179,7 +187,7 @@ static const char *shared_base(mm_names *bases, const char *base) {
 
 /* One tile per name: the first binding's fields, the lifetime of all. */
 static size_t merge_bindings(mm_collector *c, const uint32_t *order, mm_tile *tiles,
-                             mm_names *by_name, mm_names *bases) {
+                             mm_names *by_name, mm_names *spaces, mm_names *bases) {
   size_t count = 0;
   const binding *all = c->bindings.items;
   mm_arena *arena = &c->model->arena;
@@ -198,7 +206,7 @@ static size_t merge_bindings(mm_collector *c, const uint32_t *order, mm_tile *ti
     mm_tile *t = &tiles[count++];
     const mm_tile_fields *f = &b->fields;
     t->name = mm_arena_strndup(arena, b->name, b->name_len);
-    t->space = shared_space(arena, f->space);
+    t->space = shared_space(spaces, arena, f->space);
     t->base = shared_base(bases, f->base);
     t->dtype = copy_str(arena, f->dtype);
     t->op = b->op;
@@ -243,10 +251,11 @@ static void function_end(void *context, uint32_t last_line) {
   mm_arena *arena = &c->model->arena;
   uint32_t *order = breadth_first_order(c);
   mm_tile *tiles = order ? mm_arena_alloc(arena, c->bindings.len * sizeof *tiles) : NULL;
-  mm_names by_name = {0}, bases = {0};
-  size_t count = tiles ? merge_bindings(c, order, tiles, &by_name, &bases) : SIZE_MAX;
+  mm_names by_name = {0}, spaces = {0}, bases = {0};
+  size_t count = tiles ? merge_bindings(c, order, tiles, &by_name, &spaces, &bases) : SIZE_MAX;
   mm__dealloc(order);
   mm_names_free(&by_name);
+  mm_names_free(&spaces);
   mm_names_free(&bases);
   mm_function *fn = count != SIZE_MAX ? mm_vec_push(&c->model->functions) : NULL;
   if (!fn) {

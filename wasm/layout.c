@@ -15,9 +15,9 @@ typedef struct slot_key {
 } slot_key;
 
 /* Spaces and bases are shared within a function (collect.c): the same
- * pointer is the same text. */
+ * text is the same pointer, so only their order takes a strcmp. */
 static int compare_text(const char *a, const char *b) { return a == b ? 0 : strcmp(a, b); }
-static bool same_text(const char *a, const char *b) { return a == b || strcmp(a, b) == 0; }
+static bool same_text(const char *a, const char *b) { return a == b; }
 
 static int cmp_i64(int64_t a, int64_t b) { return a < b ? -1 : a > b; }
 static int cmp_u32(uint32_t a, uint32_t b) { return a < b ? -1 : a > b; }

@@ -180,7 +180,7 @@ static bool peak_composition(mm_function *fn, mm_space_usage *u, space_scratch *
 static bool space_liveness(mm_function *fn, mm_space_usage *u, space_scratch *s, mm_arena *arena) {
   s->member_count = 0;
   for (size_t i = 0; i < fn->box_count; i++)
-    if (strcmp(fn->boxes[i].tile->space, u->space) == 0)
+    if (fn->boxes[i].tile->space == u->space) /* shared within a function (collect.c) */
       s->members[s->member_count++] = (uint32_t)i;
   return sweep_space(fn, u, s, arena) && peak_composition(fn, u, s, arena);
 }
