@@ -19,6 +19,10 @@ import { serve } from './serve.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'build', 'bench');
 const RUNS = Number(process.env.BENCH_RUNS || 7);
+// Inputs under 2 MB take milliseconds: many more runs, so that a median
+// spans the VM's quick and slow spells instead of catching one.
+const SMALL_RUNS = Number(process.env.BENCH_SMALL_RUNS || 41);
+const runsFor = (bytes) => (bytes < 2e6 ? SMALL_RUNS : RUNS);
 const real = join(root, 'tests', 'fixtures', 'corpus', 'real', 'decode_fwd__41_after_MaterializeRuntimeScopes.py');
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -68,10 +72,12 @@ function inputs() {
 }
 
 function native(file) {
-  const result = spawnSync(join(root, 'build', 'native', 'mm_bench'), [String(RUNS), file.path], { encoding: 'utf8' });
+  const runs = runsFor(file.bytes) + 1;
+  const result = spawnSync(join(root, 'build', 'native', 'mm_bench'), [String(runs), file.path], { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(result.stderr);
   const r = JSON.parse(result.stdout);
-  return { ms: r.median_ms, cold: r.cold_ms, spread: `${r.min_ms.toFixed(1)}–${r.max_ms.toFixed(1)}`, rssKb: r.peak_rss_kb };
+  return { ms: r.median_ms, cold: r.cold_ms, spread: `${r.min_ms.toFixed(1)}–${r.max_ms.toFixed(1)}`, rssKb: r.peak_rss_kb,
+    wholeMs: r.whole_median_ms };
 }
 
 async function wasmNode(file) {
@@ -83,7 +89,7 @@ async function wasmNode(file) {
   // The page's call (the JSON without the source lines, put back from the
   // bytes in JS), and the CLI's (the whole JSON).
   const times = [], parse = [], full = [];
-  for (let i = 0; i <= RUNS; i++) {
+  for (let i = 0; i <= runsFor(file.bytes); i++) {
     const t = performance.now();
     const json = analyzeDumpJson(core, bytes, { dumpName: 'bench.py', withoutSource: true });
     const t2 = performance.now();
@@ -128,7 +134,7 @@ async function pageBench(files, long) {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(url);
     for (const f of files) {
-      const runs = f.bytes > 20e6 ? 4 : RUNS + 1;
+      const runs = f.bytes > 20e6 ? 4 : f.bytes < 2e6 ? 16 : RUNS + 1;
       const samples = [];
       for (let i = 0; i < runs; i++) samples.push(await dropAndWait(page, f.path, `bench${i}.py`));
       // The page's first drop of each file apart (the first of all is cold).
@@ -192,7 +198,7 @@ function table(rows) {
 const { files, long } = inputs();
 const coreRows = [['input', 'bytes', 'native ms (spread)', 'native MB/s', 'native cold ms', 'native peak RSS',
   'WASM Node ms (spread)', 'WASM Node MB/s', 'WASM Node 1st', 'WASM Chromium ms (spread)', 'WASM Chromium MB/s',
-  'WASM Chromium 1st', 'WASM heap', 'JS model ms', 'WASM Node, whole JSON']];
+  'WASM Chromium 1st', 'WASM heap', 'JS model ms', 'native, whole JSON', 'WASM Node, whole JSON']];
 const pageResults = await pageBench(files, long);
 for (const f of files) {
   const n = native(f);
@@ -202,7 +208,7 @@ for (const f of files) {
     `${(n.rssKb / 1024).toFixed(0)} MB (${(n.rssKb * 1024 / f.bytes).toFixed(1)}×)`,
     `${w.ms.toFixed(1)} (${w.spread})`, (mb(f.bytes) / (w.ms / 1e3)).toFixed(0), w.cold.toFixed(1),
     `${c.ms.toFixed(1)} (${c.spread})`, (mb(f.bytes) / (c.ms / 1e3)).toFixed(0), c.first.toFixed(1),
-    `${(c.heap / 2 ** 20).toFixed(0)} MB`, w.parseMs.toFixed(1), `${w.fullMs.toFixed(1)} ms`]);
+    `${(c.heap / 2 ** 20).toFixed(0)} MB`, w.parseMs.toFixed(1), `${n.wholeMs.toFixed(1)} ms`, `${w.fullMs.toFixed(1)} ms`]);
 }
 const p = pageResults;
 const scrollSorted = [...p.scroll].sort((a, b) => a - b);
@@ -214,12 +220,14 @@ const pageRows = [['page (headless Chromium)', 'median ms', 'spread'],
   ['10,000-line function: scrolling, frame time (p95)', `${median(p.scroll).toFixed(1)} (${scrollSorted[Math.floor(scrollSorted.length * 0.95)].toFixed(1)})`, spread(p.scroll)]];
 const size = statSync(join(root, 'dist', 'memory-map.html')).size;
 const report = `${table(coreRows)}\n\n${table(pageRows)}\n\ndist/memory-map.html: ${(size / 1024).toFixed(1)} KB\n` +
-  `(${RUNS} runs each after a first one, 3 for inputs over 20 MB; ${Math.max(RUNS, 15)} zoom and splitter steps; medians, spread = min–max.\n` +
-  'Native: the first run of a file is "cold" (every page fresh from the kernel); the median is over the later,\n' +
-  'warm runs, with freed memory kept in the process as a WASM heap keeps it; it writes the whole JSON (the\n' +
-  'CLI\'s --json). WASM: the page\'s core call alone (bytes in, JSON bytes without the source lines out);\n' +
-  '"1st" is its first run, before V8 has optimized the hot functions (in the page, the first drop of each\n' +
-  'file: only the first file\'s is cold). JS model: JSON.parse and the source lines put back from the bytes,\n' +
-  'in Node. WASM Node, whole JSON: the same call writing the source lines too.)\n';
+  `(Runs after a first one: ${SMALL_RUNS} for inputs under 2 MB (15 in Chromium), ${RUNS} for larger ones (3 in ` +
+  `Chromium over 20 MB); ` +
+  `${Math.max(RUNS, 15)} zoom and splitter steps; medians, spread = min–max.\n` +
+  'Core columns: the page\'s core call (bytes in, JSON bytes without the source lines out), natively and\n' +
+  'in WebAssembly; "whole JSON": the CLI\'s call, writing the source lines too. Native: the first run of a file\n' +
+  'is "cold" (every page fresh from the kernel); the median is over the later, warm runs, with freed memory\n' +
+  'kept in the process as a WASM heap keeps it. WASM "1st" is its first run, before V8 has optimized the hot\n' +
+  'functions (in the page, the first drop of each file: only the first file\'s is cold). JS model: JSON.parse\n' +
+  'and the source lines put back from the bytes, in Node.)\n';
 console.log(report);
 writeFileSync(join(out, 'results.md'), report);

@@ -1,8 +1,11 @@
-/* bench_core.c: native core throughput. For each file: parse and write
- * the JSON `runs` times; prints one JSON line per file with the median and
- * spread of the times, MB/s, and the process's peak RSS. */
+/* bench_core.c: native core throughput. For each file, `runs` times: the
+ * page's call (mm_analyze_json without the source lines, as the WASM
+ * columns measure it) and the CLI's (the whole JSON), interleaved so both
+ * see the same machine; prints one JSON line per file with the medians
+ * and spread, MB/s of the page's call, and the process's peak RSS. */
 #define _POSIX_C_SOURCE 200809L
 #include <malloc.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,8 +56,14 @@ static char *slurp(const char *path, size_t *len) {
 }
 
 int main(int argc, char **argv) {
+  /* --page-only: the page's call alone (for instruction counts). */
+  bool page_only = argc > 1 && strcmp(argv[1], "--page-only") == 0;
+  if (page_only) {
+    argv++;
+    argc--;
+  }
   if (argc < 3) {
-    fprintf(stderr, "usage: mm_bench RUNS FILE...\n");
+    fprintf(stderr, "usage: mm_bench [--page-only] RUNS FILE...\n");
     return 2;
   }
   /* Keep freed memory in the process (as a WASM heap does): runs after the
@@ -66,7 +75,8 @@ int main(int argc, char **argv) {
   int runs = atoi(argv[1]);
   if (runs < 1 || runs > 1000) runs = 5;
   double *times = malloc(sizeof(double) * (size_t)runs);
-  for (int f = 2; f < argc && times; f++) {
+  double *whole_times = calloc((size_t)runs, sizeof(double));
+  for (int f = 2; f < argc && times && whole_times; f++) {
     size_t len;
     char *input = slurp(argv[f], &len);
     if (!input) {
@@ -74,33 +84,35 @@ int main(int argc, char **argv) {
       return 1;
     }
     const char *name = strrchr(argv[f], '/') ? strrchr(argv[f], '/') + 1 : argv[f];
-    size_t boxes = 0;
     for (int r = 0; r < runs; r++) {
-      double t0 = now_ms();
-      mm_options options = {name, NULL, NULL, 0, false};
-      mm_error error;
-      mm_model *model = mm_model_parse(input, len, &options, &error);
-      size_t json_len = 0;
-      char *json = model ? mm_model_to_json(model, &json_len) : NULL;
-      times[r] = now_ms() - t0;
-      if (model) boxes = mm_model_box_count(model);
-      mm_free(json);
-      mm_model_free(model);
-      mm_error_clear(&error);
+      for (int whole = 0; whole < (page_only ? 1 : 2); whole++) {
+        double t0 = now_ms();
+        size_t json_len = 0;
+        char *json = mm_analyze_json(input, len, name, NULL, NULL, 0,
+                                     whole ? 0 : MM_JSON_WITHOUT_SOURCE, &json_len);
+        (whole ? whole_times : times)[r] = now_ms() - t0;
+        if (!json || strncmp(json, "{\"error\"", 9) == 0) {
+          fprintf(stderr, "%s: %.200s\n", argv[f], json ? json : "out of memory");
+          return 1;
+        }
+        mm_free(json);
+      }
     }
     double cold = times[0];
     /* Warm runs: all but the first (the first alone when there is one run). */
-    double *warm = runs > 1 ? times + 1 : times;
-    int warm_runs = runs > 1 ? runs - 1 : 1;
+    int skip = runs > 1 ? 1 : 0, warm_runs = runs - skip;
+    double *warm = times + skip, *whole_warm = whole_times + skip;
     qsort(warm, (size_t)warm_runs, sizeof *warm, compare_doubles);
+    qsort(whole_warm, (size_t)warm_runs, sizeof *whole_warm, compare_doubles);
     double median = warm[warm_runs / 2];
-    printf("{\"file\":\"%s\",\"bytes\":%zu,\"boxes\":%zu,\"runs\":%d,\"cold_ms\":%.3f,"
+    printf("{\"file\":\"%s\",\"bytes\":%zu,\"runs\":%d,\"cold_ms\":%.3f,"
            "\"median_ms\":%.3f,\"min_ms\":%.3f,\"max_ms\":%.3f,\"mb_per_s\":%.1f,"
-           "\"peak_rss_kb\":%ld}\n",
-           name, len, boxes, runs, cold, median, warm[0], warm[warm_runs - 1],
-           median > 0 ? len / 1e6 / (median / 1e3) : 0.0, peak_rss_kb());
+           "\"whole_median_ms\":%.3f,\"peak_rss_kb\":%ld}\n",
+           name, len, runs, cold, median, warm[0], warm[warm_runs - 1],
+           median > 0 ? len / 1e6 / (median / 1e3) : 0.0, whole_warm[warm_runs / 2], peak_rss_kb());
     free(input);
   }
   free(times);
+  free(whole_times);
   return 0;
 }
