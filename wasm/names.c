@@ -24,12 +24,19 @@ static uint32_t hash_bytes(const char *key, size_t len) {
   return (uint32_t)(h ^ (h >> 32));
 }
 
-static mm_name_entry *probe(mm_name_entry *slots, size_t cap, const char *key, size_t len,
-                            uint32_t hash) {
+static bool is_empty(const mm_name_entry *e, uint32_t stamp) {
+  return !e->key || e->stamp != stamp;
+}
+
+/* The entry of `key`, or the empty slot where it would go. */
+static mm_name_entry *probe(mm_name_entry *slots, size_t cap, uint32_t stamp, const char *key,
+                            size_t len, uint32_t hash) {
   size_t i = hash & (cap - 1);
   for (;;) {
     mm_name_entry *e = &slots[i];
-    if (!e->key || (e->hash == hash && e->len == len && mm_bytes_equal(e->key, key, len))) return e;
+    if (is_empty(e, stamp) ||
+        (e->hash == hash && e->len == len && mm_bytes_equal(e->key, key, len)))
+      return e;
     i = (i + 1) & (cap - 1);
   }
 }
@@ -41,7 +48,8 @@ static bool grow(mm_names *names) {
   memset(slots, 0, cap * sizeof *slots);
   for (size_t i = 0; i < names->cap; i++) {
     const mm_name_entry *old = &names->slots[i];
-    if (old->key) *probe(slots, cap, old->key, old->len, old->hash) = *old;
+    if (!is_empty(old, names->stamp))
+      *probe(slots, cap, names->stamp, old->key, old->len, old->hash) = *old;
   }
   mm__dealloc(names->slots);
   names->slots = slots;
@@ -53,9 +61,10 @@ mm_name_entry *mm_names_upsert(mm_names *names, const char *key, size_t len, boo
   *added = false;
   if ((names->count + 1) * 4 > names->cap * 3 && !grow(names)) return NULL;
   uint32_t hash = hash_bytes(key, len);
-  mm_name_entry *e = probe(names->slots, names->cap, key, len, hash);
-  if (!e->key) {
+  mm_name_entry *e = probe(names->slots, names->cap, names->stamp, key, len, hash);
+  if (is_empty(e, names->stamp)) {
     e->key = key;
+    e->stamp = names->stamp;
     e->len = (uint32_t)len;
     e->hash = hash;
     e->value[0] = e->value[1] = 0;
@@ -67,13 +76,15 @@ mm_name_entry *mm_names_upsert(mm_names *names, const char *key, size_t len, boo
 
 const mm_name_entry *mm_names_find(const mm_names *names, const char *key, size_t len) {
   if (!names->cap) return NULL;
-  const mm_name_entry *e = probe(names->slots, names->cap, key, len, hash_bytes(key, len));
-  return e->key ? e : NULL;
+  const mm_name_entry *e =
+      probe(names->slots, names->cap, names->stamp, key, len, hash_bytes(key, len));
+  return is_empty(e, names->stamp) ? NULL : e;
 }
 
 void mm_names_clear(mm_names *names) {
-  if (names->slots) memset(names->slots, 0, names->cap * sizeof *names->slots);
   names->count = 0;
+  if (++names->stamp == 0 && names->slots) /* after 2^32 clears: every slot empty again */
+    memset(names->slots, 0, names->cap * sizeof *names->slots);
 }
 
 void mm_names_free(mm_names *names) {

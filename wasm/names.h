@@ -8,14 +8,19 @@
 #include <stdint.h>
 
 typedef struct mm_name_entry {
-  const char *key; /* NULL when the slot is empty; not owned */
+  const char *key; /* NULL, or a stamp other than the table's: the slot is empty; not owned */
   uint32_t len, hash;
   uint32_t value[2];
+  uint32_t stamp;
 } mm_name_entry;
 
 typedef struct mm_names {
   mm_name_entry *slots;
   size_t cap, count;
+  /* Entries of other stamps are empty: clearing the table is a new stamp,
+   * not a pass over every slot (a model clears its table of reads per
+   * function, and it grows to the largest function's). */
+  uint32_t stamp;
 } mm_names;
 
 /* The entry for `key`, added with zero values when missing (`*added` set);
@@ -23,7 +28,7 @@ typedef struct mm_names {
 mm_name_entry *mm_names_upsert(mm_names *names, const char *key, size_t len, bool *added);
 /* The entry for `key`, or NULL. */
 const mm_name_entry *mm_names_find(const mm_names *names, const char *key, size_t len);
-/* Empties the table, keeping its memory. */
+/* Empties the table, keeping its memory (in constant time). */
 void mm_names_clear(mm_names *names);
 void mm_names_free(mm_names *names);
 

@@ -204,6 +204,27 @@ static void test_names_table(void) {
   CHECK(mm_names_find(&names, "n3000", 5) == NULL);
   mm_names_clear(&names);
   CHECK(mm_names_find(&names, "n7", 2) == NULL && names.count == 0);
+  /* After a clear, names come back new with zero values, and growing the
+   * table carries none of the cleared ones. */
+  for (int round = 0; round < 3; round++) {
+    for (int i = 0; i < 3000; i += 2) {
+      mm_name_entry *e = mm_names_upsert(&names, keys[i], strlen(keys[i]), &added);
+      CHECK(e && added && e->value[0] == 0 && e->value[1] == 0);
+      if (e) e->value[0] = (uint32_t)i + 1;
+    }
+    for (int i = 1; i < 3000; i += 2)
+      CHECK(mm_names_find(&names, keys[i], strlen(keys[i])) == NULL);
+    found = mm_names_find(&names, "n2998", 5);
+    CHECK(found && found->value[0] == 2999 && names.count == 1500);
+    mm_names_clear(&names);
+  }
+  static char more[7000][8]; /* more than before the clears: the table grows */
+  for (int i = 0; i < 7000; i++) {
+    snprintf(more[i], sizeof more[i], "m%d", i);
+    CHECK(mm_names_upsert(&names, more[i], strlen(more[i]), &added) && added);
+  }
+  CHECK(names.count == 7000 && mm_names_find(&names, "n7", 2) == NULL &&
+        mm_names_find(&names, "m6999", 5) != NULL);
   mm_names_free(&names);
 }
 
