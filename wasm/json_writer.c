@@ -71,10 +71,24 @@ static void put_escaped(mm_buf *out, const char *s, size_t len, uint32_t lines) 
 }
 
 static void put_string(mm_buf *out, const char *s, size_t len) {
-  mm_buf_reserve(out, len + 2);
-  mm_buf_putc(out, '"');
-  put_escaped(out, s, len, 0);
-  mm_buf_putc(out, '"');
+  if ((out->len + len + 3 > out->cap || out->failed) && !mm_buf_reserve(out, len + 2)) return;
+  /* Most strings are names: copied as they are checked, in one pass. */
+  char *d = out->data + out->len + 1;
+  const unsigned char *u = (const unsigned char *)s;
+  size_t i = 0;
+  while (i < len && !json_special[u[i]]) {
+    d[i] = s[i];
+    i++;
+  }
+  out->data[out->len++] = '"';
+  if (i < len) { /* something to escape: the general way from the start */
+    put_escaped(out, s, len, 0);
+    mm_buf_putc(out, '"');
+    return;
+  }
+  d[len] = '"';
+  out->len += len + 1;
+  out->data[out->len] = 0;
 }
 
 static void put_cstring(mm_buf *out, const char *s) { put_string(out, s, strlen(s)); }
