@@ -155,14 +155,7 @@ void mm_buf_put_int(mm_buf *buf, int64_t value) {
     digits[--n] = (char)('0' + small);
   }
   if (value < 0) digits[--n] = '-';
-  /* A handful of bytes: a loop, not a memcpy call of a size known late. */
-  if ((buf->len + sizeof digits >= buf->cap || buf->failed) && !mm_buf_reserve(buf, sizeof digits))
-    return;
-  char *to = buf->data + buf->len;
-  for (size_t i = n; i < sizeof digits; i++)
-    *to++ = digits[i];
-  buf->len += sizeof digits - n;
-  buf->data[buf->len] = 0;
+  mm_buf_append(buf, digits + n, sizeof digits - n);
 }
 
 void mm_buf_free(mm_buf *buf) {

@@ -7,18 +7,26 @@
 #include "bytes.h"
 
 /* Eight bytes a step (names in dumps run to dozens of bytes), each step
- * mixed by a multiply; the tail is read byte by byte. */
+ * mixed by a multiply; the last word overlaps the one before, and a name
+ * under eight bytes is read in two overlapping halves (or its first,
+ * middle and last byte): no byte loop. The length is mixed in first. */
+static uint64_t hash_step(uint64_t h, uint64_t w) {
+  h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+  return h ^ (h >> 32);
+}
+
 static uint32_t hash_bytes(const char *key, size_t len) {
   uint64_t h = 0x9E3779B97F4A7C15ull ^ len;
-  size_t i = 0;
-  for (; i + 8 <= len; i += 8) {
-    uint64_t w;
-    memcpy(&w, key + i, 8);
-    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
-    h ^= h >> 32;
+  if (len >= 8) {
+    for (size_t i = 0; i + 8 < len; i += 8)
+      h = hash_step(h, mm_load8(key + i));
+    h = hash_step(h, mm_load8(key + len - 8));
+  } else if (len >= 4) {
+    h = hash_step(h, mm_load4(key) | (uint64_t)mm_load4(key + len - 4) << 32);
+  } else if (len > 0) {
+    const unsigned char *u = (const unsigned char *)key;
+    h = hash_step(h, u[0] | (uint32_t)u[len / 2] << 8 | (uint32_t)u[len - 1] << 16);
   }
-  for (; i < len; i++)
-    h = (h ^ (unsigned char)key[i]) * 0x100000001B3ull;
   h ^= h >> 29;
   h *= 0xC4CEB9FE1A85EC53ull;
   return (uint32_t)(h ^ (h >> 32));

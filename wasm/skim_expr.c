@@ -282,6 +282,19 @@ static uint8_t display_kind(unsigned char open) {
   return open == '(' ? L_GROUP : open == '[' ? L_LIST : L_DICT;
 }
 
+/* Where a short decimal integer at pos ends, when what follows it is a
+ * separator (most numbers); 0 for any other number, which skim_number
+ * reads. Its value is not needed here. */
+static size_t lean_integer_end(const skim *k) {
+  const unsigned char *s = k->s;
+  size_t p = k->pos + 1;
+  while (p < k->end && is_digit(s[p]))
+    p++;
+  unsigned char c = byte_at(k, p);
+  bool separator = c == ',' || c == ')' || c == ']' || c == '}' || c == ' ';
+  return separator && (s[k->pos] != '0' || p == k->pos + 1) ? p : 0;
+}
+
 /* After the opening bracket of `kind`: everything up to its matching
  * closer, checked against the subset and its reads taken, in one flat
  * loop: the brackets no tile field depends on (most of a dump). */
@@ -322,8 +335,12 @@ static bool scan_lean(skim *k, uint8_t kind) {
         k->pos = e;
         state = AFTER;
       } else if (is_digit(c) || c == '"' || c == '\'') {
+        size_t after = is_digit(c) ? lean_integer_end(k) : 0;
         summary literal;
-        if (!(is_digit(c) ? skim_number(k, &literal) : scan_string(k, &literal))) return false;
+        if (after)
+          k->pos = after; /* no field reads it: only checked */
+        else if (!(is_digit(c) ? skim_number(k, &literal) : scan_string(k, &literal)))
+          return false;
         state = AFTER;
       } else if (c == '(' || c == '[' || c == '{') {
         if (++top == MAX_NESTING) return false;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "bytes.h"
 #include "check.h"
 #include "diag.h"
 #include "lexer.h"
@@ -276,6 +277,22 @@ static void test_sort(void) {
   free(items);
 }
 
+/* bytes.h's comparison against memcmp: every length to 40, a difference
+ * at every offset. */
+static void test_bytes_equal(void) {
+  char a[48], b[48];
+  for (size_t i = 0; i < sizeof a; i++)
+    a[i] = b[i] = (char)('a' + i % 26);
+  for (size_t n = 0; n <= 40; n++) {
+    CHECK(mm_bytes_equal(a + 3, b + 3, n));
+    for (size_t at = 0; at < n; at++) {
+      b[3 + at] ^= 0x20;
+      CHECK(!mm_bytes_equal(a + 3, b + 3, n) && !mm_bytes_equal(b + 3, a + 3, n));
+      b[3 + at] ^= 0x20;
+    }
+  }
+}
+
 /* Integers as the JSON writer prints them, against printf. */
 static void test_integers_printed(void) {
   static const int64_t values[] = {0,          7,           9,          10,        99,
@@ -293,6 +310,7 @@ static void test_integers_printed(void) {
 }
 
 int main(void) {
+  test_bytes_equal();
   test_sort();
   test_integers_printed();
   test_lexer_lines();
