@@ -216,6 +216,23 @@ describe('reading the map', () => {
     await finish(page);
   });
 
+  test('all 38 cards opened at once: the last one, scrolled to, draws its boxes where they are hit', async () => {
+    const page = await pageWith([decodeFwd()]);
+    // Opened together, as the bench does: off-screen cards render when they come into view.
+    await page.evaluate(() => { for (const b of document.querySelectorAll('.card:not(.open) .card-toggle')) b.click(); });
+    assert.equal(await page.locator('.card.open').count(), 38);
+    const last = page.locator('.card').last();
+    await last.scrollIntoViewIfNeeded();
+    const box = last.locator('.box').first();
+    await box.waitFor();
+    const r = await rect(box);
+    assert.ok(r.width >= 2 && r.height > 0 && r.y >= 0 && r.y < 900, JSON.stringify(r));
+    const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('.box')?.textContent ?? '',
+      [r.x + Math.min(r.width / 2, 20), r.y + r.height / 2]);
+    assert.ok(hit.length > 0, 'a box is drawn under its own rectangle');
+    await finish(page);
+  });
+
   test('the map is capped at 78 % of the viewport height', async () => {
     const page = await pageWith([decodeFwd()], { height: 800 });
     const card = await openCard(page, 'fa_fused_aiv');

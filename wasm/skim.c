@@ -59,7 +59,12 @@ static bool annotation_ends(skim *k) {
 static bool take_printed_tile(skim *k, summary *ann, tile_facts *t) {
   size_t start = k->pos, loads = k->loads->len;
   uint32_t base_start = 0, base_len = 0;
-  bool ok = take_pl(k, "Tile[[");
+  if (!take_pl(k, "Tile[[")) { /* most annotations that are no tile: nothing written yet */
+    k->pos = start;
+    k->loads->len = loads;
+    return false;
+  }
+  bool ok = true;
   for (t->dim_count = 0; ok; t->dim_count++) {
     ok = t->dim_count < MM_SKIM_MAX_DIMS && take_integer(k, &t->dims[t->dim_count]);
     if (ok && take(k, "]")) {
