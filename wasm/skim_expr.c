@@ -316,8 +316,14 @@ static bool scan_lean(skim *k, uint8_t kind) {
       f->any = true;
       state = OPERAND;
       if (f->kind == L_CALL) {
-        bool keyword;
-        if (!take_keyword_name(k, &keyword)) return false;
+        bool keyword = false;
+        if (is_ident_start(c)) { /* `name=` only when `=` or a blank follows the name */
+          size_t e = ident_end(k);
+          if (!e) return false;
+          unsigned char next = byte_at(k, e);
+          bool maybe = next == '=' || next == ' ' || next == '\t' || next == '\n';
+          if (maybe && !take_keyword_name(k, &keyword)) return false;
+        }
         if (f->keywords && !keyword) return false; /* positional after keyword */
         f->keywords |= keyword;
         if (keyword) continue;
