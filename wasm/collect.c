@@ -48,7 +48,7 @@ static bool function_begin(void *context, const mm_node *name, mm_node *const *d
   c->ftype = type;
   c->first_line = first_line;
   c->bindings.len = 0;
-  mm_names_clear(&c->reads);
+  c->reads.len = 0;
   return true;
 }
 
@@ -115,16 +115,17 @@ static void binding_event(void *context, const mm_node *name, const mm_node *ann
   add_binding(context, name, annotation, value, false, line, end_line, depth);
 }
 
+/* A read is only logged: a read before a binding stretches its tile too,
+ * so reads are resolved when the function ends (extend_by_reads). */
 static void load(void *context, const mm_node *name) {
   mm_collector *c = context;
-  bool added;
-  mm_name_entry *e = mm_names_upsert(&c->reads, c->src + name->start, name->len, &added);
-  if (!e) {
+  mm_vec *v = &c->reads;
+  mm_read *r = v->len < v->cap ? (mm_read *)v->items + v->len++ : mm_vec_push(v);
+  if (!r) {
     mm_diag_set(c->diag, MM_ERR_NO_MEMORY, name->line, "out of memory");
     return;
   }
-  if (added || name->line < e->value[0]) e->value[0] = name->line;
-  if (added || name->line > e->value[1]) e->value[1] = name->line;
+  *r = (mm_read){name->start, name->len, name->line};
 }
 
 /* Bindings in model.md's order, as indices: parameters first, then
@@ -221,12 +222,33 @@ static size_t merge_bindings(mm_collector *c, const uint32_t *order, mm_tile *ti
   return count;
 }
 
-static void extend_by_reads(mm_collector *c, mm_tile *tiles, size_t count) {
+/* A read's bucket in extend_by_reads' filter: its length and end bytes. */
+static uint32_t read_bucket(const char *text, uint32_t len) {
+  uint32_t h = len * 0x9E3779B1u ^ (unsigned char)text[0] * 0x85EBCA6Bu ^
+               (unsigned char)text[len - 1] * 0xC2B2AE35u;
+  return h >> 22; /* 1,024 buckets */
+}
+
+/* Every read of a tile's name stretches its lifetime to that line, before
+ * or after its bindings (model.md). Most reads name no tile (`pl`, tensors,
+ * scalars): a bitmap of the tiles' buckets turns them away before a hash. */
+static void extend_by_reads(const mm_collector *c, mm_tile *tiles, size_t count,
+                            const mm_names *by_name) {
+  uint64_t buckets[1024 / 64] = {0};
   for (size_t i = 0; i < count; i++) {
-    const mm_name_entry *e = mm_names_find(&c->reads, tiles[i].name, strlen(tiles[i].name));
+    uint32_t b = read_bucket(tiles[i].name, (uint32_t)strlen(tiles[i].name));
+    buckets[b / 64] |= (uint64_t)1 << (b % 64);
+  }
+  const mm_read *reads = c->reads.items;
+  for (size_t k = 0; k < c->reads.len; k++) {
+    const char *text = c->src + reads[k].start;
+    uint32_t b = read_bucket(text, reads[k].len);
+    if (!(buckets[b / 64] >> (b % 64) & 1)) continue;
+    const mm_name_entry *e = mm_names_find(by_name, text, reads[k].len);
     if (!e) continue;
-    if (e->value[0] < tiles[i].start) tiles[i].start = e->value[0];
-    if (e->value[1] > tiles[i].end) tiles[i].end = e->value[1];
+    mm_tile *t = &tiles[e->value[0]];
+    if (reads[k].line < t->start) t->start = reads[k].line;
+    if (reads[k].line > t->end) t->end = reads[k].line;
   }
 }
 
@@ -254,6 +276,7 @@ static void function_end(void *context, uint32_t last_line) {
   mm_names by_name = {0}, spaces = {0}, bases = {0};
   size_t count = tiles ? merge_bindings(c, order, tiles, &by_name, &spaces, &bases) : SIZE_MAX;
   mm__dealloc(order);
+  if (count != SIZE_MAX) extend_by_reads(c, tiles, count, &by_name);
   mm_names_free(&by_name);
   mm_names_free(&spaces);
   mm_names_free(&bases);
@@ -262,7 +285,6 @@ static void function_end(void *context, uint32_t last_line) {
     mm_diag_set(c->diag, MM_ERR_NO_MEMORY, last_line, "out of memory");
     return;
   }
-  extend_by_reads(c, tiles, count);
   fn->name = mm_arena_strndup(arena, c->name, c->name_len);
   fn->ftype = copy_str(arena, c->ftype);
   fn->src_start = c->first_line;
@@ -284,6 +306,7 @@ void mm_collector_init(mm_collector *c, const char *src, size_t src_len, const m
   c->backend = backend;
   c->diag = diag;
   mm_vec_init(&c->bindings, sizeof(binding));
+  mm_vec_init(&c->reads, sizeof(mm_read));
   c->events.context = c;
   c->events.function_begin = function_begin;
   c->events.parameter = parameter;
@@ -295,5 +318,5 @@ void mm_collector_init(mm_collector *c, const char *src, size_t src_len, const m
 
 void mm_collector_free(mm_collector *c) {
   mm_vec_free(&c->bindings);
-  mm_names_free(&c->reads);
+  mm_vec_free(&c->reads);
 }

@@ -10,6 +10,11 @@
 #include "parser.h"
 #include "tiles.h"
 
+/* A name read in the function being read (its bytes in the source). */
+typedef struct mm_read {
+  uint32_t start, len, line;
+} mm_read;
+
 typedef struct mm_collector {
   mm_parse_events events; /* hand these to mm_parse */
   const char *src;
@@ -25,7 +30,7 @@ typedef struct mm_collector {
   mm_str ftype;
   uint32_t first_line;
   mm_vec bindings;
-  mm_names reads; /* name -> first and last line read */
+  mm_vec reads; /* mm_read: every name read, resolved at the function's end */
 } mm_collector;
 
 void mm_collector_init(mm_collector *collector, const char *src, size_t src_len,
