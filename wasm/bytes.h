@@ -15,34 +15,6 @@ static inline uint64_t mm_zero_byte_mask(uint64_t w) {
   return (w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull;
 }
 
-/* The index of the first '\n' or '\r' in s[from, len), or len. */
-static inline size_t mm_find_line_end(const char *s, size_t from, size_t len) {
-  size_t i = from;
-  for (; i + 8 <= len; i += 8) {
-    uint64_t w;
-    memcpy(&w, s + i, 8);
-    if (mm_zero_byte_mask(w ^ 0x0A0A0A0A0A0A0A0Aull) | mm_zero_byte_mask(w ^ 0x0D0D0D0D0D0D0D0Dull))
-      break;
-  }
-  while (i < len && s[i] != '\n' && s[i] != '\r')
-    i++;
-  return i;
-}
-
-/* How many spaces from s[from] (before `len`): a line's indentation,
- * eight bytes a step (blocks in dumps are indented a dozen spaces and more). */
-static inline size_t mm_count_spaces(const char *s, size_t from, size_t len) {
-  size_t i = from;
-  for (; i + 8 <= len; i += 8) {
-    uint64_t w;
-    memcpy(&w, s + i, 8);
-    if (w != 0x2020202020202020ull) break;
-  }
-  while (i < len && s[i] == ' ')
-    i++;
-  return i - from;
-}
-
 static inline uint64_t mm_load8(const char *p) {
   uint64_t w;
   memcpy(&w, p, 8);
@@ -57,6 +29,39 @@ static inline uint16_t mm_load2(const char *p) {
   uint16_t w;
   memcpy(&w, p, 2);
   return w;
+}
+
+/* The index of the first byte `a` or `b` in s[from, len), or len. */
+static inline size_t mm_find_either(const char *s, size_t from, size_t len, char a, char b) {
+  const uint64_t ones = 0x0101010101010101ull;
+  const uint64_t wa = ones * (unsigned char)a, wb = ones * (unsigned char)b;
+  size_t i = from;
+  for (; i + 8 <= len; i += 8) {
+    uint64_t w = mm_load8(s + i);
+    if (mm_zero_byte_mask(w ^ wa) | mm_zero_byte_mask(w ^ wb)) break;
+  }
+  while (i < len && s[i] != a && s[i] != b)
+    i++;
+  return i;
+}
+
+/* The index of the first '\n' or '\r' in s[from, len), or len. */
+static inline size_t mm_find_line_end(const char *s, size_t from, size_t len) {
+  return mm_find_either(s, from, len, '\n', '\r');
+}
+
+/* How many spaces from s[from] (before `len`): a line's indentation,
+ * eight bytes a step (blocks in dumps are indented a dozen spaces and more). */
+static inline size_t mm_count_spaces(const char *s, size_t from, size_t len) {
+  size_t i = from;
+  for (; i + 8 <= len; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    if (w != 0x2020202020202020ull) break;
+  }
+  while (i < len && s[i] == ' ')
+    i++;
+  return i - from;
 }
 
 /* Whether a[0, n) and b[0, n) hold the same bytes: memcmp is a byte loop

@@ -86,14 +86,19 @@ static void resume_after(parser *p, const mm_skim_statement *st) {
 typedef bool (*skim_fn)(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
                         mm_skim_statement *out);
 
+/* After the fast path `read` a statement: taken when the lexer has not
+ * gone past its line; its reads are then handed over. */
+static bool skim_taken(parser *p, bool read, const mm_skim_statement *st) {
+  if (!read || !mm_lexer_can_resume(p->lx, st->next)) return false;
+  emit_skimmed_loads(p);
+  return true;
+}
+
 /* Reads the statement at src[start] (on `line`) with `skim`, when it is in
  * the fast path's subset and the lexer has not gone past its line. */
 static bool skim_at(parser *p, skim_fn skim, size_t start, uint32_t line, mm_skim_statement *st) {
-  if (!p->fast_path || !skim(p->src, start, p->lx->end, line, p->skim_loads, st) ||
-      !mm_lexer_can_resume(p->lx, st->next))
-    return false;
-  emit_skimmed_loads(p);
-  return true;
+  return p->fast_path &&
+         skim_taken(p, skim(p->src, start, p->lx->end, line, p->skim_loads, st), st);
 }
 
 /* The same at the current token. */
@@ -708,7 +713,10 @@ static void parse_decorated(parser *p, uint32_t depth, scope sc) {
 /* A simple statement at src[start] through the fast path, with its events. */
 static bool skim_simple_at(parser *p, uint32_t depth, size_t start, uint32_t line,
                            mm_skim_statement *st) {
-  if (skim_at(p, mm_skim_annotated, start, line, st)) {
+  if (p->fast_path &&
+      skim_taken(
+          p, mm_skim_annotated(p->src, start, p->lx->end, line, p->skim_loads, p->skim_memo, st),
+          st)) {
     if (p->tracking && st->is_tile) p->events->tile_binding(p->events->context, st, depth, false);
     return true;
   }
@@ -841,6 +849,7 @@ bool mm_parse_with(const char *source, mm_lexer *lexer, const mm_parse_events *e
   parser p;
   memset(&p, 0, sizeof p);
   p.fast_path = fast_path;
+  p.skim_memo = fast_path ? mm_skim_memo_new() : NULL; /* NULL: none, the fast path still works */
   p.skim_loads = &skim_loads;
   p.skim_parameters = &skim_parameters;
   p.skim_lines = &skim_lines;
@@ -861,5 +870,6 @@ bool mm_parse_with(const char *source, mm_lexer *lexer, const mm_parse_events *e
   mm_vec_free(&skim_loads);
   mm_vec_free(&skim_parameters);
   mm_vec_free(&skim_lines);
+  mm_skim_memo_free(p.skim_memo);
   return !p_failed(&p);
 }

@@ -31,6 +31,7 @@ typedef struct parser {
   mm_vec *skim_loads;      /* mm_skim_load: the reads of a skimmed statement */
   mm_vec *skim_parameters; /* mm_skim_statement: a skimmed def's parameters */
   mm_vec *skim_lines;      /* uint32_t: line starts met by a run of skimmed statements */
+  mm_skim_memo *skim_memo; /* annotations read before; NULL: none */
 } parser;
 
 /* Tokens */

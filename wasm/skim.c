@@ -195,7 +195,7 @@ static bool scan_annotation(skim *k, mm_skim_statement *out) {
 }
 
 bool mm_skim_annotated(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
-                       mm_skim_statement *out) {
+                       mm_skim_memo *memo, mm_skim_statement *out) {
   skim k = skim_at(src, start, end, line, loads);
   if (!is_ident_start(byte_at(&k, start))) return false;
   size_t name_end = ident_end(&k);
@@ -204,7 +204,11 @@ bool mm_skim_annotated(const char *src, size_t start, size_t end, uint32_t line,
   if (peek(&k) != ':' || byte_at(&k, k.pos + 1) == '=') return false;
   k.pos++;
   summary value;
-  bool ok = scan_annotation(&k, out);
+  peek(&k);
+  size_t annotation = k.pos, first_load = k.loads->len;
+  bool ok = skim_memo_take(memo, &k, out);
+  if (!ok && (ok = scan_annotation(&k, out)))
+    skim_memo_keep(memo, &k, annotation, line, first_load, out);
   if (ok) {
     k.pos++; /* '=' */
     ok = skim_expression(&k, &value, NULL) && !value.unsure &&

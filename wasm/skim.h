@@ -44,14 +44,22 @@ typedef struct mm_skim_statement {
   uint32_t op_start, op_len;       /* the value's called dotted name; 0: none */
 } mm_skim_statement;
 
+/* Annotations read before (skim_memo.c): a dump repeats its annotations,
+ * and one seen again takes the result it had without being read again.
+ * For one source: positions in it are kept. NULL from mm_skim_memo_new
+ * when out of memory; the fast path then works without. */
+typedef struct mm_skim_memo mm_skim_memo;
+mm_skim_memo *mm_skim_memo_new(void);
+void mm_skim_memo_free(mm_skim_memo *memo);
+
 /* Reads the statement starting at src[start] (its first byte, outside any
  * bracket; `line` is its line) up to end. True when it is in the subset:
  * `out` is filled and every read is appended to `loads` (mm_skim_load;
  * emptied first). False when the general parser must read it; then `out`
  * means nothing, and `loads` is left empty unless it ran out of memory
- * (`loads->failed`). */
+ * (`loads->failed`). `memo` (may be NULL) remembers annotations of src. */
 bool mm_skim_annotated(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
-                       mm_skim_statement *out);
+                       mm_skim_memo *memo, mm_skim_statement *out);
 
 /* The other statements the fast path reads, each with what it reads
  * appended to `loads` as above and `out`'s line, end_line and next filled

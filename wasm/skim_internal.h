@@ -219,4 +219,16 @@ uint32_t skim_last_token_line(const skim *k, size_t floor);
 /* tiles.c's dtype test: no lower-case letter, at least one upper-case. */
 bool skim_is_upper_word(const skim *k, uint32_t start, uint32_t len);
 
+/* ------------------------------------------------ skim_memo.c */
+
+/* At an annotation's first byte: when the same annotation was kept before,
+ * its reads are appended, `out`'s tile filled and pos set at the `=` after
+ * it, as reading it would; false otherwise (nothing changed). */
+bool skim_memo_take(mm_skim_memo *memo, skim *k, mm_skim_statement *out);
+/* After reading the annotation from `start` on `line` (its reads from
+ * `first_load` on) with the result `out`, pos at the `=` after it: kept
+ * when its form allows. */
+void skim_memo_keep(mm_skim_memo *memo, const skim *k, size_t start, uint32_t line,
+                    size_t first_load, const mm_skim_statement *out);
+
 #endif

@@ -252,6 +252,83 @@ static void test_fast_path_taken(const char *dump, size_t len) {
   CHECK(c.fast + c.general >= 1010);
 }
 
+/* ------------------------------------------------- annotations read before */
+
+/* Whether two readings of a statement say the same: fields and reads. */
+static bool same_reading(bool ok_a, const mm_skim_statement *a, const mm_vec *loads_a, bool ok_b,
+                         const mm_skim_statement *b, const mm_vec *loads_b) {
+  if (ok_a != ok_b) return false;
+  if (!ok_a) return true;
+  bool same = a->name_start == b->name_start && a->name_len == b->name_len && a->line == b->line &&
+              a->end_line == b->end_line && a->next == b->next && a->is_tile == b->is_tile &&
+              a->op_start == b->op_start && a->op_len == b->op_len &&
+              loads_a->len == loads_b->len &&
+              memcmp(loads_a->items, loads_b->items, loads_a->len * sizeof(mm_skim_load)) == 0;
+  if (same && a->is_tile)
+    same = a->space_start == b->space_start && a->space_len == b->space_len &&
+           a->base_start == b->base_start && a->base_len == b->base_len && a->offset == b->offset &&
+           a->size == b->size && a->shape_len == b->shape_len &&
+           memcmp(a->shape, b->shape, a->shape_len * sizeof a->shape[0]) == 0 &&
+           a->dtype_len == b->dtype_len && (!a->dtype_len || a->dtype_start == b->dtype_start);
+  return same;
+}
+
+/* Every line of `text` read as an annotated statement with a memo and
+ * without: the same readings; returns how many were accepted. */
+static size_t read_lines_both_ways(const char *text, size_t len) {
+  mm_skim_memo *memo = mm_skim_memo_new();
+  CHECK(memo != NULL);
+  mm_vec with, without;
+  mm_vec_init(&with, sizeof(mm_skim_load));
+  mm_vec_init(&without, sizeof(mm_skim_load));
+  size_t accepted = 0;
+  uint32_t line = 1;
+  for (size_t at = 0; at < len; line++) {
+    const char *nl = memchr(text + at, '\n', len - at);
+    size_t next = nl ? (size_t)(nl - text) + 1 : len, first = at;
+    while (first < next && text[first] == ' ')
+      first++;
+    mm_skim_statement a, b;
+    bool ok_a = mm_skim_annotated(text, first, len, line, &with, memo, &a);
+    bool ok_b = mm_skim_annotated(text, first, len, line, &without, NULL, &b);
+    bool same = same_reading(ok_a, &a, &with, ok_b, &b, &without);
+    if (!same) fprintf(stderr, "line %u read differently with the memo\n", (unsigned)line);
+    CHECK(same);
+    accepted += ok_a;
+    at = next;
+  }
+  mm_vec_free(&with);
+  mm_vec_free(&without);
+  mm_skim_memo_free(memo);
+  return accepted;
+}
+
+static void test_memo(const char *dump, size_t len) {
+  CHECK(read_lines_both_ways(dump, len) >= 2519);
+  /* The same annotation again, then followed by what must not take it. */
+  static const char lines[] =
+      "a: pl.Tile[[16, 256], pl.BF16, pl.MemRef(m, pl.const(0, pl.INT64), 8192), pl.Mem.Vec] = "
+      "f(a)\n"
+      "b: pl.Tile[[16, 256], pl.BF16, pl.MemRef(m, pl.const(0, pl.INT64), 8192), pl.Mem.Vec] = "
+      "g(b)\n"
+      "c: pl.Tile[[16, 256], pl.BF16, pl.MemRef(m, pl.const(0, pl.INT64), 8192), pl.Mem.Vec] == h\n"
+      "d: pl.Tile[[16, 256], pl.BF16, pl.MemRef(m, pl.const(0, pl.INT64), 8192), pl.Mem.Vec]= h\n"
+      "e: pl.Tile[[16, 256], pl.BF16, pl.MemRef(m, pl.const(0, pl.INT64), 8192), pl.Mem.Vecx] = h\n"
+      "f: pl.Tile[[16, 256], pl.BF16, pl.MemRef(m, pl.const(0, pl.INT64), 8192), pl.Mem.Vec]\n"
+      "g: pl.Scalar[pl.INDEX] = 1\n"
+      "h: pl.Scalar[pl.INDEX] = i\n"
+      "i: pl.Scalar[pl.INDEX] += 1\n"
+      "i2: pl.Scalar[pl.INDEX] + 1 = 2\n" /* the same bytes, then more annotation */
+      "c2: pl.Tile[[16, 256], pl.BF16, pl.MemRef(m, pl.const(0, pl.INT64), 8192), pl.Mem.Vec] == h "
+      "= 1\n"
+      "j: pl.Scalar[pl.INDEX]\n= 1\n"
+      "k: pl.Tensor[[4], pl.FP32, pl.MemRef(\"mem_ddr_0\", pl.const(0, pl.INT64), 16)] = x\n"
+      "l: pl.Tensor[[4], pl.FP32, pl.MemRef(\"mem_ddr_0\", pl.const(0, pl.INT64), 16)] = y\n"
+      "m: pl.Tile[[4], pl.FP32, pl.MemRef(n, pl.const(0, pl.INT64), 16), pl.Mem.Vec] = x\n"
+      "n: pl.Tile[[4], pl.FP32, pl.MemRef(n, pl.const(0, pl.INT64), 16), pl.Mem.Vec] = y\n";
+  CHECK(read_lines_both_ways(lines, sizeof lines - 1) >= 7);
+}
+
 /* ----------------------------------------------------- single statements */
 
 typedef struct skimmed {
@@ -266,7 +343,7 @@ static skimmed skim(const char *text) {
   memset(&r, 0, sizeof r);
   mm_vec loads;
   mm_vec_init(&loads, sizeof(mm_skim_load));
-  r.ok = mm_skim_annotated(text, 0, strlen(text), 7, &loads, &r.st);
+  r.ok = mm_skim_annotated(text, 0, strlen(text), 7, &loads, NULL, &r.st);
   const mm_skim_load *l = loads.items;
   for (size_t i = 0; i < loads.len; i++) {
     size_t used = strlen(r.loads);
@@ -489,6 +566,7 @@ int main(void) {
   test_other_statements();
   test_fixture_dumps();
   if (dump) {
+    test_memo(dump, len);
     test_fast_path_taken(dump, len);
     test_edited_lines(dump, len, "pl.Tile[", 300, 0x5EEDu); /* tile statements */
     test_edited_lines(dump, len, "def ", 60, 0xDEFu);       /* parameter lists */
