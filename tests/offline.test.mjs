@@ -9,7 +9,30 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 
 import { drop, fixture, launch, openPage, settled } from './browser.mjs';
+import { stripLineComments } from '../tools/bundle.mjs';
 import { corpus, root, run } from './helpers.mjs';
+
+describe('the bundle', () => {
+  test('drops whole-line comments only, and stops on forms where that would be unsafe', () => {
+    const source = [
+      '// a line comment',
+      'const a = 1; // kept: code comes first',
+      '/**',
+      ' * a block',
+      ' */',
+      "const url = 'file://x'; /* kept too */",
+      '  /* one line */',
+      'const b = `${a}//not a comment`;',
+    ].join('\n');
+    assert.equal(stripLineComments('t.js', source), [
+      'const a = 1; // kept: code comes first',
+      "const url = 'file://x'; /* kept too */",
+      'const b = `${a}//not a comment`;',
+    ].join('\n'));
+    assert.throws(() => stripLineComments('t.js', 'const s = `a\n// b`;'), /t\.js:1: a template literal spanning lines/);
+    assert.throws(() => stripLineComments('t.js', '/* c */ f();'), /t\.js:1: code after a block comment/);
+  });
+});
 
 let env;
 before(async () => { env = await launch(); });

@@ -18,6 +18,32 @@ const corpus = join(root, 'tests', 'fixtures', 'corpus');
 
 const read = (path) => readFileSync(path, 'utf8');
 
+/**
+ * `source` without its whole-line comments (`//` lines, and `/* … *\/`
+ * blocks that start and end lines): the one-file page must stay under
+ * 300 KB, and a third of web/'s bytes are comments. Safe because no string
+ * or template literal in web/ spans lines; a form that would make this
+ * unsafe (an odd number of backticks on a line, code after a block comment
+ * on its line) stops the build.
+ */
+export function stripLineComments(name, source) {
+  const kept = [];
+  let inBlock = false;
+  source.split('\n').forEach((line, i) => {
+    const text = line.trim();
+    const where = `${name}:${i + 1}`;
+    if ((line.match(/`/g) || []).length % 2) throw new Error(`${where}: a template literal spanning lines`);
+    if (inBlock || text.startsWith('/*')) {
+      const end = text.indexOf('*/');
+      if (end >= 0 && end !== text.length - 2) throw new Error(`${where}: code after a block comment`);
+      inBlock = end < 0;
+      return;
+    }
+    if (!text.startsWith('//')) kept.push(line);
+  });
+  return kept.join('\n');
+}
+
 /** Joins `entry` and what it imports (./x.js, named imports) into one script. */
 export function bundleModules(entry, dir = web) {
   const order = [];
@@ -25,7 +51,7 @@ export function bundleModules(entry, dir = web) {
   const visit = (name) => {
     if (seen.has(name)) return;
     seen.add(name);
-    const source = read(join(dir, name));
+    const source = stripLineComments(name, read(join(dir, name)));
     for (const [, , dep] of source.matchAll(/^import\s*\{([^}]*)\}\s*from\s*'\.\/([\w-]+\.js)';/gm)) visit(dep);
     order.push({ name, source });
   };
