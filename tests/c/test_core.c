@@ -96,6 +96,25 @@ static void test_text_checks(void) {
   CHECK(!mm_check_text("\xC0\xAF", 2, &overlong));
   mm_diag fine = {0};
   CHECK(mm_check_text("\xEF\xBB\xBFok \xE2\x9C\x93\n", 10, &fine));
+  /* A NUL, a stray continuation byte or a valid letter at every offset of
+   * a 300-byte text (lines of 10): found, on its line, wherever it falls
+   * in the scan's 64- and 8-byte steps. */
+  char text[300];
+  for (size_t at = 0; at < sizeof text; at++) {
+    for (size_t i = 0; i < sizeof text; i++)
+      text[i] = i % 10 == 9 ? '\n' : 'a';
+    uint32_t line = (uint32_t)(at / 10 + 1);
+    mm_diag d1 = {0}, d2 = {0}, d3 = {0};
+    text[at] = 0;
+    CHECK(!mm_check_text(text, sizeof text, &d1) && d1.line == line && strstr(d1.message, "null"));
+    text[at] = (char)0x80;
+    CHECK(!mm_check_text(text, sizeof text, &d2) && d2.status == MM_ERR_ENCODING &&
+          d2.line == line);
+    if (at + 1 < sizeof text) {
+      text[at] = (char)0xC3, text[at + 1] = (char)0xA9; /* é */
+      CHECK(mm_check_text(text, sizeof text, &d3));
+    }
+  }
 }
 
 static void test_json_cannot_end_a_script(void) {
