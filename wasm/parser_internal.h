@@ -110,4 +110,16 @@ bool check_target(parser *p, mm_node *node, target_kind kind);
 /* Hands every Name read in `node` to the listener (when tracking). */
 void p_emit_loads(parser *p, const mm_node *node);
 
+/* The fast path (parse_skimmed.c). Each returns false, with nothing
+ * consumed, when the general way must read what is at the current token. */
+/* A simple statement and the ones after it in its block: the same events
+ * as the general way. */
+bool p_skimmed_run(parser *p, uint32_t depth);
+/* At `for`: the header through its colon (`st` says its lines); the lexer
+ * resumes on the block's first line. */
+bool p_skimmed_for_header(parser *p, mm_skim_statement *st);
+/* At a def's '(': its parameters, return annotation and colon, with the
+ * parameter events when `own`. */
+bool p_skimmed_parameters(parser *p, bool own);
+
 #endif

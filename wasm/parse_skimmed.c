@@ -1,0 +1,160 @@
+/* parse_skimmed.c: the parser's side of the fast path (skim.h): a block's
+ * run of simple statements, a for header and a def's parameters read from
+ * the bytes, handed to the listener as the same events and reads as the
+ * general way, and the lexer resumed after them. Built for speed in the
+ * page's module (most of a dump goes through here); parse_stmt.c, for
+ * size. */
+#include "bytes.h"
+#include "parser_internal.h"
+
+static bool same_read(const char *src, const mm_skim_load *a, const mm_skim_load *b) {
+  return b && a->len == b->len && a->line == b->line &&
+         mm_bytes_equal(src + a->start, src + b->start, a->len);
+}
+
+/* Hands the reads of a skimmed statement to the listener. */
+static void emit_skimmed_loads(parser *p) {
+  if (!p->tracking) return;
+  const mm_skim_load *loads = p->skim_loads->items;
+  for (size_t i = 0; i < p->skim_loads->len; i++) {
+    /* A name read again on the same line (`pl`, one or two reads back)
+     * changes no lifetime. */
+    if (same_read(p->src, &loads[i], i >= 1 ? &loads[i - 1] : NULL) ||
+        same_read(p->src, &loads[i], i >= 2 ? &loads[i - 2] : NULL))
+      continue;
+    mm_node name = {.kind = N_NAME,
+                    .start = loads[i].start,
+                    .len = loads[i].len,
+                    .line = loads[i].line,
+                    .end_line = loads[i].line};
+    p->events->load(p->events->context, &name);
+  }
+}
+
+/* Notes the starts of the lines after a skimmed statement's first, for the
+ * lexer's table (resume_after; out of memory, the lexer finds them). */
+static void note_line_starts(parser *p, size_t start, const mm_skim_statement *st) {
+  mm_vec *v = p->skim_lines;
+  for (size_t q = start; st->end_line > st->line && q < st->next;) {
+    q = mm_find_line_end(p->src, q, st->next) + 1; /* a line end inside brackets */
+    if (q < st->next) mm_vec_push_u32(v, (uint32_t)q);
+  }
+  mm_vec_push_u32(v, (uint32_t)st->next);
+}
+
+/* After the fast path read through `st`: tokens resume on the next line. */
+static void resume_after(parser *p, const mm_skim_statement *st) {
+  const mm_vec *starts = p->skim_lines; /* none (out of memory): the lexer finds them */
+  mm_lexer_resume_at(p->lx, p->pos, st->next, st->end_line + 1, starts->items,
+                     starts->failed ? 0 : starts->len);
+  p->prev_end_line = st->end_line;
+  mm_lexer_fill(p->lx, p->pos);
+  p->current = mm_lexer_at(p->lx, p->pos);
+  /* As statement_done, but the tokens are kept: parse_def still reads its
+   * `def` token's line. */
+  mm_arena_reset(p->arena);
+  p->scratch->len = 0;
+}
+
+typedef bool (*skim_fn)(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
+                        mm_skim_statement *out);
+
+/* After the fast path `read` a statement: taken when the lexer has not
+ * gone past its line; its reads are then handed over. */
+static bool skim_taken(parser *p, bool read, const mm_skim_statement *st) {
+  if (!read || !mm_lexer_can_resume(p->lx, st->next)) return false;
+  emit_skimmed_loads(p);
+  return true;
+}
+
+/* Reads the statement at src[start] (on `line`) with `skim`, when it is in
+ * the fast path's subset and the lexer has not gone past its line. */
+static bool skim_at(parser *p, skim_fn skim, size_t start, uint32_t line, mm_skim_statement *st) {
+  return p->fast_path &&
+         skim_taken(p, skim(p->src, start, p->lx->end, line, p->skim_loads, st), st);
+}
+
+bool p_skimmed_for_header(parser *p, mm_skim_statement *st) {
+  if (!skim_at(p, mm_skim_for_header, p_peek(p)->start, p_peek(p)->line, st)) return false;
+  p->skim_lines->len = 0;
+  note_line_starts(p, p_peek(p)->start, st);
+  resume_after(p, st);
+  return true;
+}
+
+/* A def's parameters, return annotation and colon through the fast path:
+ * the parameter events of the general way (when `own`), and its reads. */
+bool p_skimmed_parameters(parser *p, bool own) {
+  const mm_token *open = p_peek(p);
+  mm_skim_statement st;
+  if (!p->fast_path || !p_at_op(p, OP_LPAR) ||
+      !mm_skim_parameters(p->src, open->start, p->lx->end, open->line, p->skim_loads,
+                          p->skim_parameters, &st) ||
+      !mm_lexer_can_resume(p->lx, st.next))
+    return false;
+  const mm_skim_statement *params = p->skim_parameters->items;
+  for (size_t i = 0; own && i < p->skim_parameters->len; i++)
+    if (params[i].is_tile) p->events->tile_binding(p->events->context, &params[i], 0, true);
+  emit_skimmed_loads(p);
+  p->skim_lines->len = 0;
+  note_line_starts(p, open->start, &st);
+  resume_after(p, &st);
+  return true;
+}
+
+/* A simple statement at src[start] through the fast path, with its events. */
+static bool skim_simple_at(parser *p, uint32_t depth, size_t start, uint32_t line,
+                           mm_skim_statement *st) {
+  if (p->fast_path &&
+      skim_taken(
+          p, mm_skim_annotated(p->src, start, p->lx->end, line, p->skim_loads, p->skim_memo, st),
+          st)) {
+    if (p->tracking && st->is_tile) p->events->tile_binding(p->events->context, st, depth, false);
+    return true;
+  }
+  return skim_at(p, mm_skim_simple, start, line, st);
+}
+
+/* After the skimmed statement `st`: the next statement of the same block,
+ * when its line has the block's indentation in spaces (blank and comment
+ * lines between may be skipped) and it is in the subset. A block's run of
+ * such statements is read without a token. */
+static bool skim_next_in_block(parser *p, uint32_t depth, const mm_skim_statement *st,
+                               mm_skim_statement *next) {
+  const char *s = p->src;
+  size_t q = st->next, end = p->lx->end, noted = p->skim_lines->len;
+  for (uint32_t line = st->end_line + 1;; line++) {
+    size_t spaces = mm_count_spaces(s, q, end);
+    char c = q + spaces < end ? s[q + spaces] : 0;
+    if (c == '\n' || c == '#') { /* no token on this line */
+      size_t e = mm_find_line_end(s, q + spaces, end);
+      if (e == end || s[e] != '\n') break;
+      mm_vec_push_u32(p->skim_lines, (uint32_t)(e + 1));
+      q = e + 1;
+      continue;
+    }
+    /* Same indentation: no block opens or ends here. */
+    if (mm_lexer_same_indent(p->lx, spaces) && skim_simple_at(p, depth, q + spaces, line, next)) {
+      note_line_starts(p, q + spaces, next);
+      return true;
+    }
+    break;
+  }
+  p->skim_lines->len = noted; /* the blank lines before a statement left to the lexer */
+  return false;
+}
+
+bool p_skimmed_run(parser *p, uint32_t depth) {
+  mm_skim_statement two[2];
+  mm_skim_statement *st = &two[0], *next = &two[1];
+  if (!skim_simple_at(p, depth, p_peek(p)->start, p_peek(p)->line, st)) return false;
+  p->skim_lines->len = 0;
+  note_line_starts(p, p_peek(p)->start, st);
+  while (skim_next_in_block(p, depth, st, next)) {
+    mm_skim_statement *read = next; /* swapped, not copied: a statement is large */
+    next = st;
+    st = read;
+  }
+  resume_after(p, st);
+  return true;
+}
