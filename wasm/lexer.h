@@ -208,9 +208,6 @@ bool mm_lex(const char *input, size_t begin, size_t end, uint32_t base_line, boo
             bool with_lines, mm_lexed *out, mm_diag *diag);
 void mm_lexed_free(mm_lexed *lexed);
 
-/* Validates UTF-8 and rejects NUL bytes; fills `diag` with the line. */
-bool mm_check_text(const char *input, size_t len, mm_diag *diag);
-
 /* The keyword token kind of `text` (TK_NAME when it is no keyword). */
 uint8_t mm_keyword_kind(const char *text, size_t len);
 /* Bit (second letter | 0x20) - 'a' of entry [len - 2][(first letter |

@@ -8,6 +8,7 @@
 #include "lexer.h"
 #include "model_internal.h"
 #include "parser.h"
+#include "text_check.h"
 
 const char *mm_status_name(mm_status status) {
   switch (status) {

@@ -11,6 +11,7 @@
 #include "lexer.h"
 #include "memory_map.h"
 #include "names.h"
+#include "text_check.h"
 
 static const char *tile_dump =
     "class P:\n"
