@@ -109,6 +109,10 @@ typedef struct mm_options {
    * none through the fast path for `name: annotation = value` statements.
    * The model is the same either way; only the time differs. */
   bool general_parser_only;
+  /* Keep no copy of each function's source lines: mm_model_to_json then
+   * leaves `source` out, as with MM_JSON_WITHOUT_SOURCE. For a caller that
+   * keeps the input (mm_analyze_json does it with that flag). */
+  bool without_source;
 } mm_options;
 
 /* Parses `len` bytes of a dump and computes its model.

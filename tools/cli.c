@@ -466,7 +466,7 @@ static int run(const cli_args *args) {
     return 1;
   }
   if (!args->backend) pto = read_pto_files(dump);
-  mm_options options = {basename_of(dump), args->backend, pto.data, pto.len, false};
+  mm_options options = {basename_of(dump), args->backend, pto.data, pto.len, false, false};
   mm_error error;
   mm_model *model = mm_model_parse(input.data, input.len, &options, &error);
   int status = model ? run_model(args, model, dump) : report(&error, dump);

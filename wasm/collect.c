@@ -255,6 +255,7 @@ static void extend_by_reads(const mm_collector *c, mm_tile *tiles, size_t count,
 /* The text of lines [first, last], for `source`: copied, since the model
  * keeps no reference to the caller's input (memory_map.h). */
 static bool function_source(mm_collector *c, mm_function *fn) {
+  if (!c->keep_source) return true; /* the caller has the input (mm_options) */
   /* The lexer is past the function's last line by now: its next line's
    * start is known (or the file ends there). */
   const uint32_t *starts = c->line_starts->items;
@@ -305,6 +306,7 @@ void mm_collector_init(mm_collector *c, const char *src, size_t src_len, const m
   c->model = model;
   c->backend = backend;
   c->diag = diag;
+  c->keep_source = true;
   mm_vec_init(&c->bindings, sizeof(binding));
   mm_vec_init(&c->reads, sizeof(mm_read));
   c->events.context = c;

@@ -23,6 +23,7 @@ typedef struct mm_collector {
   mm_model *model;
   const mm_backend *backend;
   mm_diag *diag;
+  bool keep_source; /* copy each function's lines for `source` (set after init) */
   /* the function being read */
   bool active;
   const char *name;

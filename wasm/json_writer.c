@@ -191,7 +191,7 @@ static void put_function(mm_buf *out, const mm_function *fn, unsigned flags) {
   put_cstring(out, fn->ftype);
   put_int_field(out, ",\"src_start\":", fn->src_start);
   put_int_field(out, ",\"src_end\":", fn->src_end);
-  if (!(flags & MM_JSON_WITHOUT_SOURCE)) {
+  if (!(flags & MM_JSON_WITHOUT_SOURCE) && fn->source) {
     mm_buf_puts(out, ",\"source\":");
     put_source(out, fn);
   }

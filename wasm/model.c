@@ -150,7 +150,9 @@ static bool refuse_unallocated(const mm_model *model, mm_error *error) {
 
 /* --------------------------------------------------------------- parse */
 
-static bool analyse(mm_model *model, const char *input, size_t len, bool fast_path, mm_diag *diag) {
+static bool analyse(mm_model *model, const char *input, size_t len, const mm_options *options,
+                    mm_diag *diag) {
+  bool fast_path = !(options && options->general_parser_only);
   if (!mm_check_text(input, len, diag)) return false;
   mm_diag lex_diag = {0};
   mm_lexer lexer;
@@ -158,6 +160,7 @@ static bool analyse(mm_model *model, const char *input, size_t len, bool fast_pa
   mm_collector collector;
   size_t stopped_at = 0;
   mm_collector_init(&collector, input, len, &lexer, model, model->backend, diag);
+  collector.keep_source = !(options && options->without_source);
   bool ok = mm_parse_with(input, &lexer, &collector.events, diag, &stopped_at, fast_path) &&
             !mm_diag_failed(diag);
   mm_collector_free(&collector);
@@ -193,7 +196,7 @@ mm_model *mm_model_parse(const char *input, size_t len, const mm_options *option
   } else if (!input && len) {
     mm_diag_set(&diag, MM_ERR_LIMIT, 0, "no input");
   } else if (choose_backend(model, options, &diag) && name_dump(model, options)) {
-    analyse(model, input ? input : "", len, !(options && options->general_parser_only), &diag);
+    analyse(model, input ? input : "", len, options, &diag);
   } else if (!mm_diag_failed(&diag)) {
     mm_diag_set(&diag, MM_ERR_NO_MEMORY, 0, "out of memory");
   }
@@ -229,7 +232,11 @@ size_t mm_model_box_count(const mm_model *model) {
 
 char *mm_analyze_json(const char *input, size_t len, const char *dump_name, const char *backend,
                       const char *pto_text, size_t pto_len, unsigned flags, size_t *out_len) {
-  mm_options options = {dump_name, backend, pto_text, pto_len, false};
+  mm_options options = {.dump_name = dump_name,
+                        .backend = backend,
+                        .pto_text = pto_text,
+                        .pto_len = pto_len,
+                        .without_source = (flags & MM_JSON_WITHOUT_SOURCE) != 0};
   mm_error error;
   mm_model *model = mm_model_parse(input, len, &options, &error);
   char *json =

@@ -61,7 +61,7 @@ typedef struct mm_space_usage {
 typedef struct mm_function {
   const char *name, *ftype;
   uint32_t src_start, src_end;
-  const char *source; /* lines src_start..src_end as written */
+  const char *source; /* lines src_start..src_end as written; NULL: not kept */
   size_t source_len;
   mm_tile *tiles;
   size_t tile_count;

@@ -168,7 +168,7 @@ static void test_errors_as_json(void) {
 
 static void test_model_api(void) {
   mm_error error;
-  mm_options options = {"32_after_AllocateMemoryAddr.py", NULL, NULL, 0, false};
+  mm_options options = {"32_after_AllocateMemoryAddr.py", NULL, NULL, 0, false, false};
   /* The model keeps no reference to the input: free it before writing JSON
    * (ASan reports a use after free otherwise). */
   char *input = malloc(strlen(tile_dump) + 1);
@@ -185,6 +185,20 @@ static void test_model_api(void) {
   mm_model_free(NULL);
   mm_error_clear(&error);
   mm_error_clear(&error); /* twice is fine */
+  /* Without the source lines kept: no `source` whatever the flags, and
+   * otherwise the same JSON as the page's call. */
+  mm_options lean = options;
+  lean.without_source = true;
+  model = mm_model_parse(tile_dump, strlen(tile_dump), &lean, &error);
+  json = model ? mm_model_to_json(model, NULL) : NULL;
+  size_t page_len = 0;
+  char *page = mm_analyze_json(tile_dump, strlen(tile_dump), options.dump_name, NULL, NULL, 0,
+                               MM_JSON_WITHOUT_SOURCE, &page_len);
+  CHECK(json && page && !strstr(json, "\"source\"") && strcmp(json, page) == 0);
+  mm_free(json);
+  mm_free(page);
+  mm_model_free(model);
+  mm_error_clear(&error);
   CHECK(mm_model_parse("x", MM_MAX_INPUT_BYTES + 1, NULL, &error) == NULL);
   CHECK(error.status == MM_ERR_LIMIT && strstr(error.message, "256 MiB"));
   mm_error_clear(&error);
