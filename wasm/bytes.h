@@ -54,11 +54,8 @@ static inline size_t mm_find_line_end(const char *s, size_t from, size_t len) {
  * eight bytes a step (blocks in dumps are indented a dozen spaces and more). */
 static inline size_t mm_count_spaces(const char *s, size_t from, size_t len) {
   size_t i = from;
-  for (; i + 8 <= len; i += 8) {
-    uint64_t w;
-    memcpy(&w, s + i, 8);
-    if (w != 0x2020202020202020ull) break;
-  }
+  while (i + 8 <= len && mm_load8(s + i) == 0x2020202020202020ull)
+    i += 8;
   while (i < len && s[i] == ' ')
     i++;
   return i - from;

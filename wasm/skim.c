@@ -16,24 +16,19 @@ static bool take_bytes(skim *k, const char *text, size_t n) {
 /* `text` a string literal, as for text_is. */
 #define take(k, text) take_bytes(k, text, sizeof(text) - 1)
 
-/* A decimal integer within 2^53 (the caller restores pos on failure). The
- * printed forms (a short integer before `,`, `)` or `]`) are read here;
- * any other number by skim_number, with its rules. */
+/* A decimal integer within 2^53 (the caller restores pos on failure). A
+ * plain one (as printed) is read here; any other number by skim_number,
+ * with its rules. */
 static bool take_integer(skim *k, int64_t *value) {
-  const unsigned char *s = k->s;
-  size_t start = k->pos, p = start;
-  int64_t v = 0;
-  while (p < k->end && is_digit(s[p]) && p - start < 16)
-    v = v * 10 + (s[p++] - '0');
-  unsigned char c = byte_at(k, p);
-  if (p > start && (c == ',' || c == ')' || c == ']') && (s[start] != '0' || p - start == 1) &&
-      v <= MAX_EXACT_INTEGER) {
+  int64_t v;
+  size_t end = scan_digits(k, &v);
+  if (plain_integer(k, k->pos, end) && v <= MAX_EXACT_INTEGER) {
     *value = v;
-    k->pos = p;
+    k->pos = end;
     return true;
   }
   summary n;
-  if (!is_digit(byte_at(k, start)) || !skim_number(k, &n) || n.form != F_INT || n.range)
+  if (!is_digit(byte_at(k, k->pos)) || !skim_number(k, &n) || n.form != F_INT || n.range)
     return false;
   *value = n.value;
   return true;

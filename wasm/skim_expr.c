@@ -105,13 +105,11 @@ static void tile_element(skim *k, void *context, uint32_t index, const summary *
 
 bool skim_number(skim *k, summary *out) {
   const unsigned char *s = k->s;
-  size_t p = k->pos, start = p;
+  size_t start = k->pos;
   bool integer = true;
-  int64_t value = 0;
-  while (p < k->end && is_digit(s[p]) && p - start < 16)
-    value = value * 10 + (s[p++] - '0');
-  unsigned char c = byte_at(k, p);
-  if ((c == ',' || c == ')' || c == ']' || c == ' ') && (s[start] != '0' || p - start == 1)) {
+  int64_t value;
+  size_t p = scan_digits(k, &value);
+  if (plain_integer(k, start, p)) {
     out->form = F_INT; /* most numbers: a short decimal integer */
     out->value = value;
     out->range = value > MAX_EXACT_INTEGER;
@@ -282,19 +280,6 @@ static uint8_t display_kind(unsigned char open) {
   return open == '(' ? L_GROUP : open == '[' ? L_LIST : L_DICT;
 }
 
-/* Where a short decimal integer at pos ends, when what follows it is a
- * separator (most numbers); 0 for any other number, which skim_number
- * reads. Its value is not needed here. */
-static size_t lean_integer_end(const skim *k) {
-  const unsigned char *s = k->s;
-  size_t p = k->pos + 1;
-  while (p < k->end && is_digit(s[p]))
-    p++;
-  unsigned char c = byte_at(k, p);
-  bool separator = c == ',' || c == ')' || c == ']' || c == '}' || c == ' ';
-  return separator && (s[k->pos] != '0' || p == k->pos + 1) ? p : 0;
-}
-
 /* After the opening bracket of `kind`: everything up to its matching
  * closer, checked against the subset and its reads taken, in one flat
  * loop: the brackets no tile field depends on (most of a dump). */
@@ -341,10 +326,11 @@ static bool scan_lean(skim *k, uint8_t kind) {
         k->pos = e;
         state = AFTER;
       } else if (is_digit(c) || c == '"' || c == '\'') {
-        size_t after = is_digit(c) ? lean_integer_end(k) : 0;
+        int64_t unused;
+        size_t after = is_digit(c) ? scan_digits(k, &unused) : 0;
         summary literal;
-        if (after)
-          k->pos = after; /* no field reads it: only checked */
+        if (after && plain_integer(k, k->pos, after))
+          k->pos = after; /* no field reads a plain integer here: only checked */
         else if (!(is_digit(c) ? skim_number(k, &literal) : scan_string(k, &literal)))
           return false;
         state = AFTER;

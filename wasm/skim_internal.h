@@ -125,6 +125,25 @@ static inline unsigned char byte_at(const skim *k, size_t pos) {
   return pos < k->end ? k->s[pos] : 0;
 }
 
+/* The decimal digits at pos, 16 at most: where they stop, and their value. */
+static inline size_t scan_digits(const skim *k, int64_t *value) {
+  size_t p = k->pos;
+  int64_t v = 0;
+  while (p < k->end && is_digit(k->s[p]) && p - k->pos < 16)
+    v = v * 10 + (k->s[p++] - '0');
+  *value = v;
+  return p;
+}
+
+/* Whether the digits s[start, end) are a whole plain integer, as most
+ * numbers in a dump are: no leading zero, and a separator after them (`,`
+ * `)` `]` `}` or a space). Other numbers take skim_number's rules. */
+static inline bool plain_integer(const skim *k, size_t start, size_t end) {
+  unsigned char c = byte_at(k, end);
+  return end > start && (c == ',' || c == ')' || c == ']' || c == '}' || c == ' ') &&
+         (k->s[start] != '0' || end - start == 1);
+}
+
 /* The end of the identifier bytes from s[e]: four a step while they last
  * (names in dumps run to dozens of bytes), then one. */
 static inline size_t ident_run_end(const unsigned char *s, size_t e, size_t end) {
