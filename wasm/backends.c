@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "model_internal.h"
 
 /* Vec is the safe usable size: 184 KB of 192 KB, and 240 KB of 248 KB. */
@@ -40,17 +41,24 @@ const char *mm__space_at(size_t rank) {
   return rank < KNOWN_SPACES ? known_spaces[rank].space : NULL;
 }
 
-uint32_t mm_space_rank(const char *space) {
-  for (uint32_t i = 0; i < KNOWN_SPACES; i++) /* the model's spaces point here (collect.c) */
-    if (space == known_spaces[i].space) return i;
-  for (uint32_t i = 0; i < KNOWN_SPACES; i++)
-    if (strcmp(space, known_spaces[i].space) == 0) return i;
+size_t mm__space_find(const char *text, size_t len) {
+  for (size_t i = 0; i < KNOWN_SPACES; i++) {
+    const char *known = known_spaces[i].space;
+    if (len && known[0] == text[0] && strlen(known) == len && mm_bytes_equal(known, text, len))
+      return i;
+  }
   return KNOWN_SPACES;
 }
 
+uint32_t mm_space_rank(const char *space) {
+  for (uint32_t i = 0; i < KNOWN_SPACES; i++) /* the model's spaces point here (collect.c) */
+    if (space == known_spaces[i].space) return i;
+  return (uint32_t)mm__space_find(space, strlen(space));
+}
+
 uint64_t mm_backend_capacity(const mm_backend *backend, const char *space, size_t len) {
-  for (size_t i = 0; backend && i < KNOWN_SPACES; i++)
-    if (strlen(known_spaces[i].space) == len && memcmp(known_spaces[i].space, space, len) == 0)
-      return *(const uint64_t *)((const char *)backend + known_spaces[i].field);
-  return 0;
+  size_t i = mm__space_find(space, len);
+  return backend && i < KNOWN_SPACES
+             ? *(const uint64_t *)((const char *)backend + known_spaces[i].field)
+             : 0;
 }

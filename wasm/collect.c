@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
 #include "tiles.h"
 
 typedef struct binding {
@@ -163,12 +162,8 @@ static char *copy_str(mm_arena *arena, mm_str s) { return mm_arena_strndup(arena
  * compare them often, and there the same text is the same pointer (no
  * strcmp). Known spaces point to the backends table's names. */
 static const char *shared_space(mm_names *spaces, mm_arena *arena, mm_str space) {
-  for (size_t rank = 0; mm__space_at(rank); rank++) {
-    const char *known = mm__space_at(rank);
-    if (space.len && known[0] == space.text[0] && strlen(known) == space.len &&
-        mm_bytes_equal(known, space.text, space.len))
-      return known;
-  }
+  const char *known = mm__space_at(mm__space_find(space.text, space.len));
+  if (known) return known;
   bool added;
   mm_name_entry *e = mm_names_upsert(spaces, space.text, space.len, &added);
   if (!e) return NULL;

@@ -94,5 +94,8 @@ uint32_t mm_space_rank(const char *space);
 
 /* The known space of `rank`, NULL past the last (backends.c). */
 const char *mm__space_at(size_t rank);
+/* The rank of the known space spelt text[0, len), 8 (past the last) for
+ * any other (backends.c). */
+size_t mm__space_find(const char *text, size_t len);
 
 #endif
