@@ -1,5 +1,5 @@
-/* bytes.h: finding line ends, counting indentation and comparing names
- * eight bytes a step.
+/* bytes.h: finding line ends, counting indentation, comparing and
+ * hashing names, eight bytes a step.
  * memchr and memcmp are vectorised in glibc but byte loops in the
  * WebAssembly libc, and the core runs them on every line and name. */
 #ifndef MM_BYTES_H
@@ -74,6 +74,33 @@ static inline bool mm_bytes_equal(const char *a, const char *b, size_t n) {
   if (n >= 4) return mm_load4(a) == mm_load4(b) && mm_load4(a + n - 4) == mm_load4(b + n - 4);
   if (n >= 2) return mm_load2(a) == mm_load2(b) && mm_load2(a + n - 2) == mm_load2(b + n - 2);
   return n == 0 || a[0] == b[0];
+}
+
+/* A hash of key[0, len) for the core's tables (names, annotations read
+ * before). Eight bytes a step (names in dumps run to dozens of bytes),
+ * each step mixed by a multiply; the last word overlaps the one before,
+ * and a name under eight bytes is read in two overlapping halves (or its
+ * first, middle and last byte): no byte loop. The length is mixed in first. */
+static inline uint64_t mm_hash_step(uint64_t h, uint64_t w) {
+  h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+  return h ^ (h >> 32);
+}
+
+static inline uint32_t mm_hash_bytes(const char *key, size_t len) {
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ len;
+  if (len >= 8) {
+    for (size_t i = 0; i + 8 < len; i += 8)
+      h = mm_hash_step(h, mm_load8(key + i));
+    h = mm_hash_step(h, mm_load8(key + len - 8));
+  } else if (len >= 4) {
+    h = mm_hash_step(h, mm_load4(key) | (uint64_t)mm_load4(key + len - 4) << 32);
+  } else if (len > 0) {
+    const unsigned char *u = (const unsigned char *)key;
+    h = mm_hash_step(h, u[0] | (uint32_t)u[len / 2] << 8 | (uint32_t)u[len - 1] << 16);
+  }
+  h ^= h >> 29;
+  h *= 0xC4CEB9FE1A85EC53ull;
+  return (uint32_t)(h ^ (h >> 32));
 }
 
 #endif

@@ -50,13 +50,8 @@ void mm_skim_memo_free(mm_skim_memo *memo) { mm__dealloc(memo); }
 static memo_bucket *bucket_of(mm_skim_memo *memo, const skim *k, size_t start) {
   const char *s = (const char *)k->s;
   size_t limit = k->end - start > MEMO_KEY ? start + MEMO_KEY : k->end;
-  size_t n = mm_find_either(s, start, limit, '=', '\n') - start, i = 0;
-  uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
-  for (; i + 8 <= n; i += 8)
-    h = (h ^ mm_load8(s + start + i)) * 0xFF51AFD7ED558CCDull;
-  for (; i < n; i++)
-    h = (h ^ (unsigned char)s[start + i]) * 0x100000001B3ull;
-  return &memo->buckets[(h >> 40) % MEMO_BUCKETS];
+  size_t n = mm_find_either(s, start, limit, '=', '\n') - start;
+  return &memo->buckets[mm_hash_bytes(s + start, n) % MEMO_BUCKETS];
 }
 
 static void take_result(const memo_entry *e, size_t start, mm_skim_statement *out) {
