@@ -240,13 +240,13 @@ describe('--check and --summary', () => {
     assert.equal((result.stdout.match(/: over capacity in /g) ?? []).length, over);
   });
 
-  test('--summary prints HWM, capacity, usage, peak live and fragmentation per function and space', () => {
+  test('--summary prints HWM, capacity, usage, reserved, headroom, peak live and fragmentation per function and space', () => {
     const result = run([write(anomalous), '--summary']);
     assert.equal(result.status, 0, result.stderr);
     assert.deepEqual(result.stdout.split('\n'), [
-      'function  space   hwm  capacity   usage  peak live  fragmentation  peak line',
-      'kernel    Vec     768    188416    0.4%        768              0          9',
-      'kernel    Bias   2048      1024  200.0%       2048              0         10',
+      'function  space   hwm  capacity   usage  reserved  headroom  peak live  fragmentation  peak line',
+      'kernel    Vec     768    188416    0.4%         0    187648        768              0          9',
+      'kernel    Bias   2048      1024  200.0%         0     -1024       2048              0         10',
       '',
     ]);
   });
@@ -254,9 +254,11 @@ describe('--check and --summary', () => {
   test('--summary agrees with the JSON for every function of a real dump', () => {
     const real = join(corpus, 'real', 'decode_fwd__41_after_MaterializeRuntimeScopes.py');
     const m = json(run([real, '--json']));
-    const rows = run([real, '--summary']).stdout.trim().split('\n').slice(1).map((l) => l.trim().split(/\s+/));
-    const expected = m.functions.flatMap((fn) => fn.spaces.map((s) => [fn.name, s.space, String(s.hwm), String(s.limit), String(s.peak_live), String(s.fragmentation)]));
-    assert.deepEqual(rows.map((r) => [r[0], r[1], r[2], r[3], r[5], r[6]]), expected);
+    const table = run([real, '--summary']).stdout.split('\n\n')[0];
+    const rows = table.trim().split('\n').slice(1).map((l) => l.trim().split(/\s+/));
+    const expected = m.functions.flatMap((fn) => [...fn.spaces, ...fn.reserved_only_spaces].map((s) => [fn.name, s.space,
+      String(s.hwm_with_reserved), String(s.limit), String(s.reserved_bytes), String(s.headroom), String(s.peak_live), String(s.fragmentation)]));
+    assert.deepEqual(rows.map((r) => [r[0], r[1], r[2], r[3], r[5], r[6], r[7], r[8]]), expected);
   });
 
   test('with -o the page is written too, and the exit code still reports the check', () => {

@@ -55,9 +55,12 @@ function unionBytes(ranges) {
   return total;
 }
 
-/** The live-bytes profile recomputed line by line from the boxes. */
+/** The live-bytes profile recomputed line by line from the boxes and the
+ * reserved windows (live on every line of the function). */
 function profileByBruteForce(fn, space) {
-  const boxes = fn.boxes.filter((b) => b.space === space && b.size > 0);
+  const windows = fn.reserved.filter((w) => w.placed && w.space === space)
+    .map((w) => ({ offset: w.base, size: w.size, start: fn.src_start, end: fn.src_end }));
+  const boxes = [...fn.boxes.filter((b) => b.space === space && b.size > 0), ...windows];
   const steps = [];
   const first = Math.min(...boxes.map((b) => b.start));
   const last = Math.max(...boxes.map((b) => b.end)) + 1;
@@ -74,11 +77,11 @@ describe('liveness figures on the corpus: equal to a brute-force recount, peak l
     test(entry.name, () => {
       const m = JSON.parse(run([entry.dump, '--json']).stdout);
       for (const fn of m.functions) {
-        for (const s of fn.spaces) {
+        for (const s of [...fn.spaces, ...fn.reserved_only_spaces]) {
           const where = `${fn.name} ${s.space}`;
           assert.deepEqual(s.live, profileByBruteForce(fn, s.space), where);
-          assert.ok(s.peak_live <= s.hwm, where);
-          assert.equal(s.fragmentation, s.hwm - s.peak_live, where);
+          assert.ok(s.peak_live <= s.hwm_with_reserved, where);
+          assert.equal(s.fragmentation, s.hwm_with_reserved - s.peak_live, where);
           assert.equal(s.peak_live, Math.max(...s.live.map((step) => step[1])), where);
           assert.equal(s.peak_line, s.live.find((step) => step[1] === s.peak_live)[0], where);
           const peak = s.peak_boxes.map((i) => fn.boxes[i]);

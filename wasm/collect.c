@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tiles.h"
+#include "uses.h"
 
 typedef struct binding {
   const char *name; /* into the source */
@@ -48,6 +49,7 @@ static bool function_begin(void *context, const mm_node *name, mm_node *const *d
   c->first_line = first_line;
   c->bindings.len = 0;
   c->reads.len = 0;
+  mm__window_reading_start(&c->windows, type.text, type.len);
   return true;
 }
 
@@ -112,6 +114,13 @@ static void parameter(void *context, const mm_node *name, const mm_node *annotat
 static void binding_event(void *context, const mm_node *name, const mm_node *annotation,
                           const mm_node *value, uint32_t line, uint32_t end_line, uint32_t depth) {
   add_binding(context, name, annotation, value, false, line, end_line, depth);
+}
+
+/* A call statement: reserved windows are read from some (windows.c). */
+static void call_statement(void *context, const mm_node *target, const mm_node *call,
+                           uint32_t line) {
+  mm_collector *c = context;
+  mm__window_read(&c->windows, c->src, target, call, line, &c->model->arena, c->diag);
 }
 
 /* A read is only logged: a read before a binding stretches its tile too,
@@ -192,13 +201,16 @@ static size_t merge_bindings(mm_collector *c, const uint32_t *order, mm_tile *ti
     bool added;
     mm_name_entry *e = mm_names_upsert(by_name, b->name, b->name_len, &added);
     if (!e) return SIZE_MAX;
+    if (added) e->value[0] = (uint32_t)count;
+    mm_use *use = mm_vec_push(&c->uses);
+    if (!use) return SIZE_MAX;
+    *use = (mm_use){e->value[0], b->line, b->end_line};
     if (!added) {
       mm_tile *t = &tiles[e->value[0]];
       if (b->line < t->start) t->start = b->line;
       if (b->end_line > t->end) t->end = b->end_line;
       continue;
     }
-    e->value[0] = (uint32_t)count;
     mm_tile *t = &tiles[count++];
     const mm_tile_fields *f = &b->fields;
     t->name = mm_arena_strndup(arena, b->name, b->name_len);
@@ -227,7 +239,7 @@ static uint32_t read_bucket(const char *text, uint32_t len) {
 /* Every read of a tile's name stretches its lifetime to that line, before
  * or after its bindings (model.md). Most reads name no tile (`pl`, tensors,
  * scalars): a bitmap of the tiles' buckets turns them away before a hash. */
-static void extend_by_reads(const mm_collector *c, mm_tile *tiles, size_t count,
+static bool extend_by_reads(mm_collector *c, mm_tile *tiles, size_t count,
                             const mm_names *by_name) {
   uint64_t buckets[1024 / 64] = {0};
   for (size_t i = 0; i < count; i++) {
@@ -244,7 +256,11 @@ static void extend_by_reads(const mm_collector *c, mm_tile *tiles, size_t count,
     mm_tile *t = &tiles[e->value[0]];
     if (reads[k].line < t->start) t->start = reads[k].line;
     if (reads[k].line > t->end) t->end = reads[k].line;
+    mm_use *use = mm_vec_push(&c->uses);
+    if (!use) return false;
+    *use = (mm_use){e->value[0], reads[k].line, reads[k].line};
   }
+  return true;
 }
 
 /* The text of lines [first, last], for `source`: copied, since the model
@@ -262,6 +278,15 @@ static bool function_source(mm_collector *c, mm_function *fn) {
   return fn->source != NULL;
 }
 
+/* The model's stages for one function, in order: its boxes, windows,
+ * liveness and idle spans. */
+static bool analyse_function(mm_collector *c, mm_function *fn) {
+  mm_arena *arena = &c->model->arena;
+  return mm__window_reading_finish(&c->windows, fn, arena) &&
+         mm_function_layout(fn, c->backend, arena) && mm_function_windows(fn, c->backend, arena) &&
+         mm_function_liveness(fn, arena) && mm_function_idle(fn, arena);
+}
+
 static void function_end(void *context, uint32_t last_line) {
   mm_collector *c = context;
   c->active = false;
@@ -270,9 +295,12 @@ static void function_end(void *context, uint32_t last_line) {
   uint32_t *order = breadth_first_order(c);
   mm_tile *tiles = order ? mm_arena_alloc(arena, c->bindings.len * sizeof *tiles) : NULL;
   mm_names by_name = {0}, spaces = {0}, bases = {0};
+  c->uses.len = 0;
   size_t count = tiles ? merge_bindings(c, order, tiles, &by_name, &spaces, &bases) : SIZE_MAX;
   mm__dealloc(order);
-  if (count != SIZE_MAX) extend_by_reads(c, tiles, count, &by_name);
+  if (count != SIZE_MAX && !(extend_by_reads(c, tiles, count, &by_name) &&
+                             mm__tile_uses(tiles, count, c->uses.items, c->uses.len, arena)))
+    count = SIZE_MAX;
   mm_names_free(&by_name);
   mm_names_free(&spaces);
   mm_names_free(&bases);
@@ -287,8 +315,7 @@ static void function_end(void *context, uint32_t last_line) {
   fn->src_end = last_line;
   fn->tiles = tiles;
   fn->tile_count = count;
-  if (!function_source(c, fn) || !fn->name || !fn->ftype ||
-      !mm_function_layout(fn, c->backend, arena))
+  if (!function_source(c, fn) || !fn->name || !fn->ftype || !analyse_function(c, fn))
     mm_diag_set(c->diag, MM_ERR_NO_MEMORY, last_line, "out of memory");
 }
 
@@ -304,11 +331,14 @@ void mm_collector_init(mm_collector *c, const char *src, size_t src_len, const m
   c->keep_source = true;
   mm_vec_init(&c->bindings, sizeof(binding));
   mm_vec_init(&c->reads, sizeof(mm_read));
+  mm_vec_init(&c->uses, sizeof(mm_use));
+  mm__window_reading_init(&c->windows);
   c->events.context = c;
   c->events.function_begin = function_begin;
   c->events.parameter = parameter;
   c->events.binding = binding_event;
   c->events.tile_binding = tile_binding;
+  c->events.call_statement = call_statement;
   c->events.load = load;
   c->events.function_end = function_end;
 }
@@ -316,4 +346,6 @@ void mm_collector_init(mm_collector *c, const char *src, size_t src_len, const m
 void mm_collector_free(mm_collector *c) {
   mm_vec_free(&c->bindings);
   mm_vec_free(&c->reads);
+  mm_vec_free(&c->uses);
+  mm__window_reading_free(&c->windows);
 }

@@ -9,6 +9,7 @@
 #include "names.h"
 #include "parser.h"
 #include "tiles.h"
+#include "windows.h"
 
 /* A name read in the function being read (its bytes in the source). */
 typedef struct mm_read {
@@ -32,6 +33,8 @@ typedef struct mm_collector {
   uint32_t first_line;
   mm_vec bindings;
   mm_vec reads; /* mm_read: every name read, resolved at the function's end */
+  mm_vec uses;  /* mm_use: the lines each tile is used on (uses.h) */
+  mm_window_reading windows;
 } mm_collector;
 
 void mm_collector_init(mm_collector *collector, const char *src, size_t src_len,

@@ -6,6 +6,14 @@
 #include "arena.h"
 #include "model_internal.h"
 
+/* Reserved windows and imports are a few per dump: written by code built
+ * for size, not inlined into the writer's hot loops. */
+#if defined(__GNUC__)
+#define RARE __attribute__((cold, noinline))
+#else
+#define RARE
+#endif
+
 /* Bytes that cannot go into a JSON string (or an HTML <script>) as they
  * are. 0xE2 may start U+2028/U+2029 and is checked further. */
 static const uint8_t json_special[256] = {
@@ -124,18 +132,47 @@ static void put_source(mm_buf *out, const mm_function *fn) {
   mm_buf_append(out, "\"]", 2);
 }
 
-static void put_space(mm_buf *out, const mm_space_usage *u) {
+static void put_null_or_int(mm_buf *out, const char *key, bool known, int64_t value) {
+  mm_buf_puts(out, key);
+  if (known)
+    mm_buf_put_int(out, value);
+  else
+    mm_buf_puts(out, "null");
+}
+
+/* The windows of `fn` placed in `space`, as indices. */
+RARE static void put_space_windows(mm_buf *out, const mm_function *fn, const char *space) {
+  mm_buf_puts(out, ",\"peak_reserved\":[");
+  bool first = true;
+  for (size_t i = 0; i < fn->window_count; i++) {
+    if (!fn->windows[i].placed || fn->windows[i].space != space) continue;
+    if (!first) mm_buf_putc(out, ',');
+    first = false;
+    mm_buf_put_int(out, (int64_t)i);
+  }
+  mm_buf_putc(out, ']');
+}
+
+static void put_space(mm_buf *out, const mm_function *fn, const mm_space_usage *u) {
   mm_buf_puts(out, "{\"space\":");
   put_cstring(out, u->space);
   put_int_field(out, ",\"hwm\":", u->hwm);
   put_int_field(out, ",\"limit\":", u->limit);
   put_int_field(out, ",\"tiles\":", u->tiles);
   put_int_field(out, ",\"bases\":", u->bases);
+  put_int_field(out, ",\"rank\":", mm_space_rank(u->space));
   put_int_field(out, ",\"over_capacity\":", u->over_capacity);
   put_int_field(out, ",\"peak_live\":", u->peak_live);
   put_int_field(out, ",\"peak_line\":", u->peak_line);
   put_int_field(out, ",\"fragmentation\":", u->fragmentation);
   put_int_list(out, ",\"peak_boxes\":", u->peak_box_count, u32_at, u->peak_boxes);
+  put_int_field(out, ",\"reserved_bytes\":", u->reserved_bytes);
+  put_int_field(out, ",\"hwm_with_reserved\":", u->hwm_all);
+  put_null_or_int(out, ",\"headroom\":", u->has_capacity, u->limit - u->hwm_all);
+  if (u->peak_live > 0 && u->reserved_bytes)
+    put_space_windows(out, fn, u->space);
+  else
+    mm_buf_puts(out, ",\"peak_reserved\":[]");
   mm_buf_puts(out, ",\"live\":[");
   for (uint32_t i = 0; i < u->profile_len; i++) {
     if (i) mm_buf_putc(out, ',');
@@ -148,7 +185,37 @@ static void put_space(mm_buf *out, const mm_space_usage *u) {
   mm_buf_puts(out, "]}");
 }
 
-static void put_box(mm_buf *out, const mm_box *box) {
+/* A box's uses and its longest idle span. */
+static void put_uses(mm_buf *out, const mm_box *box) {
+  put_int_list(out, ",\"uses\":", box->use_count, u32_at, box->uses);
+  if (box->idle_from) {
+    put_int_field(out, ",\"idle\":[", box->idle_from);
+    put_int_field(out, ",", box->idle_to);
+    put_int_field(out, "],\"idle_bytes_lines\":",
+                  box->tile->size * (int64_t)(box->idle_to - box->idle_from + 1));
+  } else {
+    mm_buf_puts(out, ",\"idle\":null,\"idle_bytes_lines\":0");
+  }
+}
+
+/* The windows sharing a box's bytes, as indices. */
+RARE static void put_window_conflicts(mm_buf *out, const mm_function *fn, uint32_t box) {
+  mm_buf_puts(out, ",\"window_conflicts\":[");
+  bool first = true;
+  for (size_t i = 0; i < fn->window_count; i++) {
+    const mm_window *w = &fn->windows[i];
+    for (uint32_t k = 0; k < w->conflict_count; k++) {
+      if (w->conflicts[k] != box) continue;
+      if (!first) mm_buf_putc(out, ',');
+      first = false;
+      mm_buf_put_int(out, (int64_t)i);
+    }
+  }
+  mm_buf_putc(out, ']');
+}
+
+static void put_box(mm_buf *out, const mm_function *fn, uint32_t index) {
+  const mm_box *box = &fn->boxes[index];
   const mm_tile *t = box->tile;
   mm_buf_puts(out, "{\"name\":");
   put_cstring(out, t->name);
@@ -181,7 +248,72 @@ static void put_box(mm_buf *out, const mm_box *box) {
     put_int_list(out, ",\"conflicts_with\":", listed, u32_at, box->partners);
     put_int_field(out, ",\"conflict_count\":", box->partner_total);
   }
+  if (box->window_conflict) put_window_conflicts(out, fn, index);
+  put_uses(out, box);
   mm_buf_putc(out, '}');
+}
+
+/* `note` of a window that is not drawn. */
+RARE static const char *window_note(const mm_window *w) {
+  if (!w->base_known) return "not drawn: its base is not assigned yet (AUTO)";
+  if (!w->size_known) return "not drawn: its size is not an integer";
+  if (w->base < 0) return "not drawn: its base is not assigned yet (negative)";
+  return "not drawn: it has no bytes";
+}
+
+RARE static void put_window(mm_buf *out, const mm_function *fn, const mm_window *w) {
+  mm_buf_puts(out, "{\"name\":");
+  put_cstring(out, w->name);
+  mm_buf_puts(out, ",\"space\":");
+  put_cstring(out, w->space);
+  put_null_or_int(out, ",\"base\":", w->base_known, w->base);
+  put_null_or_int(out, ",\"size\":", w->size_known, w->size);
+  put_int_field(out, ",\"line\":", w->line);
+  if (w->bound) {
+    mm_buf_puts(out, ",\"bound\":");
+    put_cstring(out, w->bound);
+  }
+  if (w->slot_size) put_int_field(out, ",\"slot_size\":", w->slot_size);
+  if (w->slot_num) put_int_field(out, ",\"slot_num\":", w->slot_num);
+  mm_buf_puts(out, ",\"placed\":");
+  put_bool(out, w->placed);
+  if (!w->placed) {
+    mm_buf_puts(out, ",\"note\":");
+    put_cstring(out, window_note(w));
+  }
+  mm_buf_puts(out, ",\"over_capacity\":");
+  put_bool(out, w->over_capacity);
+  put_int_list(out, ",\"conflicts_with\":", w->conflict_count, u32_at, w->conflicts);
+  if (w->grown_hwm) {
+    put_int_field(out, ",\"one_more_slot_hwm\":", w->grown_hwm);
+    for (size_t k = 0; k < fn->space_count; k++) {
+      const mm_space_usage *u = &fn->spaces[k];
+      if (u->space != w->space || !u->has_capacity) continue;
+      mm_buf_puts(out, ",\"one_more_slot_fits\":");
+      put_bool(out, w->grown_hwm <= u->limit);
+    }
+  }
+  mm_buf_putc(out, '}');
+}
+
+RARE static void put_import(mm_buf *out, const mm_import *imp) {
+  mm_buf_puts(out, "{\"name\":");
+  put_cstring(out, imp->name);
+  mm_buf_puts(out, ",\"peer\":");
+  put_cstring(out, imp->peer);
+  put_int_field(out, ",\"line\":", imp->line);
+  mm_buf_putc(out, '}');
+}
+
+/* model.md's spaces, or (`reserved_only`) the spaces of windows only. */
+static void put_spaces(mm_buf *out, const mm_function *fn, bool reserved_only) {
+  bool first = true;
+  for (size_t i = 0; i < fn->space_count; i++) {
+    if (fn->spaces[i].reserved_only != reserved_only) continue;
+    if (!first) mm_buf_putc(out, ',');
+    first = false;
+    put_space(out, fn, &fn->spaces[i]);
+  }
 }
 
 static void put_function(mm_buf *out, const mm_function *fn, unsigned flags) {
@@ -196,14 +328,23 @@ static void put_function(mm_buf *out, const mm_function *fn, unsigned flags) {
     put_source(out, fn);
   }
   mm_buf_puts(out, ",\"spaces\":[");
-  for (size_t i = 0; i < fn->space_count; i++) {
+  put_spaces(out, fn, false);
+  mm_buf_puts(out, "],\"reserved_only_spaces\":[");
+  put_spaces(out, fn, true);
+  mm_buf_puts(out, "],\"reserved\":[");
+  for (size_t i = 0; i < fn->window_count; i++) {
     if (i) mm_buf_putc(out, ',');
-    put_space(out, &fn->spaces[i]);
+    put_window(out, fn, &fn->windows[i]);
+  }
+  mm_buf_puts(out, "],\"imports\":[");
+  for (size_t i = 0; i < fn->import_count; i++) {
+    if (i) mm_buf_putc(out, ',');
+    put_import(out, &fn->imports[i]);
   }
   mm_buf_puts(out, "],\"boxes\":[");
   for (size_t i = 0; i < fn->box_count; i++) {
     if (i) mm_buf_puts(out, ",\n");
-    put_box(out, &fn->boxes[i]);
+    put_box(out, fn, (uint32_t)i);
   }
   mm_buf_puts(out, "]}");
 }

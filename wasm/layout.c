@@ -2,9 +2,9 @@
  * slot, merged into runs where lifetimes touch, sorted, checked pairwise
  * for views and conflicts, and summed up per space. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "arena.h"
-#include <string.h>
 
 #include "model_internal.h"
 
@@ -121,9 +121,13 @@ static bool emit_runs(mm_function *fn, slot_key *members, size_t n, mm_arena *ar
     box->alias_count = (uint32_t)(j - i - 1);
     if (box->alias_count) {
       box->aliases = mm_arena_alloc(arena, box->alias_count * sizeof *box->aliases);
-      if (!box->aliases) return false;
-      for (size_t k = i + 1; k < j; k++)
-        box->aliases[k - i - 1] = members[k].tile->name;
+      const mm_tile **run = mm_arena_alloc(arena, (j - i) * sizeof *run);
+      if (!box->aliases || !run) return false;
+      for (size_t k = i; k < j; k++) {
+        run[k - i] = members[k].tile;
+        if (k > i) box->aliases[k - i - 1] = members[k].tile->name;
+      }
+      box->run = run;
     }
     i = j;
   }
@@ -255,7 +259,9 @@ static void flag_over_capacity(mm_function *fn) {
 }
 
 static bool sum_spaces(mm_function *fn, const mm_backend *backend, mm_arena *arena) {
-  fn->spaces = mm_arena_alloc(arena, (fn->box_count ? fn->box_count : 1) * sizeof *fn->spaces);
+  /* Room for a space of reserved windows only, one per window (windows.c). */
+  size_t room = fn->box_count + fn->window_count;
+  fn->spaces = mm_arena_alloc(arena, (room ? room : 1) * sizeof *fn->spaces);
   const char **scratch = mm__alloc((fn->box_count ? fn->box_count : 1) * sizeof *scratch);
   if (!fn->spaces || !scratch) {
     mm__dealloc(scratch);
@@ -285,6 +291,8 @@ static bool sum_spaces(mm_function *fn, const mm_backend *backend, mm_arena *are
     mm_space_usage *u = &fn->spaces[k];
     uint64_t capacity = mm_backend_capacity(backend, u->space, strlen(u->space));
     u->limit = capacity ? (int64_t)capacity : u->hwm;
+    u->has_capacity = capacity != 0;
+    u->hwm_all = u->hwm;
   }
   flag_over_capacity(fn);
   mm__dealloc(scratch);
@@ -307,5 +315,5 @@ bool mm_function_layout(mm_function *fn, const mm_backend *backend, mm_arena *ar
   ok = ok && make_boxes(fn, keys, arena);
   mm__dealloc(keys);
   if (!ok || !sort_boxes(fn->boxes, fn->box_count)) return false;
-  return find_overlaps(fn) && sum_spaces(fn, backend, arena) && mm_function_liveness(fn, arena);
+  return find_overlaps(fn) && sum_spaces(fn, backend, arena);
 }

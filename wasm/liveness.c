@@ -1,6 +1,7 @@
 /* liveness.c: what is live where, per space: the bytes covered by the
  * boxes live on each line (a union, so a view inside its parent counts
- * once), the peak of that profile and the boxes live at the peak.
+ * once; a reserved window on every line), the peak of that profile and
+ * the boxes live at the peak.
  * A sweep over lines with a segment tree over the byte boundaries keeps
  * it O(n log n) in the boxes of a space. */
 #include <stdlib.h>
@@ -63,12 +64,18 @@ static int compare_events(const void *pa, const void *pb) {
 #define MM_SORT_COMPARE compare_events
 #include "sort_impl.h"
 
-/* Byte range of a box that exists in the space: negative offsets are
- * clipped (those boxes are flagged over capacity). */
-static bool box_bytes(const mm_box *box, int64_t *lo, int64_t *hi) {
-  *lo = box->tile->offset < 0 ? 0 : box->tile->offset;
-  *hi = box->tile->offset + box->tile->size;
-  return box->tile->size > 0 && *hi > *lo;
+/* What is live in a space: a box, or a reserved window (live on every
+ * line of the function). Bytes before 0 are clipped (those boxes are
+ * flagged over capacity). */
+typedef struct live_span {
+  int64_t lo, hi;
+  uint32_t start, end;
+} live_span;
+
+static bool span_of_box(const mm_box *box, live_span *out) {
+  *out = (live_span){box->tile->offset < 0 ? 0 : box->tile->offset,
+                     box->tile->offset + box->tile->size, box->start, box->end};
+  return box->tile->size > 0 && out->hi > out->lo;
 }
 
 static uint32_t bound_index(const int64_t *bounds, size_t n, int64_t value) {
@@ -86,6 +93,8 @@ static uint32_t bound_index(const int64_t *bounds, size_t n, int64_t value) {
 typedef struct space_scratch {
   uint32_t *members; /* box indices in this space */
   size_t member_count;
+  live_span *spans; /* its boxes' and windows' */
+  size_t span_count;
   int64_t *bounds;
   live_event *events;
   uint32_t *count;
@@ -95,23 +104,20 @@ typedef struct space_scratch {
 /* Builds the step profile of one space and finds its peak. */
 static bool sweep_space(mm_function *fn, mm_space_usage *u, space_scratch *s, mm_arena *arena) {
   size_t nb = 0, ne = 0;
-  for (size_t i = 0; i < s->member_count; i++) {
-    int64_t lo, hi;
-    if (!box_bytes(&fn->boxes[s->members[i]], &lo, &hi)) continue;
-    s->bounds[nb++] = lo;
-    s->bounds[nb++] = hi;
+  for (size_t i = 0; i < s->span_count; i++) {
+    s->bounds[nb++] = s->spans[i].lo;
+    s->bounds[nb++] = s->spans[i].hi;
   }
   if (!sort_i64(s->bounds, nb)) return false;
   size_t unique = 0;
   for (size_t i = 0; i < nb; i++)
     if (!unique || s->bounds[i] != s->bounds[unique - 1]) s->bounds[unique++] = s->bounds[i];
-  for (size_t i = 0; i < s->member_count; i++) {
-    const mm_box *box = &fn->boxes[s->members[i]];
-    int64_t lo, hi;
-    if (!box_bytes(box, &lo, &hi)) continue;
-    uint32_t a = bound_index(s->bounds, unique, lo), b = bound_index(s->bounds, unique, hi);
-    s->events[ne++] = (live_event){box->start, 1, a, b};
-    s->events[ne++] = (live_event){box->end + 1, -1, a, b};
+  for (size_t i = 0; i < s->span_count; i++) {
+    const live_span *span = &s->spans[i];
+    uint32_t a = bound_index(s->bounds, unique, span->lo);
+    uint32_t b = bound_index(s->bounds, unique, span->hi);
+    s->events[ne++] = (live_event){span->start, 1, a, b};
+    s->events[ne++] = (live_event){span->end + 1, -1, a, b};
   }
   if (!sort_events(s->events, ne)) return false;
   uint32_t segments = unique > 1 ? (uint32_t)(unique - 1) : 1;
@@ -137,7 +143,7 @@ static bool sweep_space(mm_function *fn, mm_space_usage *u, space_scratch *s, mm
       u->peak_line = line;
     }
   }
-  u->fragmentation = u->hwm > u->peak_live ? u->hwm - u->peak_live : 0;
+  u->fragmentation = u->hwm_all > u->peak_live ? u->hwm_all - u->peak_live : 0;
   return true;
 }
 
@@ -178,25 +184,35 @@ static bool peak_composition(mm_function *fn, mm_space_usage *u, space_scratch *
 }
 
 static bool space_liveness(mm_function *fn, mm_space_usage *u, space_scratch *s, mm_arena *arena) {
-  s->member_count = 0;
-  for (size_t i = 0; i < fn->box_count; i++)
-    if (fn->boxes[i].tile->space == u->space) /* shared within a function (collect.c) */
-      s->members[s->member_count++] = (uint32_t)i;
+  s->member_count = s->span_count = 0;
+  for (size_t i = 0; i < fn->box_count; i++) {
+    if (fn->boxes[i].tile->space != u->space) continue; /* shared within a function (collect.c) */
+    s->members[s->member_count++] = (uint32_t)i;
+    s->span_count += span_of_box(&fn->boxes[i], &s->spans[s->span_count]);
+  }
+  for (size_t i = 0; i < fn->window_count; i++) {
+    const mm_window *w = &fn->windows[i];
+    if (w->placed && w->space == u->space)
+      s->spans[s->span_count++] =
+          (live_span){w->base, w->base + w->size, fn->src_start, fn->src_end};
+  }
   return sweep_space(fn, u, s, arena) && peak_composition(fn, u, s, arena);
 }
 
 bool mm_function_liveness(mm_function *fn, mm_arena *arena) {
-  size_t n = fn->box_count ? fn->box_count : 1;
+  size_t n = fn->box_count + fn->window_count ? fn->box_count + fn->window_count : 1;
   space_scratch s = {0};
   s.members = mm__alloc(n * sizeof *s.members);
+  s.spans = mm__alloc(n * sizeof *s.spans);
   s.bounds = mm__alloc(2 * n * sizeof *s.bounds);
   s.events = mm__alloc(2 * n * sizeof *s.events);
   s.count = mm__alloc(8 * n * sizeof *s.count);
   s.covered = mm__alloc(8 * n * sizeof *s.covered);
-  bool ok = s.members && s.bounds && s.events && s.count && s.covered;
+  bool ok = s.members && s.spans && s.bounds && s.events && s.count && s.covered;
   for (size_t k = 0; k < fn->space_count && ok; k++)
     ok = space_liveness(fn, &fn->spaces[k], &s, arena);
   mm__dealloc(s.members);
+  mm__dealloc(s.spans);
   mm__dealloc(s.bounds);
   mm__dealloc(s.events);
   mm__dealloc(s.count);

@@ -16,6 +16,10 @@ typedef struct mm_tile {
   const int64_t *shape;
   uint32_t shape_len;
   uint32_t start, end; /* lexical lifetime */
+  /* The lines it is used on: every line of a statement binding it and
+   * every line it is read on, sorted and distinct (uses.c). */
+  const uint32_t *uses;
+  uint32_t use_count;
 } mm_tile;
 
 #define MM_BOX_PARTNERS 8
@@ -26,10 +30,17 @@ typedef struct mm_box {
   uint32_t start, end;
   const char **aliases;
   uint32_t alias_count;
+  const mm_tile *const *run; /* the run's tiles: the first, then one per alias */
+  /* The lines its tiles are used on, sorted and distinct, and the longest
+   * run of lines strictly between two of them (idle_from 0: none). */
+  const uint32_t *uses;
+  uint32_t use_count;
+  uint32_t idle_from, idle_to;
   uint32_t rank;  /* space rank */
   uint32_t order; /* position before sorting, for stability */
   bool view, conflict;
-  bool over_capacity; /* outside [0, limit): drawn where it is, and flagged */
+  bool over_capacity;   /* outside [0, limit): drawn where it is, and flagged */
+  bool window_conflict; /* shares bytes with a reserved window (windows.c) */
   /* The boxes it conflicts with (indices in the sorted boxes): the first
    * MM_BOX_PARTNERS in sort order, and how many there are in all. */
   uint32_t partners[MM_BOX_PARTNERS];
@@ -45,6 +56,11 @@ typedef struct mm_live_step {
 typedef struct mm_space_usage {
   const char *space;
   int64_t hwm, limit;
+  /* Reserved windows (windows.c): their bytes, the high-water mark with
+   * them, whether the backend gives a capacity, and whether the space
+   * holds windows only (not in model.md's `spaces`). */
+  int64_t reserved_bytes, hwm_all;
+  bool has_capacity, reserved_only;
   uint32_t tiles, bases;
   uint32_t over_capacity; /* boxes outside [0, limit) */
   /* Liveness (liveness.c): bytes covered by the boxes live on each line,
@@ -58,6 +74,29 @@ typedef struct mm_space_usage {
   uint32_t peak_box_count;
 } mm_space_usage;
 
+/* A reserved window (model.md, "Reserved windows"): [base, base + size)
+ * of `space` for the whole function. */
+typedef struct mm_window {
+  const char *name;  /* its name= */
+  const char *bound; /* the name the call's result is bound to; NULL: none */
+  const char *space;
+  int64_t base, size;
+  bool base_known, size_known; /* integers as written (not `AUTO`, ...) */
+  bool placed;                 /* drawn and counted: base >= 0, size > 0 */
+  uint32_t line;
+  int64_t slot_size, slot_num; /* from an *_initialize_pipe call; 0: unknown */
+  bool over_capacity;
+  uint32_t *conflicts; /* indices of the boxes sharing its bytes */
+  uint32_t conflict_count;
+  int64_t grown_hwm; /* the space's high-water mark with one more slot; 0: unknown */
+} mm_window;
+
+/* A peer function's window this function uses (import_peer_buffer). */
+typedef struct mm_import {
+  const char *name, *peer;
+  uint32_t line;
+} mm_import;
+
 typedef struct mm_function {
   const char *name, *ftype;
   uint32_t src_start, src_end;
@@ -69,6 +108,10 @@ typedef struct mm_function {
   size_t box_count;
   mm_space_usage *spaces;
   size_t space_count;
+  mm_window *windows;
+  size_t window_count;
+  mm_import *imports;
+  size_t import_count;
   bool unallocated; /* a space with 2+ bases, each lowest at offset 0 */
 } mm_function;
 
@@ -84,9 +127,20 @@ struct mm_model {
  * sums up each space (layout.c). False when out of memory. */
 bool mm_function_layout(mm_function *fn, const mm_backend *backend, mm_arena *arena);
 
-/* Fills each space's live profile, peak and peak composition; after
- * mm_function_layout. False when out of memory (liveness.c). */
+/* Places the reserved windows in their spaces (a space of windows only
+ * is added), sums their bytes, flags the boxes sharing their bytes and
+ * finds the high-water mark with one more ring slot; after
+ * mm_function_layout. False when out of memory (windows.c). */
+bool mm_function_windows(mm_function *fn, const mm_backend *backend, mm_arena *arena);
+
+/* Fills each space's live profile, peak and peak composition, windows
+ * included; after mm_function_windows. False when out of memory
+ * (liveness.c). */
 bool mm_function_liveness(mm_function *fn, mm_arena *arena);
+
+/* Each box's uses (its run's tiles' together) and longest idle span;
+ * after mm_function_layout. False when out of memory (uses.c). */
+bool mm_function_idle(mm_function *fn, mm_arena *arena);
 
 /* Rank of a space in the fixed order Vec, Mat, Left, LeftScale, Right,
  * RightScale, Acc, Bias; 8 for any other (backends.c). */

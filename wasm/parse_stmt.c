@@ -38,6 +38,13 @@ static mm_node *parse_rhs(parser *p) {
   return parse_star_expressions(p);
 }
 
+/* A statement whose value is a call: told to the listener (windows). */
+static void emit_call_statement(parser *p, const mm_node *target, const mm_node *value,
+                                uint32_t line) {
+  if (p->tracking && value && value->kind == N_CALL && !p_failed(p))
+    p->events->call_statement(p->events->context, target, value, line);
+}
+
 static void parse_assignment_or_expression(parser *p, uint32_t depth) {
   const mm_token *first = p_peek(p);
   mm_node *lhs = parse_rhs(p);
@@ -51,6 +58,7 @@ static void parse_assignment_or_expression(parser *p, uint32_t depth) {
     if (p->tracking && lhs->kind == N_NAME)
       p->events->binding(p->events->context, lhs, annotation, value, first->line, p->prev_end_line,
                          depth);
+    if (lhs->kind == N_NAME) emit_call_statement(p, lhs, value, first->line);
     p_emit_loads(p, lhs);
     p_emit_loads(p, annotation);
     p_emit_loads(p, value);
@@ -65,12 +73,16 @@ static void parse_assignment_or_expression(parser *p, uint32_t depth) {
     p_emit_loads(p, value);
     return;
   }
+  const mm_node *target = NULL;
   while (!p_failed(p) && p_accept_op(p, OP_EQUAL)) {
     if (!check_target(p, lhs, TARGET_ASSIGN)) return;
     p_emit_loads(p, lhs);
+    if (!target) target = lhs;
     lhs = parse_rhs(p);
     if (!lhs) return;
   }
+  if (p_failed(p)) return;
+  if (!target || target->kind == N_NAME) emit_call_statement(p, target, lhs, first->line);
   p_emit_loads(p, lhs);
 }
 

@@ -39,6 +39,11 @@ typedef struct mm_parse_events {
    * `parameter`, in the same order. */
   void (*tile_binding)(void *context, const mm_skim_statement *statement, uint32_t depth,
                        bool is_param);
+  /* A statement whose whole value is a call, anywhere in the function:
+   * `f(...)` alone (`target` NULL), `NAME = f(...)` or `NAME: annotation
+   * = f(...)` (`target` the first name bound). Reserved windows are read
+   * from these (windows.c). */
+  void (*call_statement)(void *context, const mm_node *target, const mm_node *call, uint32_t line);
   /* A read of a name (a Name node with Load context). */
   void (*load)(void *context, const mm_node *name);
   /* The function ended; `last_line` is the last line of its last statement. */

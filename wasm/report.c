@@ -38,25 +38,48 @@ static const mm_space_usage *space_of(const mm_function *fn, const char *space) 
   return NULL;
 }
 
-/* One line of the check: a conflicting pair, a box over capacity, or a
- * note that a box has more conflicts than it keeps partners for. */
-enum { ENTRY_OVER = -1, ENTRY_MORE = -2 };
+/* One line of the check: a conflicting pair, a box over capacity, a note
+ * that a box has more conflicts than it keeps partners for, a box sharing
+ * a reserved window's bytes, or a window over capacity. */
+typedef enum entry_kind {
+  ENTRY_MORE,
+  ENTRY_OVER,
+  ENTRY_PAIR,
+  ENTRY_WINDOW,
+  ENTRY_WINDOW_OVER
+} entry_kind;
 typedef struct check_entry {
-  uint32_t line, box;
-  int32_t partner; /* a box index, or ENTRY_OVER / ENTRY_MORE */
+  uint32_t line;
+  uint32_t box;   /* the box; NO_BOX for ENTRY_WINDOW_OVER */
+  uint32_t other; /* the partner box, or the window for the window kinds */
+  uint8_t kind;
 } check_entry;
+#define NO_BOX UINT32_MAX
 
+/* In line order, then by box, kind and partner. */
 static int compare_entries(const void *pa, const void *pb) {
   const check_entry *a = pa, *b = pb;
   if (a->line != b->line) return a->line < b->line ? -1 : 1;
   if (a->box != b->box) return a->box < b->box ? -1 : 1;
-  return a->partner < b->partner ? -1 : a->partner > b->partner;
+  if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
+  return a->other < b->other ? -1 : a->other > b->other;
 }
 
 #define MM_SORT_NAME sort_entries
 #define MM_SORT_TYPE check_entry
 #define MM_SORT_COMPARE compare_entries
 #include "sort_impl.h"
+
+/* Whether the pair (box, partners[k]) is written from `box`: from the
+ * first box of the pair, or from this one when the first kept no room
+ * for it. */
+static bool written_here(const mm_function *fn, uint32_t i, uint32_t k) {
+  const mm_box *box = &fn->boxes[i], *other = &fn->boxes[box->partners[k]];
+  if (box->partners[k] > i) return true;
+  for (uint32_t m = 0; m < other->partner_total && m < MM_BOX_PARTNERS; m++)
+    if (other->partners[m] == i) return false;
+  return true;
+}
 
 /* The function's entries, each pair once, in line order; returns how many,
  * or SIZE_MAX when out of memory. */
@@ -65,45 +88,91 @@ static size_t collect_entries(const mm_function *fn, check_entry *entries) {
   for (uint32_t i = 0; i < fn->box_count; i++) {
     const mm_box *box = &fn->boxes[i];
     for (uint32_t k = 0; k < box->partner_total && k < MM_BOX_PARTNERS; k++) {
+      if (!written_here(fn, i, k)) continue;
       const mm_box *other = &fn->boxes[box->partners[k]];
-      /* From the first box of the pair, or from this one when the first
-       * kept no room for it. */
-      const mm_box *first = box->partners[k] < i ? other : box;
-      bool listed_there = false;
-      for (uint32_t m = 0; first != box && m < first->partner_total && m < MM_BOX_PARTNERS; m++)
-        listed_there |= first->partners[m] == i;
-      if (first != box && listed_there) continue;
       uint32_t line = box->start > other->start ? box->start : other->start;
-      entries[n++] = (check_entry){line, i, (int32_t)box->partners[k]};
+      entries[n++] = (check_entry){line, i, box->partners[k], ENTRY_PAIR};
     }
     if (box->partner_total > MM_BOX_PARTNERS)
-      entries[n++] = (check_entry){box->start, i, ENTRY_MORE};
-    if (box->over_capacity) entries[n++] = (check_entry){box->start, i, ENTRY_OVER};
+      entries[n++] = (check_entry){box->start, i, 0, ENTRY_MORE};
+    if (box->over_capacity) entries[n++] = (check_entry){box->start, i, 0, ENTRY_OVER};
+  }
+  for (uint32_t w = 0; w < fn->window_count; w++) {
+    const mm_window *window = &fn->windows[w];
+    for (uint32_t k = 0; k < window->conflict_count; k++) {
+      uint32_t box = window->conflicts[k];
+      entries[n++] = (check_entry){fn->boxes[box].start, box, w, ENTRY_WINDOW};
+    }
+    if (window->over_capacity)
+      entries[n++] = (check_entry){window->line, NO_BOX, w, ENTRY_WINDOW_OVER};
   }
   return sort_entries(entries, n) ? n : SIZE_MAX;
 }
 
-static void put_entry(mm_buf *out, const char *label, const mm_function *fn, const check_entry *e) {
-  const mm_box *box = &fn->boxes[e->box];
+static void put_window_label(mm_buf *out, const mm_window *w) {
   char text[96];
-  if (e->partner == ENTRY_MORE) {
+  mm_buf_puts(out, "reserved window '");
+  mm_buf_puts(out, w->name);
+  snprintf(text, sizeof text, "' (bytes %lld..%lld, line %u)", (long long)w->base,
+           (long long)(w->base + w->size), w->line);
+  mm_buf_puts(out, text);
+}
+
+/* What the space's reserved windows take of it, after a box over capacity. */
+static void put_reserved_share(mm_buf *out, const mm_function *fn, const mm_space_usage *u) {
+  char text[96];
+  if (!u || !u->reserved_bytes) return;
+  snprintf(text, sizeof text,
+           " (reserved windows take %lld B of it:", (long long)u->reserved_bytes);
+  mm_buf_puts(out, text);
+  for (size_t i = 0; i < fn->window_count; i++) {
+    if (!fn->windows[i].placed || fn->windows[i].space != u->space) continue;
+    mm_buf_puts(out, " '");
+    mm_buf_puts(out, fn->windows[i].name);
+    mm_buf_puts(out, "'");
+  }
+  mm_buf_puts(out, ")");
+}
+
+static void put_entry(mm_buf *out, const char *label, const mm_function *fn, const check_entry *e) {
+  char text[96];
+  if (e->kind == ENTRY_WINDOW_OVER) {
+    const mm_window *w = &fn->windows[e->other];
+    put_location(out, label, e->line, "over capacity", fn);
+    mm_buf_puts(out, w->space);
+    mm_buf_puts(out, " ");
+    put_window_label(out, w);
+    const mm_space_usage *u = space_of(fn, w->space);
+    snprintf(text, sizeof text, " lies outside the capacity 0..%lld\n",
+             (long long)(u ? u->limit : 0));
+    mm_buf_puts(out, text);
+    return;
+  }
+  const mm_box *box = &fn->boxes[e->box];
+  if (e->kind == ENTRY_MORE) {
     snprintf(text, sizeof text, "  (and %u more conflicts of '%.40s')\n",
              box->partner_total - MM_BOX_PARTNERS, box->tile->name);
     mm_buf_puts(out, text);
     return;
   }
-  put_location(out, label, e->line, e->partner == ENTRY_OVER ? "over capacity" : "conflict", fn);
+  put_location(out, label, e->line, e->kind == ENTRY_OVER ? "over capacity" : "conflict", fn);
   mm_buf_puts(out, box->tile->space);
   mm_buf_puts(out, " ");
   put_box_label(out, box);
-  if (e->partner == ENTRY_OVER) {
+  if (e->kind == ENTRY_OVER) {
     const mm_space_usage *u = space_of(fn, box->tile->space);
-    snprintf(text, sizeof text, " lies outside the capacity 0..%lld\n",
+    snprintf(text, sizeof text, " lies outside the capacity 0..%lld",
              (long long)(u ? u->limit : 0));
     mm_buf_puts(out, text);
+    put_reserved_share(out, fn, u);
+    mm_buf_puts(out, "\n");
+  } else if (e->kind == ENTRY_WINDOW) {
+    mm_buf_puts(out, " shares bytes with ");
+    put_window_label(out, &fn->windows[e->other]);
+    mm_buf_puts(out, ", reserved for the whole function\n");
   } else {
     mm_buf_puts(out, " shares bytes with ");
-    put_box_label(out, &fn->boxes[e->partner]);
+    put_box_label(out, &fn->boxes[e->other]);
     mm_buf_puts(out, " while both are live\n");
   }
 }
@@ -111,12 +180,15 @@ static void put_entry(mm_buf *out, const char *label, const mm_function *fn, con
 /* The function's anomalies in line order; returns how many (notes aside),
  * or SIZE_MAX when out of memory. */
 static size_t check_function(mm_buf *out, const char *label, const mm_function *fn) {
-  check_entry *entries = mm__alloc((fn->box_count * (MM_BOX_PARTNERS + 2) + 1) * sizeof *entries);
+  size_t room = fn->box_count * (MM_BOX_PARTNERS + 2) + fn->window_count + 1;
+  for (size_t i = 0; i < fn->window_count; i++)
+    room += fn->windows[i].conflict_count;
+  check_entry *entries = mm__alloc(room * sizeof *entries);
   if (!entries) return SIZE_MAX;
   size_t n = collect_entries(fn, entries), found = 0;
   for (size_t i = 0; n != SIZE_MAX && i < n; i++) {
     put_entry(out, label, fn, &entries[i]);
-    found += entries[i].partner != ENTRY_MORE;
+    found += entries[i].kind != ENTRY_MORE;
   }
   mm__dealloc(entries);
   return n == SIZE_MAX ? SIZE_MAX : found;
@@ -158,60 +230,201 @@ char *mm_model_check_text(const mm_model *model, const char *label, size_t *out_
 
 /* ------------------------------------------------------------- summary */
 
-enum { SUMMARY_COLUMNS = 8 };
-static const char *const summary_headers[SUMMARY_COLUMNS] = {
-    "function", "space", "hwm", "capacity", "usage", "peak live", "fragmentation", "peak line"};
+/* A text table: columns before `first_number` left-aligned, the rest
+ * right-aligned, two spaces apart. Cells are cut at 47 bytes. */
+enum { MAX_COLUMNS = 10, CELL = 48 };
+typedef char table_row[MAX_COLUMNS][CELL];
+typedef struct table {
+  int columns, first_number;
+  size_t width[MAX_COLUMNS];
+  mm_vec rows; /* table_row */
+} table;
 
-static void summary_cells(const mm_function *fn, const mm_space_usage *u,
-                          char cells[SUMMARY_COLUMNS][48]) {
-  snprintf(cells[0], 48, "%.47s", fn->name);
-  snprintf(cells[1], 48, "%.47s", u->space);
-  snprintf(cells[2], 48, "%lld", (long long)u->hwm);
-  snprintf(cells[3], 48, "%lld", (long long)u->limit);
-  snprintf(cells[4], 48, "%.1f%%", u->limit > 0 ? 100.0 * (double)u->hwm / (double)u->limit : 0);
-  snprintf(cells[5], 48, "%lld", (long long)u->peak_live);
-  snprintf(cells[6], 48, "%lld", (long long)u->fragmentation);
-  snprintf(cells[7], 48, "%u", u->peak_line);
+static table_row *table_add(table *t) {
+  table_row *row = mm_vec_push(&t->rows);
+  return row;
 }
 
-/* Text columns left-aligned, numbers right-aligned, two spaces apart. */
-static void put_row(mm_buf *out, const char *const *cells, const size_t *width) {
-  for (int c = 0; c < SUMMARY_COLUMNS; c++) {
-    size_t len = strlen(cells[c]), pad = width[c] > len ? width[c] - len : 0;
-    if (c >= 2)
-      for (size_t k = 0; k < pad; k++)
-        mm_buf_putc(out, ' ');
+static void put_table_row(mm_buf *out, const table *t, char (*cells)[CELL]) {
+  for (int c = 0; c < t->columns; c++) {
+    size_t len = strlen(cells[c]), pad = t->width[c] > len ? t->width[c] - len : 0;
+    bool right = c >= t->first_number, last = c + 1 == t->columns;
+    for (size_t k = 0; right && k < pad; k++)
+      mm_buf_putc(out, ' ');
     mm_buf_puts(out, cells[c]);
-    if (c < 2 && c + 1 < SUMMARY_COLUMNS)
-      for (size_t k = 0; k < pad; k++)
-        mm_buf_putc(out, ' ');
-    mm_buf_puts(out, c + 1 < SUMMARY_COLUMNS ? "  " : "\n");
+    for (size_t k = 0; !right && !last && k < pad; k++)
+      mm_buf_putc(out, ' ');
+    mm_buf_puts(out, last ? "\n" : "  ");
   }
 }
 
-static void for_each_space_row(const mm_model *model, mm_buf *out, size_t *width) {
-  char cells[SUMMARY_COLUMNS][48];
-  const char *row[SUMMARY_COLUMNS];
-  for (int c = 0; c < SUMMARY_COLUMNS; c++)
-    row[c] = cells[c];
+/* Writes the table (the first row is the header) and frees it. */
+static void table_put(mm_buf *out, table *t) {
+  table_row *rows = t->rows.items;
+  if (t->rows.failed) out->failed = true;
+  for (size_t r = 0; r < t->rows.len; r++)
+    for (int c = 0; c < t->columns; c++)
+      if (strlen(rows[r][c]) > t->width[c]) t->width[c] = strlen(rows[r][c]);
+  for (size_t r = 0; r < t->rows.len; r++)
+    put_table_row(out, t, rows[r]);
+  mm_vec_free(&t->rows);
+}
+
+static void table_init(table *t, int columns, int first_number, const char *const *headers) {
+  memset(t, 0, sizeof *t);
+  t->columns = columns;
+  t->first_number = first_number;
+  mm_vec_init(&t->rows, sizeof(table_row));
+  table_row *head = table_add(t);
+  for (int c = 0; head && c < columns; c++)
+    snprintf((*head)[c], CELL, "%s", headers[c]);
+}
+
+static void space_row(table *t, const mm_function *fn, const mm_space_usage *u) {
+  table_row *row = table_add(t);
+  if (!row) return;
+  char(*cells)[CELL] = *row;
+  snprintf(cells[0], CELL, "%.47s", fn->name);
+  snprintf(cells[1], CELL, "%.47s", u->space);
+  snprintf(cells[2], CELL, "%lld", (long long)u->hwm_all);
+  snprintf(cells[3], CELL, "%lld", (long long)u->limit);
+  snprintf(cells[4], CELL, "%.1f%%",
+           u->limit > 0 ? 100.0 * (double)u->hwm_all / (double)u->limit : 0);
+  snprintf(cells[5], CELL, "%lld", (long long)u->reserved_bytes);
+  if (u->has_capacity)
+    snprintf(cells[6], CELL, "%lld", (long long)(u->limit - u->hwm_all));
+  else
+    snprintf(cells[6], CELL, "-");
+  snprintf(cells[7], CELL, "%lld", (long long)u->peak_live);
+  snprintf(cells[8], CELL, "%lld", (long long)u->fragmentation);
+  snprintf(cells[9], CELL, "%u", u->peak_line);
+}
+
+static const char *const space_headers[] = {"function",      "space",    "hwm",      "capacity",
+                                            "usage",         "reserved", "headroom", "peak live",
+                                            "fragmentation", "peak line"};
+
+static void put_spaces_table(mm_buf *out, const mm_model *model) {
+  table t;
+  table_init(&t, 10, 2, space_headers);
   for (size_t i = 0; i < model->functions.len; i++) {
     const mm_function *fn = mm_vec_at(&model->functions, i);
-    for (size_t k = 0; k < fn->space_count; k++) {
-      summary_cells(fn, &fn->spaces[k], cells);
-      for (int c = 0; c < SUMMARY_COLUMNS; c++)
-        if (strlen(cells[c]) > width[c]) width[c] = strlen(cells[c]);
-      if (out) put_row(out, row, width);
+    for (size_t k = 0; k < fn->space_count; k++)
+      space_row(&t, fn, &fn->spaces[k]);
+  }
+  table_put(out, &t);
+}
+
+static void window_row(table *t, const mm_function *fn, const mm_window *w) {
+  table_row *row = table_add(t);
+  if (!row) return;
+  char(*cells)[CELL] = *row;
+  snprintf(cells[0], CELL, "%.47s", fn->name);
+  snprintf(cells[1], CELL, "%.47s", w->space);
+  snprintf(cells[2], CELL, "%.47s", w->name);
+  if (w->placed)
+    snprintf(cells[3], CELL, "%lld..%lld", (long long)w->base, (long long)(w->base + w->size));
+  else
+    snprintf(cells[3], CELL, "not placed");
+  if (w->slot_size && w->slot_num)
+    snprintf(cells[4], CELL, "%lld x %lld B", (long long)w->slot_num, (long long)w->slot_size);
+  else if (w->slot_size)
+    snprintf(cells[4], CELL, "slots of %lld B", (long long)w->slot_size);
+  else
+    snprintf(cells[4], CELL, "-");
+  const mm_space_usage *u = space_of(fn, w->space);
+  if (!w->grown_hwm)
+    snprintf(cells[5], CELL, "-");
+  else if (u && u->has_capacity)
+    snprintf(cells[5], CELL, "hwm %lld of %lld: %s", (long long)w->grown_hwm, (long long)u->limit,
+             w->grown_hwm <= u->limit ? "fits" : "does not fit");
+  else
+    snprintf(cells[5], CELL, "hwm %lld", (long long)w->grown_hwm);
+}
+
+static const char *const window_headers[] = {"function", "space", "reserved window",
+                                             "bytes",    "ring",  "one more slot"};
+
+/* The reserved windows, when there are any. */
+static void put_windows_table(mm_buf *out, const mm_model *model) {
+  size_t count = 0;
+  for (size_t i = 0; i < model->functions.len; i++)
+    count += ((const mm_function *)mm_vec_at(&model->functions, i))->window_count;
+  if (!count) return;
+  table t;
+  table_init(&t, 6, 6, window_headers);
+  for (size_t i = 0; i < model->functions.len; i++) {
+    const mm_function *fn = mm_vec_at(&model->functions, i);
+    for (size_t k = 0; k < fn->window_count; k++)
+      window_row(&t, fn, &fn->windows[k]);
+  }
+  mm_buf_puts(out, "\n");
+  table_put(out, &t);
+}
+
+static int64_t idle_cost(const mm_box *box) {
+  return box->idle_from ? box->tile->size * (int64_t)(box->idle_to - box->idle_from + 1) : 0;
+}
+
+enum { IDLE_LISTED = 3 };
+
+/* The function's boxes with the most bytes x lines held while idle, most
+ * first (the earlier box when equal); how many, at most IDLE_LISTED. */
+static size_t longest_idle(const mm_function *fn, uint32_t *top) {
+  size_t n = 0;
+  for (uint32_t i = 0; i < fn->box_count; i++) {
+    int64_t cost = idle_cost(&fn->boxes[i]);
+    if (!cost) continue;
+    size_t at = n < IDLE_LISTED ? n++ : IDLE_LISTED;
+    while (at > 0 && idle_cost(&fn->boxes[top[at - 1]]) < cost) {
+      if (at < IDLE_LISTED) top[at] = top[at - 1];
+      at--;
     }
+    if (at < IDLE_LISTED) top[at] = i;
+  }
+  return n;
+}
+
+static void idle_row(table *t, const mm_function *fn, const mm_box *box) {
+  table_row *row = table_add(t);
+  if (!row) return;
+  char(*cells)[CELL] = *row;
+  snprintf(cells[0], CELL, "%.47s", fn->name);
+  snprintf(cells[1], CELL, "%.47s", box->tile->name);
+  snprintf(cells[2], CELL, "%.47s", box->tile->space);
+  snprintf(cells[3], CELL, "%lld", (long long)box->tile->size);
+  snprintf(cells[4], CELL, "%u-%u", box->start, box->end);
+  snprintf(cells[5], CELL, "%u-%u", box->idle_from, box->idle_to);
+  snprintf(cells[6], CELL, "%u", box->idle_to - box->idle_from + 1);
+  snprintf(cells[7], CELL, "%lld", (long long)idle_cost(box));
+}
+
+static const char *const idle_headers[] = {"function", "held while idle", "space",
+                                           "bytes",    "live lines",      "idle span",
+                                           "lines",    "bytes x lines"};
+
+static void put_idle_table(mm_buf *out, const mm_model *model) {
+  table t;
+  table_init(&t, 8, 3, idle_headers);
+  for (size_t i = 0; i < model->functions.len; i++) {
+    const mm_function *fn = mm_vec_at(&model->functions, i);
+    uint32_t top[IDLE_LISTED];
+    size_t n = longest_idle(fn, top);
+    for (size_t k = 0; k < n; k++)
+      idle_row(&t, fn, &fn->boxes[top[k]]);
+  }
+  if (t.rows.len > 1) {
+    mm_buf_puts(out, "\n");
+    table_put(out, &t);
+  } else {
+    mm_vec_free(&t.rows);
   }
 }
 
 char *mm_model_summary_text(const mm_model *model, size_t *out_len) {
-  size_t width[SUMMARY_COLUMNS];
-  for (int c = 0; c < SUMMARY_COLUMNS; c++)
-    width[c] = strlen(summary_headers[c]);
-  for_each_space_row(model, NULL, width); /* first pass: column widths */
   mm_buf out = {0};
-  put_row(&out, summary_headers, width);
-  for_each_space_row(model, &out, width);
+  put_spaces_table(&out, model);
+  put_windows_table(&out, model);
+  put_idle_table(&out, model);
   return finish(&out, out_len);
 }

@@ -563,13 +563,15 @@ static bool starts_operand(unsigned char c) {
 }
 
 /* Expressions separated by commas, a trailing one allowed (a tuple). */
-bool skim_sequence(skim *k) {
+bool skim_sequence(skim *k, summary *whole) {
+  summary e, *first = whole ? whole : &e;
+  if (!skim_expression(k, first, NULL)) return false;
   for (;;) {
-    summary e;
-    if (!skim_expression(k, &e, NULL)) return false;
     if (peek(k) != ',') return true;
     k->pos++;
+    if (first == whole) whole->form = F_OTHER; /* a tuple */
     if (!starts_operand(peek(k))) return true;
+    if (!skim_expression(k, &e, NULL)) return false;
   }
 }
 

@@ -227,8 +227,10 @@ bool skim_elements(skim *k, unsigned char close, bool allow_empty, element_fn ea
 /* A number at a digit: a decimal integer within 2^53 is F_INT with its
  * value (`range` set beyond), a float F_OTHER; false for other forms. */
 bool skim_number(skim *k, summary *out);
-/* Expressions separated by commas, a trailing one allowed (a tuple). */
-bool skim_sequence(skim *k);
+/* Expressions separated by commas, a trailing one allowed (a tuple);
+ * `whole` (may be NULL) sums up the value: the one expression, or F_OTHER
+ * for a tuple. */
+bool skim_sequence(skim *k, summary *whole);
 /* One bound name: an identifier that is no keyword. Not a read. */
 bool skim_bound_name(skim *k);
 /* `for` targets: names, and parenthesized or bracketed lists of them. */

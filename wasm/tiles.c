@@ -42,16 +42,14 @@ mm_str mm_dotted_last(const char *src, const mm_node *node) {
 
 /* ---------------------------------------------------------- integers */
 
-typedef enum int_result { INT_NONE, INT_OK, INT_RANGE } int_result;
-
 static int digit_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   c = (char)(c | 0x20);
   return c >= 'a' && c <= 'f' ? c - 'a' + 10 : 99;
 }
 
-static int_result literal_value(const char *src, const mm_node *node, int64_t *value) {
-  if (node->kind != N_INT) return INT_NONE;
+static mm_int_result literal_value(const char *src, const mm_node *node, int64_t *value) {
+  if (node->kind != N_INT) return MM_INT_NONE;
   const char *s = src + node->start;
   size_t len = node->len, i = 0;
   int base = 10;
@@ -63,26 +61,25 @@ static int_result literal_value(const char *src, const mm_node *node, int64_t *v
   for (; i < len; i++) {
     if (s[i] == '_') continue;
     int d = digit_value(s[i]);
-    if (d >= base) return INT_NONE;
-    if (v > (MAX_EXACT_INTEGER - d) / base) return INT_RANGE;
+    if (d >= base) return MM_INT_NONE;
+    if (v > (MAX_EXACT_INTEGER - d) / base) return MM_INT_RANGE;
     v = v * base + d;
   }
   *value = v;
-  return INT_OK;
+  return MM_INT_OK;
 }
 
 /* An integer literal or a negated one. */
-static int_result plain_integer(const char *src, const mm_node *node, int64_t *value) {
+static mm_int_result plain_integer(const char *src, const mm_node *node, int64_t *value) {
   if (node->kind == N_UNARY && node->op == OP_MINUS && node->count == 1) {
-    int_result r = literal_value(src, node->kids[0], value);
-    if (r == INT_OK) *value = -*value;
+    mm_int_result r = literal_value(src, node->kids[0], value);
+    if (r == MM_INT_OK) *value = -*value;
     return r;
   }
   return literal_value(src, node, value);
 }
 
-/* A plain integer, or `<...>.const(<plain integer>, ...)`. */
-static int_result usable_integer(const char *src, const mm_node *node, int64_t *value) {
+mm_int_result mm__usable_integer(const char *src, const mm_node *node, int64_t *value) {
   if (node->kind == N_CALL && node->positional >= 2 &&
       mm_is_dotted_ending(src, node->kids[0], "const"))
     return plain_integer(src, node->kids[1], value);
@@ -171,8 +168,7 @@ static void decode_body(const char *s, size_t i, size_t end, bool raw, mm_buf *o
   }
 }
 
-/* The value of a (possibly implicitly concatenated) string constant. */
-static char *decode_string(const char *src, const mm_node *node, mm_arena *arena) {
+char *mm__string_value(const char *src, const mm_node *node, mm_arena *arena) {
   mm_buf out = {0};
   size_t i = node->start, end = node->start + node->len;
   while (i < end) {
@@ -229,11 +225,11 @@ static bool usable_memref(const char *src, const mm_node *call, memref *out, mm_
     return false;
   const mm_node *base = call->kids[1];
   if (base->kind != N_NAME && base->kind != N_STR) return false;
-  int_result r1 = usable_integer(src, call->kids[2], &out->offset);
-  int_result r2 = usable_integer(src, call->kids[3], &out->size);
-  if (r1 == INT_RANGE || r2 == INT_RANGE) return report_range(call, diag);
+  mm_int_result r1 = mm__usable_integer(src, call->kids[2], &out->offset);
+  mm_int_result r2 = mm__usable_integer(src, call->kids[3], &out->size);
+  if (r1 == MM_INT_RANGE || r2 == MM_INT_RANGE) return report_range(call, diag);
   out->base = base;
-  return r1 == INT_OK && r2 == INT_OK;
+  return r1 == MM_INT_OK && r2 == MM_INT_OK;
 }
 
 /* `<...>.Mem.<Space>`: the attribute's value is itself `.Mem`. */
@@ -283,9 +279,9 @@ static bool read_shape(const char *src, const mm_node *first, mm_arena *arena, m
   int64_t *dims = mm_arena_alloc(arena, (first->count ? first->count : 1) * sizeof *dims);
   if (!dims) return false;
   for (uint32_t i = 0; i < first->count; i++) {
-    int_result r = usable_integer(src, first->kids[i], &dims[i]);
-    if (r == INT_RANGE) return report_range(first, diag);
-    if (r != INT_OK) return true; /* not a list of integers: shape [] */
+    mm_int_result r = mm__usable_integer(src, first->kids[i], &dims[i]);
+    if (r == MM_INT_RANGE) return report_range(first, diag);
+    if (r != MM_INT_OK) return true; /* not a list of integers: shape [] */
   }
   out->shape = dims;
   out->shape_len = first->count;
@@ -319,7 +315,7 @@ bool mm_tile_from_annotation(const char *src, const mm_node *annotation, mm_aren
   out->space.len = space->len;
   out->base = ref.base->kind == N_NAME
                   ? mm_arena_strndup(arena, src + ref.base->start, ref.base->len)
-                  : decode_string(src, ref.base, arena);
+                  : mm__string_value(src, ref.base, arena);
   out->offset = ref.offset;
   out->size = ref.size;
   const mm_node *slice = annotation->kids[1];

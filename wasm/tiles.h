@@ -32,6 +32,18 @@ typedef struct mm_tile_fields {
 bool mm_tile_from_annotation(const char *src, const mm_node *annotation, mm_arena *arena,
                              mm_tile_fields *out, mm_diag *diag);
 
+/* How an integer argument reads. */
+typedef enum mm_int_result { MM_INT_NONE, MM_INT_OK, MM_INT_RANGE } mm_int_result;
+
+/* An integer as a MemRef's offset and size may be written: a literal, a
+ * negated literal, or `<...>.const(<such a literal>, ...)`. MM_INT_RANGE
+ * beyond 2^53. */
+mm_int_result mm__usable_integer(const char *src, const mm_node *node, int64_t *value);
+
+/* The value of a (possibly implicitly concatenated) string constant, its
+ * escapes decoded, copied into `arena`; NULL when out of memory. */
+char *mm__string_value(const char *src, const mm_node *node, mm_arena *arena);
+
 /* `op` of an assignment's value: the called dotted name without a leading
  * "pl."; empty when the value is not a call of a dotted name. Allocated in
  * `arena` (NUL-terminated). */
