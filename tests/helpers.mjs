@@ -2,10 +2,10 @@
 // and small builders for hand-written dumps.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { loadCore as loadNodeCore } from '../tools/load-core.mjs';
 import { analyzeDump } from '../web/core.js';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -16,8 +16,7 @@ export const asanCli = join(root, 'build', 'asan', 'memory-map');
 let corePromise;
 /** The Emscripten build of the core, instantiated once per test file. */
 export function loadCore() {
-  const require = createRequire(import.meta.url);
-  corePromise ??= require(join(root, 'build', 'wasm', 'memory_map_core.js'))();
+  corePromise ??= loadNodeCore();
   return corePromise;
 }
 

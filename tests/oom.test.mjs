@@ -2,23 +2,21 @@
 // a dead tab: a build of the core capped at 64 MB (memory_map_core_small)
 // meets an input that needs more, reports it, and keeps working.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { analyzeDump } from '../web/core.js';
 import { workerSource } from '../tools/bundle.mjs';
+import { loadCore } from '../tools/load-core.mjs';
 import { drop, launch, openPage, settled } from './browser.mjs';
 import { good } from './catalogue.mjs';
-import { dumpWith, root, tileType } from './helpers.mjs';
+import { dumpWith, tileType } from './helpers.mjs';
 
 // One statement of 10 MB: its syntax tree needs far more than 64 MB.
 const huge = dumpWith([`t: ${tileType('Vec', 'm', 0, 64)} = f()`, 'y = f(' + 't, '.repeat(3_500_000) + 't)']);
 
 describe('the core with a 64 MB heap', () => {
   test('reports no_memory for an input that needs more, then models the next dump', async () => {
-    const require = createRequire(import.meta.url);
-    const core = await require(join(root, 'build', 'wasm', 'memory_map_core_small.js'))();
+    const core = await loadCore('memory_map_core_small');
     assert.throws(() => analyzeDump(core, Buffer.from(huge)), (e) => e.kind === 'no_memory' && /out of memory/.test(e.message));
     const model = analyzeDump(core, Buffer.from(good), { dumpName: 'good.py' });
     assert.equal(model.functions[0].boxes[0].name, 't');

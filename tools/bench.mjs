@@ -8,12 +8,12 @@
 // several runs, with the spread (min–max) so the noise shows.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { analyzeDumpJson, attachSource, parseModel } from '../web/core.js';
 import { launchChromium } from './chromium.mjs';
+import { loadCore } from './load-core.mjs';
 import { serve } from './serve.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -81,8 +81,7 @@ function native(file) {
 }
 
 async function wasmNode(file) {
-  const require = createRequire(import.meta.url);
-  const core = await require(join(root, 'build', 'wasm', 'memory_map_core.js'))();
+  const core = await loadCore();
   const bytes = readFileSync(file.path);
   // The first run is apart: V8 runs WebAssembly through its baseline
   // compiler until a function is hot, then through the optimizing one.

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'web');
@@ -20,8 +21,9 @@ const read = (path) => readFileSync(path, 'utf8');
 
 /**
  * `source` without its whole-line comments (`//` lines, and `/* … *\/`
- * blocks that start and end lines): the one-file page must stay under
- * 300 KB, and a third of web/'s bytes are comments. Safe because no string
+ * blocks that start and end lines), blank lines and indentation: the
+ * one-file page must stay under 300 KB, and a third of web/'s bytes are
+ * comments. Safe because no string
  * or template literal in web/ spans lines; a form that would make this
  * unsafe (an odd number of backticks on a line, code after a block comment
  * on its line) stops the build.
@@ -39,9 +41,15 @@ export function stripLineComments(name, source) {
       inBlock = end < 0;
       return;
     }
-    if (!text.startsWith('//')) kept.push(line);
+    if (text && !text.startsWith('//')) kept.push(text); // indentation too: no string spans lines
   });
   return kept.join('\n');
+}
+
+/** `css` without its comments and indentation (a comment may span lines;
+ * no string in web/style.css holds a comment's markers). */
+export function compactCss(css) {
+  return css.replace(/\/\*[\s\S]*?\*\//g, '').split('\n').map((line) => line.trim()).filter(Boolean).join('\n');
 }
 
 /** Joins `entry` and what it imports (./x.js, named imports) into one script. */
@@ -110,16 +118,22 @@ function page({ cspValue, style, script, worker, examples, buttons }) {
   return html;
 }
 
-/** The worker's source: the Emscripten glue (`module`) and web/worker.js. */
+/**
+ * The worker's source: the Emscripten glue (`module`), its .wasm gzip-
+ * compressed as base64 (web/worker.js inflates it: a third of the size of
+ * the plain base64 a single-file build inlines), and web/worker.js.
+ */
 export function workerSource(module = 'memory_map_core.js') {
   const glue = read(join(root, 'build', 'wasm', module));
-  return assertEmbeddable('worker', `${glue}\n${bundleModules('worker.js')}`);
+  const wasm = gzipSync(readFileSync(join(root, 'build', 'wasm', module.replace(/\.js$/, '.wasm'))), { level: 9 });
+  const binary = `self.memoryMapWasmGzip = '${wasm.toString('base64')}';`;
+  return assertEmbeddable('worker', `${glue}\n${binary}\n${bundleModules('worker.js')}`);
 }
 
 function build() {
   const worker = workerSource();
   const app = assertEmbeddable('app', bundleModules('main.js'));
-  const style = assertEmbeddable('style', read(join(web, 'style.css')));
+  const style = assertEmbeddable('style', compactCss(read(join(web, 'style.css'))));
 
   const small = { name: 'diagnose_indexer_weights.py', path: join(corpus, 'real', 'diagnose_indexer_weights.py') };
   const caseDir = join(corpus, 'cases', 'decode_fwd');

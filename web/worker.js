@@ -5,8 +5,15 @@ import { analyzeDumpJson, listBackends } from './core.js';
 
 let corePromise = null;
 
+/** The module's bytes: the bundle inlines them gzip-compressed, as base64. */
+async function wasmBinary() {
+  const packed = Uint8Array.from(atob(self.memoryMapWasmGzip), (c) => c.charCodeAt(0));
+  const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
 function core() {
-  corePromise ??= self.createMemoryMapCore();
+  corePromise ??= wasmBinary().then((binary) => self.createMemoryMapCore({ wasmBinary: binary }));
   return corePromise;
 }
 
