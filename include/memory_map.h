@@ -137,14 +137,30 @@ enum {
 };
 
 /* Writes the model as JSON (the keys of model.md). Extra keys, beyond
- * model.md's: per space `over_capacity` (boxes outside the capacity),
- * `live` (the live-bytes profile as [line, bytes] steps: the bytes covered
- * by the boxes live on a line, a view inside its parent counted once, from
- * that line until the next step), `peak_live`, `peak_line` (its first
- * line), `fragmentation` (hwm - peak_live) and `peak_boxes` (indices in
- * `boxes` of the boxes live on the peak line, largest first); per box
- * `over_capacity`, and for a conflicting box `conflicts_with` (indices of
- * up to 8 boxes it conflicts with) and `conflict_count` (how many in all).
+ * model.md's:
+ * - per space: `rank` (its place in the space order), `over_capacity`
+ *   (boxes and windows outside the capacity), `live` (the live-bytes
+ *   profile as [line, bytes] steps: the bytes covered by the boxes and
+ *   reserved windows live on a line, a view inside its parent counted
+ *   once, from that line until the next step), `peak_live`, `peak_line`
+ *   (its first line), `peak_boxes` (indices in `boxes` of the boxes live
+ *   on the peak line, largest first), `peak_reserved` (indices in
+ *   `reserved` of the windows live there), `reserved_bytes`,
+ *   `hwm_with_reserved` (the high-water mark counting reserved windows),
+ *   `headroom` (capacity - hwm_with_reserved; null without a capacity)
+ *   and `fragmentation` (hwm_with_reserved - peak_live);
+ * - per function: `reserved_only_spaces` (spaces holding reserved windows
+ *   only, as `spaces`), `reserved` (the reserved windows: name, space,
+ *   base and size (null when not an integer), line, bound, slot_size,
+ *   slot_num, placed, note, over_capacity, conflicts_with (box indices),
+ *   one_more_slot_hwm and one_more_slot_fits) and `imports` (name, peer,
+ *   line);
+ * - per box: `over_capacity`; `uses` (the lines its names are bound or
+ *   read on), `idle` ([from, to], the longest run of lines between two
+ *   uses, or null) and `idle_bytes_lines` (size x that run's length); for
+ *   a conflicting box `conflicts_with` (indices of up to 8 boxes it
+ *   conflicts with) and `conflict_count` (how many in all); for a box
+ *   sharing a reserved window's bytes, `window_conflicts` (their indices).
  * Returns a NUL-terminated
  * buffer owned by the caller (free with mm_free) and stores its length in
  * `*out_len` when non-NULL; NULL when out of memory. */
@@ -155,17 +171,21 @@ char *mm_model_to_json_with(const mm_model *model, unsigned flags, size_t *out_l
 
 /* The anomalies as text, one line each, `<label>:<line>: conflict in <fn>:
  * ...` for every pair of boxes with different bases sharing bytes while
- * both are live, and `... over capacity in <fn>: ...` for every box outside
- * its space's capacity; then one closing line with the count. `label`
+ * both are live and every box sharing a reserved window's bytes, and
+ * `... over capacity in <fn>: ...` for every box or window outside its
+ * space's capacity; then one closing line with the count. `label`
  * prefixes each line (NULL: the dump's name). Stores the number of
  * anomalies in `*anomalies` when non-NULL. Ownership as for
  * mm_model_to_json; NULL when out of memory. */
 char *mm_model_check_text(const mm_model *model, const char *label, size_t *out_len,
                           size_t *anomalies);
 
-/* A plain-text table, one row per function and space: high-water mark,
- * capacity, usage, peak live bytes, fragmentation (hwm - peak live) and
- * the peak's line. Ownership as for mm_model_to_json. */
+/* Plain-text tables: one row per function and space (high-water mark
+ * with reserved windows, capacity, usage, reserved bytes, headroom, peak
+ * live bytes, fragmentation and the peak's line); then, when there are
+ * any, one row per reserved window (its bytes, ring slots and the
+ * high-water mark with one more slot) and, per function, the three boxes
+ * held longest while idle. Ownership as for mm_model_to_json. */
 char *mm_model_summary_text(const mm_model *model, size_t *out_len);
 
 /* Writes an error as JSON: {"error": <status name>, "message": ..., "line":

@@ -87,7 +87,7 @@ describe('live profile, peak and fragmentation', () => {
     await card.locator('.pill[data-space="Mat"]').click();
     const peak = card.locator('.panel-peak');
     assert.match(await peak.locator('h4').innerText(), /^Peak of Mat: 260 KB live on line \d+$/);
-    assert.match(await peak.innerText(), /High-water mark 260 KB of 512 KB; 0 B of the address space below it is unused/);
+    assert.match(await peak.innerText(), /High-water mark 260 KB of 512 KB, 252 KB headroom; 0 B of the address space below it is unused/);
     const sizes = await peak.locator('.panel-tiles li .num').allInnerTexts();
     assert.deepEqual(sizes, ['128 KB', '128 KB', '2 KB', '2 KB']);
     // Every tile listed is highlighted on the map as live on that line.

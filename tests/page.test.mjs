@@ -132,7 +132,7 @@ describe('reading the map', () => {
     const text = dumpWith([`a: ${tileType('Vec', 'm', 0, 178996)} = f()`, `b: ${tileType('Mat', 'n', 0, 498073)} = f()`]);
     const page = await pageWith([{ name: 'k.py', text }]);
     const pills = await page.locator('.pill').evaluateAll((ps) => ps.map((p) => [p.textContent, p.classList.contains('alert')]));
-    assert.deepEqual(pills, [['Vec 174.8 KB / 184 KB · 95%', true], ['Mat 486.4 KB / 512 KB · 94%', false]]);
+    assert.deepEqual(pills, [['Vec 174.8 KB / 184 KB · 95% · 9.2 KB free', true], ['Mat 486.4 KB / 512 KB · 94% · 25.6 KB free', false]]);
     await finish(page);
   });
 
@@ -211,7 +211,8 @@ describe('reading the map', () => {
     const page = await pageWith([fixture('real/vector_division.py')]);
     await page.click('.table-toggle');
     const rows = await page.locator('.box-table tbody tr').evaluateAll((rs) => rs.map((r) => [...r.cells].map((c) => c.textContent)));
-    assert.deepEqual(rows[0], ['left__tile', 'Vec', 'mem_vec_4', '1 KB', '0x0000–0x03ff', '19–28', '+1: t__tile_1']);
+    // left__tile and its alias are used on lines 19-21, 25, 27 and 28.
+    assert.deepEqual(rows[0], ['left__tile', 'Vec', 'mem_vec_4', '1 KB', '0x0000–0x03ff', '19–28', '6', '22–24 (3)', '+1: t__tile_1']);
     assert.equal(rows.length, 3);
     await finish(page);
   });

@@ -35,16 +35,20 @@ for (const theme of ['light', 'dark']) {
   await page.screenshot({ path: join(root, 'docs', `map-${theme}.png`) });
   await page.close();
 }
-// Reading a space: fa_fused_aiv's Vec, where the high-water mark is five
-// times the bytes ever live at once (the README's "Reading the map").
+// What holds the space: fa_fused_aiv's Vec at its peak, a 32 KB cross-core
+// ring reserved below the tiles, the tiles held longest while idle, the
+// ring's tooltip with one more slot (the README's "Reading the map").
 {
   const page = await examplePage('light', 900);
   const card = page.locator('[data-function="fa_fused_aiv"]');
   await card.locator('.pill[data-space="Vec"]').click();
   await card.locator('.axis[data-axis="used"]').click();
   await card.locator('.pill[data-space="Vec"]').click();
+  await card.locator('.idle-toggle').click();
   await card.evaluate((node) => node.scrollIntoView());
   await page.evaluate(() => document.activeElement.blur());
+  const band = await card.locator('.window-band').first().boundingBox();
+  await page.mouse.move(band.x + band.width / 3, band.y + 380);
   await page.screenshot({ path: join(root, 'docs', 'insight.png') });
   await page.close();
 }

@@ -4,10 +4,11 @@
 import { clear, el } from './dom.js';
 import {
   GUTTER_WIDTH, HEADER_HEIGHT, MIN_BOX, ROW_HEIGHT, anchorAfterZoom, baseFactor, boxGeometry, clampSplit, defaultSplit,
-  formatBytes, formatZoom, laneExtent, lanePercent, layoutLanes, stepZoom, usage, visibleLines,
+  TICK_CHUNK, formatBytes, formatZoom, laneExtent, lanePercent, layoutLanes, stepZoom, tickLayers, usage, useRuns, visibleLines,
 } from './layout.js';
-import { anomalyCounts } from './insight.js';
-import { linePanel } from './panels.js';
+import { anomalyCounts, cardSpaces, idleHolds, inConflict, placedWindows, spaceHwm } from './insight.js';
+import { idlePanel, linePanel } from './panels.js';
+import { windowBand } from './reserved.js';
 import { ProfileLayer, peakMark } from './profile.js';
 import { SourceColumn } from './source.js';
 import { boxTable } from './table.js';
@@ -18,24 +19,42 @@ const SPLITTER_WIDTH = 6;
  * fragmentation; a click shows the peak composition. */
 function pill(space, onclick) {
   const { percent, alert } = usage(space);
+  const hwm = spaceHwm(space);
+  const headroom = space.headroom ?? null;
   const title = [
-    `${space.space}: high-water mark ${formatBytes(space.hwm)} (${space.hwm} B) of ${formatBytes(space.limit)} (${percent})`,
+    `${space.space}: high-water mark ${formatBytes(hwm)} (${hwm} B) of ${formatBytes(space.limit)} (${percent})`,
+    space.reserved_bytes ? `reserved windows ${formatBytes(space.reserved_bytes)} (${space.reserved_bytes} B), counted in the high-water mark` : null,
+    headroom === null ? null : `headroom ${formatBytes(headroom)} (${headroom} B): capacity minus high-water mark`,
     `peak live ${formatBytes(space.peak_live)} (${space.peak_live} B) on line ${space.peak_line}`,
     `fragmentation ${formatBytes(space.fragmentation)} (${space.fragmentation} B): high-water mark minus peak live`,
     `${space.tiles} tiles on ${space.bases} bases · click for the tiles live at the peak`,
-  ].join('\n');
+  ].filter(Boolean).join('\n');
   return el('button', { class: alert ? 'pill alert' : 'pill', dataset: { space: space.space }, title, onclick },
-    el('span', { class: 'pill-space' }, space.space), ` ${formatBytes(space.hwm)} / ${formatBytes(space.limit)} · ${percent}`);
+    el('span', { class: 'pill-space' }, space.space), ` ${formatBytes(hwm)} / ${formatBytes(space.limit)} · ${percent}`,
+    headroom === null ? null : el('span', { class: 'pill-headroom' }, ` · ${formatBytes(headroom)} free`));
 }
 
 function anomalyChips(fn) {
   const { conflicts, over } = anomalyCounts(fn);
   return [
-    conflicts ? el('span', { class: 'anomaly conflicts', title: 'Tiles on different bases sharing bytes while both are live' },
+    conflicts ? el('span', { class: 'anomaly conflicts', title: 'Tiles sharing bytes with another base while both are live, or with a reserved window' },
       `${conflicts} in conflict`) : null,
     over ? el('span', { class: 'anomaly over', title: 'Tiles outside their space: a negative offset, or an end past the capacity' },
       `${over} over capacity`) : null,
   ];
+}
+
+/** How many runs of `runs` ([[first, last], ...], sorted, apart) have
+ * their `end` (0: first line, 1: last line) before `line`. */
+function runsBefore(runs, line, end) {
+  let lo = 0;
+  let hi = runs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (runs[mid][end] < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 export class Card {
@@ -43,10 +62,14 @@ export class Card {
   constructor(fn, shared) {
     this.fn = fn;
     this.shared = shared;
-    this.spaces = new Map(fn.spaces.map((s) => [s.space, s]));
+    this.spaceList = cardSpaces(fn);
+    this.spaces = new Map(this.spaceList.map((s) => [s.space, s]));
+    // What sets each lane's extent: the boxes and the windows placed.
+    this.extentItems = [...fn.boxes, ...(fn.reserved ?? []).filter((w) => w.placed)
+      .map((w) => ({ space: w.space, offset: w.base, size: w.size }))];
     this.state = {
       open: false, zoom: 1, axis: 'limit', hidden: new Set(), pinned: null, hovered: null, source: false, table: false, split: null,
-      line: null, peakSpace: null, matches: new Set(), profile: true,
+      line: null, peakSpace: null, matches: new Set(), profile: true, idle: false, hoveredWindow: null,
     };
     this.body = null;
     this.toggle = el('button', { class: 'card-toggle', 'aria-expanded': 'false', onclick: () => this.setOpen(!this.state.open) },
@@ -55,7 +78,7 @@ export class Card {
     this.matchChip = el('span', { class: 'match-count', hidden: true });
     this.element = el('section', { class: 'card', dataset: { function: fn.name } },
       el('header', { class: 'card-head' }, this.toggle,
-        el('span', { class: 'pills' }, fn.spaces.map((s) => pill(s, () => this.showPeak(s.space)))),
+        el('span', { class: 'pills' }, this.spaceList.map((s) => pill(s, () => this.showPeak(s.space)))),
         anomalyChips(fn), this.matchChip));
   }
 
@@ -83,7 +106,7 @@ export class Card {
     this.zoomLevel = el('button', { class: 'zoom-level', title: 'Reset zoom to 1×', onclick: () => this.setZoom(1) }, '1×');
     this.axisButtons = ['limit', 'used'].map((axis) =>
       el('button', { class: 'axis', dataset: { axis }, 'aria-pressed': String(axis === 'limit'), onclick: () => this.setAxis(axis) }, axis));
-    this.spaceToggles = fn.spaces.map((s) =>
+    this.spaceToggles = this.spaceList.map((s) =>
       el('button', { class: 'space-toggle', dataset: { space: s.space }, 'aria-pressed': 'true', onclick: () => this.toggleSpace(s.space) }, s.space));
     this.sourceButton = el('button', { class: 'source-toggle', onclick: () => this.setSource(!this.state.source) }, 'Show IR source');
     this.tableButton = el('button', { class: 'table-toggle', 'aria-pressed': 'false', onclick: () => this.setTable(!this.state.table) }, 'Table');
@@ -91,6 +114,10 @@ export class Card {
       class: 'profile-toggle', 'aria-pressed': 'true', title: 'Live bytes per line, drawn from byte 0 in each lane',
       onclick: () => this.setProfile(!this.state.profile),
     }, 'Live profile');
+    this.idleButton = el('button', {
+      class: 'idle-toggle', 'aria-pressed': 'false', title: 'The tiles held longest without a use: their lifetime blocks reuse',
+      onclick: () => this.setIdle(!this.state.idle),
+    }, 'Held while idle');
     this.chipName = el('span', { class: 'chip-name' });
     this.chip = el('span', { class: 'chip', hidden: true }, 'pinned ', this.chipName, ' ',
       el('button', { class: 'chip-close', 'aria-label': 'Unpin', title: 'Unpin (Esc)', onclick: () => this.pin(null) }, '×'));
@@ -101,13 +128,14 @@ export class Card {
         el('button', { class: 'zoom-in', 'aria-label': 'Zoom in', onclick: () => this.setZoom(stepZoom(this.state.zoom, 1)) }, '+')),
       el('span', { class: 'group' }, el('span', { class: 'label' }, 'x axis:'), this.axisButtons),
       el('span', { class: 'group' }, el('span', { class: 'label' }, 'show:'), this.spaceToggles),
-      el('span', { class: 'group' }, this.sourceButton, this.tableButton, this.profileButton),
+      el('span', { class: 'group' }, this.sourceButton, this.tableButton, this.profileButton, this.idleButton),
       this.chip);
     this.laneHeads = el('div', { class: 'lane-heads' });
     this.lanesArea = el('div', { class: 'lanes' });
     this.band = el('div', { class: 'live-band', hidden: true });
     this.lineRule = el('div', { class: 'line-rule', hidden: true });
     this.panel = el('div', { class: 'panel-wrap', hidden: true });
+    this.idleWrap = el('div', { class: 'idle-wrap', hidden: true });
     this.splitter = el('div', {
       class: 'splitter', role: 'separator', tabindex: '0', 'aria-orientation': 'vertical', 'aria-label': 'Resize the IR source',
       'aria-valuemin': '140', 'aria-valuemax': '2400',
@@ -121,7 +149,7 @@ export class Card {
     this.sheet = el('div', { class: 'sheet' }, this.headRow, this.bodyRow);
     this.viewport = el('div', { class: 'viewport' }, this.sheet);
     this.tableWrap = el('div', { class: 'table-wrap', hidden: true });
-    this.body = el('div', { class: 'card-body' }, toolbar, this.panel, this.viewport, this.tableWrap);
+    this.body = el('div', { class: 'card-body' }, toolbar, this.idleWrap, this.panel, this.viewport, this.tableWrap);
     this.element.append(this.body);
     this.fresh = true;
     this.listen();
@@ -134,9 +162,12 @@ export class Card {
     }, { passive: true });
     this.viewport.addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
     this.lanesArea.addEventListener('pointerover', (e) => this.onHover(e));
-    this.lanesArea.addEventListener('pointermove', (e) => this.state.hovered && this.shared.tooltip.move(e.clientX, e.clientY));
+    this.lanesArea.addEventListener('pointermove', (e) => {
+      if (this.state.hovered || this.state.hoveredWindow) this.shared.tooltip.move(e.clientX, e.clientY);
+    });
     this.lanesArea.addEventListener('pointerout', (e) => {
-      if (e.target.closest('.box') && !e.relatedTarget?.closest?.('.box')) this.onLeave();
+      const hit = '.box, .window-band';
+      if (e.target.closest(hit) && !e.relatedTarget?.closest?.(hit)) this.onLeave();
     });
     this.lanesArea.addEventListener('click', (e) => {
       const box = this.boxOf(e.target);
@@ -201,7 +232,7 @@ export class Card {
   // ------------------------------------------------------------- layout
 
   visibleSpaces() {
-    return this.fn.spaces.filter((s) => !this.state.hidden.has(s.space));
+    return this.spaceList.filter((s) => !this.state.hidden.has(s.space));
   }
 
   /** The map's visible height without reading layout: 78 % of the window at most. */
@@ -216,9 +247,9 @@ export class Card {
     const { state, fn } = this;
     const spaces = this.visibleSpaces();
     const available = this.shared.mapWidth() - GUTTER_WIDTH;
-    const spans = spaces.map((s) => laneExtent(s, state.axis, fn.boxes)).map((e) => e.hi - e.lo);
+    const spans = spaces.map((s) => laneExtent(s, state.axis, this.extentItems)).map((e) => e.hi - e.lo);
     this.factor = baseFactor(spans, available) * state.zoom;
-    this.lanes = layoutLanes(spaces, { axis: state.axis, factor: this.factor, boxes: fn.boxes });
+    this.lanes = layoutLanes(spaces, { axis: state.axis, factor: this.factor, boxes: this.extentItems });
     this.bodyHeight = (fn.src_end - fn.src_start + 1) * ROW_HEIGHT;
     this.drawLanes();
     this.applyColumns();
@@ -254,15 +285,17 @@ export class Card {
     clear(this.lanesArea);
     this.laneEls = new Map();
     this.rendered = new Map();
+    this.tickState = new WeakMap();
     this.profiles = [];
     for (const lane of this.lanes.lanes) {
       const space = this.spaces.get(lane.space);
       const head = el('div', { class: 'lane-head', dataset: { space: lane.space } },
         el('span', { class: 'lane-name' }, lane.space),
-        el('span', { class: 'lane-figures' }, `${formatBytes(space.hwm)} / ${formatBytes(space.limit)}`));
+        el('span', { class: 'lane-figures' }, `${formatBytes(spaceHwm(space))} / ${formatBytes(space.limit)}`));
       const beyond = lane.lo < 0 || lane.lo + lane.span > space.limit;
       const laneEl = el('div', { class: 'lane', dataset: { space: lane.space } },
-        el('div', { class: 'hwm-rule', title: `high-water mark ${formatBytes(space.hwm)}`, style: { left: `${lanePercent(lane, space.hwm)}%` } }),
+        el('div', { class: 'hwm-rule', title: `high-water mark ${formatBytes(spaceHwm(space))}`, style: { left: `${lanePercent(lane, spaceHwm(space))}%` } }),
+        placedWindows(this.fn, lane.space).map(({ index, window }) => windowBand(window, index, lane)),
         // Past the capacity (or before 0): marked, so boxes there read as out of bounds.
         beyond ? el('div', { class: 'capacity-rule', title: `capacity ${formatBytes(space.limit)}`, style: { left: `${lanePercent(lane, space.limit)}%` } }) : null,
         beyond ? el('div', { class: 'out-of-bounds', style: { left: `${lanePercent(lane, space.limit)}%`, right: '0' } }) : null,
@@ -311,6 +344,7 @@ export class Card {
       }
     }
     for (const i of want) if (!this.rendered.has(i)) this.rendered.set(i, this.makeBox(i));
+    for (const [i, node] of this.rendered) this.drawTicks(i, node, first, last);
   }
 
   makeBox(index) {
@@ -319,7 +353,7 @@ export class Card {
     const g = boxGeometry(box, lane, this.fn.src_start);
     const classes = ['box'];
     if (box.view) classes.push('view');
-    if (box.conflict) classes.push('conflict');
+    if (inConflict(box)) classes.push('conflict');
     if (box.over_capacity) classes.push('over');
     if (this.state.pinned === box) classes.push('pinned');
     if (this.atLine(box)) classes.push('at-line');
@@ -336,6 +370,39 @@ export class Card {
     return node;
   }
 
+  /** The tick strips of box `index` (drawn as `node`) for lines [first,
+   * last]: a tick on each line it is used, on its right edge. A box with
+   * many runs of uses gets a strip per TICK_CHUNK runs, only where in view. */
+  drawTicks(index, node, first, last) {
+    let state = this.tickState.get(node);
+    if (!state) this.tickState.set(node, state = { runs: useRuns(this.fn.boxes[index]), strips: new Map() });
+    const { runs, strips } = state;
+    const chunks = Math.ceil(runs.length / TICK_CHUNK);
+    // Chunks of the runs ending from `first` on and starting by `last`.
+    const from = chunks > 1 ? Math.floor(runsBefore(runs, first, 1) / TICK_CHUNK) : 0;
+    const to = chunks > 1 ? Math.floor((runsBefore(runs, last + 1, 0) - 1) / TICK_CHUNK) : chunks - 1;
+    for (const [c, strip] of strips) {
+      if (c < from || c > to) {
+        strip.remove();
+        strips.delete(c);
+      }
+    }
+    for (let c = from; c <= to; c++) if (!strips.has(c)) strips.set(c, this.tickStrip(index, node, runs.slice(c * TICK_CHUNK, (c + 1) * TICK_CHUNK)));
+  }
+
+  tickStrip(index, node, part) {
+    const box = this.fn.boxes[index];
+    const top = part[0][0];
+    const bottom = part.at(-1)[1];
+    const { image, position, size } = tickLayers(part, top);
+    const strip = el('i', { class: 'use-ticks', 'aria-hidden': 'true', style: {
+      top: `${(top - box.start) * ROW_HEIGHT}px`, height: `${(bottom - top + 1) * ROW_HEIGHT}px`,
+      backgroundImage: image, backgroundPosition: position, backgroundSize: size,
+    } });
+    node.append(strip);
+    return strip;
+  }
+
   boxOf(target) {
     const node = target.closest?.('.box');
     return node ? this.fn.boxes[Number(node.dataset.index)] : null;
@@ -348,14 +415,27 @@ export class Card {
   }
 
   onHover(e) {
+    const band = e.target.closest?.('.window-band');
+    if (band && !this.boxOf(e.target)) return this.onWindowHover(band, e);
     const box = this.boxOf(e.target);
     if (!box || box === this.state.hovered) return;
+    this.state.hoveredWindow = null;
     this.state.hovered = box;
     this.shared.tooltip.show(box, this.spaces.get(box.space), e.clientX, e.clientY);
     if (!this.state.pinned) this.highlight(box);
   }
 
+  /** A reserved window's band: its tooltip; the highlight stays. */
+  onWindowHover(band, e) {
+    const window = this.fn.reserved[Number(band.dataset.window)];
+    if (window === this.state.hoveredWindow) return;
+    if (this.state.hovered) this.onLeave();
+    this.state.hoveredWindow = window;
+    this.shared.tooltip.showWindow(window, this.spaces.get(window.space), e.clientX, e.clientY);
+  }
+
   onLeave() {
+    this.state.hoveredWindow = null;
     this.state.hovered = null;
     this.shared.tooltip.hide();
     if (!this.state.pinned) this.highlight(null);
@@ -549,7 +629,7 @@ export class Card {
     const old = this.state.zoom;
     this.state.zoom = zoom;
     this.factor = (this.factor / old) * zoom;
-    this.lanes = layoutLanes(this.visibleSpaces(), { axis: this.state.axis, factor: this.factor, boxes: this.fn.boxes });
+    this.lanes = layoutLanes(this.visibleSpaces(), { axis: this.state.axis, factor: this.factor, boxes: this.extentItems });
     for (const lane of this.lanes.lanes) {
       const { head, lane: laneEl } = this.laneEls.get(lane.space);
       this.placeLane(head, laneEl, lane);
@@ -603,6 +683,20 @@ export class Card {
     this.state.split = clampSplit(width);
     this.applyColumns();
     this.draw();
+  }
+
+  /** The "Held while idle" panel: the tiles held longest without a use. */
+  setIdle(shown) {
+    this.state.idle = shown;
+    this.idleButton.setAttribute('aria-pressed', String(shown));
+    this.idleWrap.replaceChildren();
+    if (shown) {
+      this.idleWrap.append(idlePanel(this.fn, idleHolds(this.fn), {
+        onTile: (index) => this.reveal(index),
+        onClose: () => this.setIdle(false),
+      }));
+    }
+    this.idleWrap.hidden = !shown;
   }
 
   setTable(shown) {

@@ -29,17 +29,63 @@ export function stepsBetween(steps, first, last) {
 const bySizeThenIndex = (a, b) => b.box.size - a.box.size || a.index - b.index;
 
 /**
+ * A card's lanes: model.md's spaces and the spaces holding reserved
+ * windows only, in the core's space order (its `rank`).
+ */
+export function cardSpaces(fn) {
+  return [...fn.spaces, ...(fn.reserved_only_spaces ?? [])].sort((a, b) => a.rank - b.rank);
+}
+
+/** The reserved windows drawn in `space` (placed ones): [{ index, window }]. */
+export function placedWindows(fn, space) {
+  return (fn.reserved ?? []).map((window, index) => ({ index, window }))
+    .filter(({ window }) => window.placed && window.space === space);
+}
+
+/** The high-water mark a space's figures use: with its reserved windows. */
+export const spaceHwm = (space) => space.hwm_with_reserved ?? space.hwm;
+
+/**
+ * The largest run of bytes in [0, limit) that no [lo, hi) of `taken`
+ * covers: { offset, size }, or null when none is free. The first when
+ * equal.
+ */
+export function largestGap(taken, limit) {
+  const sorted = taken.filter(([lo, hi]) => hi > lo).sort((a, b) => a[0] - b[0]);
+  let best = null;
+  let reach = 0;
+  const consider = (offset, end) => {
+    if (end > offset && (!best || end - offset > best.size)) best = { offset, size: end - offset };
+  };
+  for (const [lo, hi] of sorted) {
+    consider(reach, Math.min(lo, limit));
+    reach = Math.max(reach, hi);
+  }
+  consider(reach, limit);
+  return best;
+}
+
+/**
  * Every box live on `line`, grouped by space in the card's space order:
- * [{ space, bytes, tiles: [{ index, box }] }] with tiles largest first and
- * `bytes` the space's live bytes there (views counted once).
+ * [{ space, bytes, tiles: [{ index, box }], windows: [{ index, window }],
+ * gap }] with tiles largest first, `bytes` the space's live bytes there
+ * (views counted once, windows included) and `gap` the largest free run
+ * of bytes below the capacity on that line (where a new tile could go).
  */
 export function liveAt(fn, line) {
-  const groups = new Map(fn.spaces.map((s) => [s.space, { space: s.space, bytes: stepValue(s.live ?? [], line), tiles: [] }]));
+  const groups = new Map(cardSpaces(fn).map((s) => [s.space, {
+    space: s.space, bytes: stepValue(s.live ?? [], line), tiles: [], windows: placedWindows(fn, s.space), limit: s.limit,
+  }]));
   fn.boxes.forEach((box, index) => {
     if (box.start <= line && line <= box.end) groups.get(box.space)?.tiles.push({ index, box });
   });
-  const spaces = [...groups.values()].filter((g) => g.tiles.length);
-  for (const g of spaces) g.tiles.sort(bySizeThenIndex);
+  const spaces = [...groups.values()].filter((g) => g.tiles.length || g.windows.length);
+  for (const g of spaces) {
+    g.tiles.sort(bySizeThenIndex);
+    const taken = [...g.tiles.map(({ box }) => [box.offset, box.offset + box.size]),
+      ...g.windows.map(({ window }) => [window.base, window.base + window.size])];
+    g.gap = largestGap(taken, g.limit);
+  }
   return spaces;
 }
 
@@ -48,6 +94,23 @@ export function peakTiles(fn, space) {
   return (space.peak_boxes ?? []).map((index) => ({ index, box: fn.boxes[index] }));
 }
 
+/** The reserved windows live at a space's peak, as { index, window }. */
+export function peakWindows(fn, space) {
+  return (space.peak_reserved ?? []).map((index) => ({ index, window: fn.reserved[index] }));
+}
+
+/** The boxes held longest without a use, by bytes × idle lines, most
+ * first: [{ index, box }], at most `count`. */
+export function idleHolds(fn, count = 8) {
+  return fn.boxes.map((box, index) => ({ index, box }))
+    .filter(({ box }) => box.idle_bytes_lines > 0)
+    .sort((a, b) => b.box.idle_bytes_lines - a.box.idle_bytes_lines || a.index - b.index)
+    .slice(0, count);
+}
+
+/** A box sharing bytes with another base or a reserved window while live. */
+export const inConflict = (box) => box.conflict || (box.window_conflicts?.length ?? 0) > 0;
+
 /** Conflicts and tiles over capacity across the model, in reading order:
  * function, then line, then position. [{ fn, index, kinds: [...] }] */
 export function anomalyList(model) {
@@ -55,7 +118,7 @@ export function anomalyList(model) {
   model.functions.forEach((fn, f) => {
     const found = [];
     fn.boxes.forEach((box, index) => {
-      const kinds = [box.conflict && 'conflict', box.over_capacity && 'over capacity'].filter(Boolean);
+      const kinds = [inConflict(box) && 'conflict', box.over_capacity && 'over capacity'].filter(Boolean);
       if (kinds.length) found.push({ fn: f, index, kinds, start: box.start });
     });
     found.sort((a, b) => a.start - b.start || a.index - b.index);
@@ -69,9 +132,10 @@ export function anomalyCounts(fn) {
   let conflicts = 0;
   let over = 0;
   for (const box of fn.boxes) {
-    if (box.conflict) conflicts++;
+    if (inConflict(box)) conflicts++;
     if (box.over_capacity) over++;
   }
+  for (const window of fn.reserved ?? []) if (window.over_capacity) over++;
   return { conflicts, over };
 }
 

@@ -20,7 +20,7 @@ export const USAGE_ALERT = 0.95; // a pill turns red at this usage
  */
 export function laneExtent(space, axis, boxes = []) {
   let lo = 0;
-  let hi = Math.max(1, axis === 'used' ? space.hwm : space.limit);
+  let hi = Math.max(1, axis === 'used' ? (space.hwm_with_reserved ?? space.hwm) : space.limit);
   for (const b of boxes) {
     if (b.space !== space.space) continue;
     lo = Math.min(lo, b.offset);
@@ -131,9 +131,10 @@ export function formatBytes(bytes) {
   return `${bytes} B`;
 }
 
-/** A pill's figures: usage as a fraction and whether it is alarming. */
+/** A pill's figures: usage as a fraction and whether it is alarming (the
+ * high-water mark counts the space's reserved windows). */
 export function usage(space) {
-  const fraction = space.limit > 0 ? space.hwm / space.limit : 0;
+  const fraction = space.limit > 0 ? (space.hwm_with_reserved ?? space.hwm) / space.limit : 0;
   // Floored, so the shown figure agrees with the colour: red exactly from "95%".
   return { fraction, percent: `${Math.floor(fraction * 100 + 1e-9)}%`, alert: fraction >= USAGE_ALERT };
 }
@@ -163,4 +164,42 @@ export function mentionRanges(text, names) {
   }
   ranges.sort((a, b) => a[0] - b[0]);
   return ranges.filter((r, i) => i === 0 || r[0] >= ranges[i - 1][1]);
+}
+
+/** A box's use lines inside its lifetime as runs of consecutive lines:
+ * [[first, last], ...] (a tile read on every line is one run). */
+export function useRuns(box) {
+  const runs = [];
+  for (const line of box.uses ?? []) {
+    if (line < box.start || line > box.end) continue;
+    const last = runs.at(-1);
+    if (last && line === last[1] + 1) last[1] = line;
+    else runs.push([line, line]);
+  }
+  return runs;
+}
+
+/** Runs drawn by one tick strip: a box with more gets one strip per
+ * chunk, drawn only when in view (a background layer per run). */
+export const TICK_CHUNK = 128;
+
+/**
+ * A tick strip for `runs`, as CSS background layers: one bar per run,
+ * `height` px thick on a single line, centred on its rows, measured from
+ * line `top`. Returns { image, position, size }.
+ */
+export function tickLayers(runs, top, rowHeight = ROW_HEIGHT, height = 2) {
+  const bar = 'linear-gradient(currentColor, currentColor)';
+  return {
+    image: runs.map(() => bar).join(', '),
+    position: runs.map(([first]) => `0 ${(first - top) * rowHeight + (rowHeight - height) / 2}px`).join(', '),
+    size: runs.map(([first, last]) => `100% ${(last - first) * rowHeight + height}px`).join(', '),
+  };
+}
+
+/** "cross-core ring, 4 × 8 KB": what a reserved window holds, from its slots. */
+export function windowKind(window) {
+  if (window.slot_size && window.slot_num) return `cross-core ring, ${window.slot_num} × ${formatBytes(window.slot_size)}`;
+  if (window.slot_size) return `cross-core ring, slots of ${formatBytes(window.slot_size)}`;
+  return 'reserved window';
 }

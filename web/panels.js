@@ -1,9 +1,10 @@
-// The panel under a card's toolbar: the line inspector (every tile live on
-// the pinned line, bytes per space) and, from a pill, a space's peak
-// composition. DOM only; the figures come from insight.js and the core.
+// The panels under a card's toolbar: the line inspector (every tile and
+// reserved window live on the pinned line, bytes and the largest free gap
+// per space), from a pill a space's peak composition, and the tiles held
+// longest while idle. DOM only; the figures come from insight.js and the core.
 import { el } from './dom.js';
-import { formatBytes } from './layout.js';
-import { liveAt, peakTiles } from './insight.js';
+import { formatBytes, windowKind } from './layout.js';
+import { cardSpaces, inConflict, liveAt, peakTiles, peakWindows } from './insight.js';
 
 const share = (part, whole) => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : '');
 
@@ -17,26 +18,76 @@ function tileRows(tiles, whole, onTile) {
       el('span', { class: 'muted' }, `lines ${box.start}–${box.end}`),
       el('span', { class: 'tags' },
         box.view ? el('span', { class: 'tag' }, 'view') : null,
-        box.conflict ? el('span', { class: 'tag alert' }, 'conflict') : null,
+        inConflict(box) ? el('span', { class: 'tag alert' }, 'conflict') : null,
         box.over_capacity ? el('span', { class: 'tag alert' }, 'over capacity') : null))));
 }
 
+/** One row per reserved window: live on every line, so in every list. */
+function windowRows(windows, whole) {
+  return el('ol', { class: 'panel-tiles panel-windows' }, windows.map(({ index, window }) =>
+    el('li', { dataset: { window: index } },
+      el('span', { class: 'window-name' }, window.name),
+      el('span', { class: 'num' }, formatBytes(window.size)),
+      el('span', { class: 'muted' }, `${share(window.size, whole)} @${window.base}`),
+      el('span', { class: 'muted' }, 'all lines'),
+      el('span', { class: 'tags' }, el('span', { class: 'tag reserved' }, windowKind(window)),
+        window.conflicts_with.length ? el('span', { class: 'tag alert' }, 'conflict') : null))));
+}
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 function spaceSection(space, group, onTile) {
-  const heading = `${space.space}: ${formatBytes(group.bytes)} live in ${group.tiles.length} tile${group.tiles.length === 1 ? '' : 's'}`;
+  const parts = [group.tiles.length ? plural(group.tiles.length, 'tile') : null,
+    group.windows.length ? plural(group.windows.length, 'reserved window') : null].filter(Boolean);
+  const heading = `${space.space}: ${formatBytes(group.bytes)} live in ${parts.join(' and ')}`;
+  const gap = group.gap
+    ? `largest free gap ${formatBytes(group.gap.size)} at [${group.gap.offset}, ${group.gap.offset + group.gap.size}): where a new tile live here fits`
+    : 'no free byte below the capacity here';
   return el('section', { class: 'panel-space', dataset: { space: space.space } },
     el('h4', {}, heading, el('span', { class: 'muted' }, ` of ${formatBytes(space.limit)}`)),
+    el('p', { class: 'muted panel-gap' }, gap),
+    group.windows.length ? windowRows(group.windows, group.bytes) : null,
     tileRows(group.tiles, group.bytes, onTile));
 }
 
-/** The peak of one space: its figures, then the tiles live there. */
+/** The peak of one space: its figures, then the windows and tiles live there. */
 function peakSection(fn, space, onTile) {
   const tiles = peakTiles(fn, space);
+  const windows = peakWindows(fn, space);
+  const hwm = space.hwm_with_reserved ?? space.hwm;
   return el('section', { class: 'panel-space panel-peak', dataset: { space: space.space } },
     el('h4', {}, `Peak of ${space.space}: ${formatBytes(space.peak_live)} live on line ${space.peak_line}`),
     el('p', { class: 'muted' },
-      `High-water mark ${formatBytes(space.hwm)} of ${formatBytes(space.limit)}; `,
+      `High-water mark ${formatBytes(hwm)} of ${formatBytes(space.limit)}`,
+      space.reserved_bytes ? `, ${formatBytes(space.reserved_bytes)} of it reserved windows` : '',
+      space.headroom == null ? '; ' : `, ${formatBytes(space.headroom)} headroom; `,
       `${formatBytes(space.fragmentation)} of the address space below it is unused at the peak (fragmentation).`),
+    windows.length ? windowRows(windows, space.peak_live) : null,
     tileRows(tiles, space.peak_live, onTile));
+}
+
+/**
+ * The tiles held longest without a use (`holds` from insight.idleHolds):
+ * each with its idle lines and bytes × lines; a click pins it.
+ * `handlers`: { onTile(index), onClose() }.
+ */
+export function idlePanel(fn, holds, handlers) {
+  return el('div', { class: 'panel idle-panel', role: 'region', 'aria-label': 'Held while idle' },
+    el('div', { class: 'panel-head' },
+      el('strong', {}, 'Held while idle'),
+      el('span', { class: 'muted' }, holds.length
+        ? ' · the tiles whose lifetime holds the most bytes × lines between two uses: that span blocks reuse'
+        : ' · every tile is used on each line of its lifetime or next to it'),
+      el('button', { class: 'panel-close', 'aria-label': 'Close the idle list', title: 'Close', onclick: handlers.onClose }, '×')),
+    el('ol', { class: 'panel-tiles' }, holds.map(({ index, box }) => {
+      const lines = box.idle[1] - box.idle[0] + 1;
+      return el('li', { dataset: { index } },
+        el('button', { class: 'tile-link', title: 'Pin this tile', onclick: () => handlers.onTile(index) }, box.name),
+        el('span', { class: 'num' }, formatBytes(box.size)),
+        el('span', { class: 'muted' }, `idle lines ${box.idle[0]}–${box.idle[1]} (${lines})`),
+        el('span', { class: 'muted' }, `live ${box.start}–${box.end}, ${plural(box.uses.length, 'use')}`),
+        el('span', { class: 'muted' }, `${formatBytes(box.idle_bytes_lines)} × lines`));
+    })));
 }
 
 /**
@@ -46,7 +97,7 @@ function peakSection(fn, space, onTile) {
  */
 export function linePanel(fn, line, peakSpace, handlers) {
   const groups = liveAt(fn, line);
-  const spaces = new Map(fn.spaces.map((s) => [s.space, s]));
+  const spaces = new Map(cardSpaces(fn).map((s) => [s.space, s]));
   const total = groups.reduce((n, g) => n + g.tiles.length, 0);
   const peak = peakSpace ? spaces.get(peakSpace) : null;
   return el('div', { class: 'panel', role: 'region', 'aria-label': `Tiles live on line ${line}` },

@@ -1,0 +1,142 @@
+// What holds the space, in Chromium: a reserved window's band and its
+// tooltip with the ring's next slot, the window in the peak composition
+// and the line inspector, the largest free gap, use ticks, and the "Held
+// while idle" list whose names pin their tile.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import { finish, fixture, launch, pageWith as openPageWith, rect } from './browser.mjs';
+import { dumpWith, tileType } from './helpers.mjs';
+
+let env;
+before(async () => { env = await launch(); });
+after(async () => { await env?.close(); });
+
+const pageWith = (files, options) => openPageWith(env.browser, env.url, files, options);
+const near = (a, b, tolerance = 1.5) => Math.abs(a - b) <= tolerance;
+const vec = (name, base, offset, size, value = 'pl.tile.load(x)') => `${name}: ${tileType('Vec', base, offset, size)} = ${value}`;
+
+// Vec: a 32 KB ring at 0 in 4 slots of 8 KB; a [32768, 36864) lines 10-17
+// used on 10, 11 and 17 (idle 12-16); b [36864, 40960) lines 12-13.
+const ring = {
+  name: '32_after_AllocateMemoryAddr.py',
+  text: dumpWith([
+    "ring: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='c2v_ring', size=32768, base=0)", // 8
+    'pl.system.aiv_initialize_pipe(ring, dir_mask=3, slot_size=8192)', // 9
+    vec('a', 'm1', 32768, 4096), // 10
+    'y = f(a)', // 11
+    vec('b', 'm2', 36864, 4096), // 12
+    'z = b', // 13
+    'u = 1', 'v = 1', 'w = 1', // 14-16
+    'return a', // 17
+  ]),
+};
+
+describe('reserved windows on the map', () => {
+  test('a hatched band over the whole lane at its bytes, named, with the ring\'s slots', async () => {
+    const page = await pageWith([ring]);
+    const card = page.locator('.card').first();
+    await card.locator('.axis[data-axis="used"]').click(); // lane = 0..40960 B
+    const lane = await rect(card.locator('.lane[data-space="Vec"]'));
+    const band = card.locator('.lane[data-space="Vec"] .window-band');
+    assert.equal(await band.count(), 1);
+    const r = await rect(band);
+    assert.ok(near(r.x, lane.x) && near(r.width, lane.width * 0.8), `32 of 40 KB from byte 0: ${r.width} of ${lane.width}`);
+    assert.ok(near(r.height, lane.height), 'the whole function');
+    assert.equal(await band.locator('.window-label').innerText(), 'c2v_ring · cross-core ring, 4 × 8 KB');
+    await finish(page);
+  });
+
+  test('its tooltip gives the bytes, the slots and what one more slot would do', async () => {
+    const page = await pageWith([ring]);
+    const band = page.locator('.window-band').first();
+    const r = await rect(band);
+    await page.mouse.move(r.x + r.width / 2, r.y + r.height - 10); // below every tile
+    const tip = page.locator('.tooltip');
+    await tip.waitFor({ state: 'visible' });
+    const text = await tip.innerText();
+    assert.match(text, /c2v_ring/);
+    assert.match(text, /\[0, 32768\), 32 KB/);
+    assert.match(text, /cross-core ring, 4 × 8 KB/);
+    assert.match(text, /one more slot\s+HWM 48 KB \(49152 B\) of 184 KB: fits/);
+    await finish(page);
+  });
+
+  test('the pill counts the window in the high-water mark and gives the headroom', async () => {
+    const page = await pageWith([ring]);
+    const pill = page.locator('.pill[data-space="Vec"]');
+    assert.match(await pill.innerText(), /Vec 40 KB \/ 184 KB · 21% · 144 KB free/);
+    const title = await pill.getAttribute('title');
+    assert.match(title, /reserved windows 32 KB \(32768 B\), counted in the high-water mark/);
+    assert.match(title, /headroom 144 KB \(147456 B\)/);
+    assert.match(title, /fragmentation 0 B/);
+    await finish(page);
+  });
+
+  test('the peak composition lists the window with the tiles, and the map shows the peak line', async () => {
+    const page = await pageWith([ring]);
+    await page.locator('.pill[data-space="Vec"]').click();
+    const peak = page.locator('.panel-peak');
+    assert.match(await peak.locator('h4').innerText(), /Peak of Vec: 40 KB live on line 12/);
+    assert.match(await peak.innerText(), /32 KB of it reserved windows, 144 KB headroom/);
+    const windowRow = peak.locator('.panel-windows li');
+    assert.equal(await windowRow.count(), 1);
+    assert.match(await windowRow.innerText(), /c2v_ring\s+32 KB\s+80% @0\s+all lines\s+cross-core ring/);
+    assert.deepEqual(await peak.locator('.tile-link').allInnerTexts(), ['a', 'b']);
+    await finish(page);
+  });
+
+  test('the line inspector lists the window and the largest free gap on the line', async () => {
+    const page = await pageWith([ring]);
+    await page.locator('.row[data-line="11"]').click();
+    const section = page.locator('.panel-space[data-space="Vec"]');
+    assert.match(await section.locator('h4').innerText(), /Vec: 36 KB live in 1 tile and 1 reserved window/);
+    // Live on 11: the ring [0, 32768) and a [32768, 36864); free from 36864 to 184 KB.
+    assert.match(await section.locator('.panel-gap').innerText(),
+      /largest free gap 148 KB at \[36864, 188416\): where a new tile live here fits/);
+    await finish(page);
+  });
+});
+
+describe('uses and idle spans on the map', () => {
+  test('each box has a tick on every line it is used, at that line', async () => {
+    const page = await pageWith([ring]);
+    const card = page.locator('.card').first();
+    const ticks = card.locator('.box[data-tile="a"] .use-ticks');
+    const positions = await ticks.evaluate((n) => getComputedStyle(n).backgroundPosition);
+    // a is used on lines 10-11 (one run) and 17: rows 0 and 7 of the box, centred.
+    assert.equal(positions, '0px 8px, 0px 134px');
+    assert.equal(await ticks.evaluate((n) => getComputedStyle(n).backgroundSize), '100% 20px, 100% 2px');
+    const strip = await rect(ticks);
+    const box = await rect(card.locator('.box[data-tile="a"]'));
+    assert.ok(near(strip.x + strip.width, box.x + box.width, 2), 'on the right edge, clear of the label');
+    await finish(page);
+  });
+
+  test('"Held while idle" lists the longest holds; a name pins its tile and scrolls to it', async () => {
+    const page = await pageWith([ring]);
+    const card = page.locator('.card').first();
+    await card.locator('.idle-toggle').click();
+    const panel = card.locator('.idle-panel');
+    const rows = await panel.locator('li').allInnerTexts();
+    assert.equal(rows.length, 1, rows.join('\n'));
+    assert.match(rows[0], /^a\s+4 KB\s+idle lines 12–16 \(5\)\s+live 10–17, 3 uses\s+20 KB × lines/);
+    await panel.locator('.tile-link', { hasText: 'a' }).click();
+    assert.equal(await card.locator('.chip-name').innerText(), 'a');
+    assert.ok(await card.locator('.box.pinned[data-tile="a"]').isVisible());
+    await finish(page);
+  });
+
+  test('on the real dump fa_fused_aiv reads the truth: 32 KB reserved, no fragmentation', async () => {
+    const page = await pageWith([fixture('real/decode_fwd__41_after_MaterializeRuntimeScopes.py')]);
+    const card = page.locator('.card[data-function="fa_fused_aiv"]');
+    const title = await card.locator('.pill[data-space="Vec"]').getAttribute('title');
+    assert.match(title, /high-water mark 40\.1 KB \(41024 B\)/);
+    assert.match(title, /reserved windows 32 KB \(32768 B\)/);
+    assert.match(title, /peak live 40\.1 KB \(41024 B\)/);
+    assert.match(title, /fragmentation 0 B/);
+    await card.locator('.card-toggle').click();
+    assert.equal(await card.locator('.window-band .window-label').innerText(), 'fa_fused_c2v_slot_buffer · cross-core ring, 4 × 8 KB');
+    await finish(page);
+  });
+});

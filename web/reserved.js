@@ -1,0 +1,44 @@
+// Reserved windows on the map: a hatched band over a lane's whole height
+// for each window the core placed (a cross-core ring the compiler keeps
+// for the whole function), labelled with its name and what it holds; and
+// the facts its tooltip shows. DOM and text only; the figures are the core's.
+import { el } from './dom.js';
+import { formatBytes, lanePercent, windowKind } from './layout.js';
+
+const span = (window) => `[${window.base}, ${window.base + window.size})`;
+
+/** What one more ring slot would do to the space (the core's what-if). */
+export function oneMoreSlot(window, space) {
+  if (!window.one_more_slot_hwm) return null;
+  const fits = window.one_more_slot_fits;
+  const verdict = fits === undefined ? '' : fits ? ': fits' : ': does not fit';
+  return `HWM ${formatBytes(window.one_more_slot_hwm)} (${window.one_more_slot_hwm} B) of ${formatBytes(space.limit)}${verdict}`;
+}
+
+/** The tooltip's facts and notes for a window. */
+export function windowFacts(window, space) {
+  const facts = [
+    ['space', window.space],
+    ['bytes', `${span(window)}, ${formatBytes(window.size)}`],
+    ['holds', windowKind(window)],
+    ['reserved', `line ${window.line}${window.bound ? ` as ${window.bound}` : ''}, for the whole function`],
+  ];
+  const more = oneMoreSlot(window, space);
+  if (more) facts.push(['one more slot', more]);
+  const notes = [];
+  const n = window.conflicts_with.length;
+  if (n) notes.push(`conflict: ${n} tile${n === 1 ? '' : 's'} share${n === 1 ? 's' : ''} these bytes`);
+  if (window.over_capacity) notes.push(`over capacity: past the ${formatBytes(space.limit)} of ${window.space}`);
+  return { facts, notes };
+}
+
+/** The band of window `index` in `lane`. */
+export function windowBand(window, index, lane) {
+  const left = lanePercent(lane, window.base);
+  return el('div', {
+    class: window.conflicts_with.length || window.over_capacity ? 'window-band conflict' : 'window-band',
+    dataset: { window: index },
+    'aria-label': `reserved window ${window.name}, ${windowKind(window)}, bytes ${span(window)}`,
+    style: { left: `${left}%`, width: `${lanePercent(lane, window.base + window.size) - left}%` },
+  }, el('span', { class: 'window-label' }, window.name, el('span', { class: 'window-kind' }, ` · ${windowKind(window)}`)));
+}
