@@ -11,24 +11,52 @@ const TYPES = {
   '.py': 'text/plain; charset=utf-8', '.pto': 'text/plain; charset=utf-8', '.json': 'application/json',
 };
 
+/**
+ * What a request for `rawUrl` with `method` gets from a server of `dir`:
+ * { status } or { status: 200, path } of a file inside `dir`. A path that
+ * is not valid percent-encoding, holds a NUL or leaves `dir` is refused.
+ */
+export function route(dir, method, rawUrl) {
+  if (method !== 'GET' && method !== 'HEAD') return { status: 405 };
+  let pathname;
+  try {
+    // The path as sent (origin form), or an absolute URL's.
+    const target = rawUrl.startsWith('/') ? rawUrl.replace(/[?#].*$/s, '') : new URL(rawUrl).pathname;
+    pathname = decodeURIComponent(target);
+  } catch {
+    return { status: 400 }; // `%E0%A4%A`, `%zz`, `*`, ...: not a path
+  }
+  if (pathname.includes('\0')) return { status: 400 };
+  let path = normalize(join(dir, pathname));
+  if (path !== dir && !path.startsWith(dir + sep)) return { status: 403 };
+  try {
+    if (statSync(path).isDirectory()) path = join(path, 'index.html');
+    if (!statSync(path).isFile()) return { status: 404 };
+  } catch {
+    return { status: 404 };
+  }
+  return { status: 200, path };
+}
+
+const REASONS = { 400: 'bad request', 403: 'forbidden', 404: 'not found', 405: 'method not allowed' };
+
 /** Starts a static server for `dir`; resolves to { server, url }. Port 0 picks a free one. */
 export function serve(dir, { port = 0, host = '127.0.0.1' } = {}) {
   const server = createServer((request, response) => {
-    const url = new URL(request.url, 'http://localhost');
-    let path = normalize(join(dir, decodeURIComponent(url.pathname)));
-    if (path !== dir && !path.startsWith(dir + sep)) {
-      response.writeHead(403).end();
-      return;
-    }
-    try {
-      if (statSync(path).isDirectory()) path = join(path, 'index.html');
-      statSync(path);
-    } catch {
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    const { status, path } = route(dir, request.method, request.url);
+    if (status !== 200) {
+      const headers = { 'content-type': 'text/plain' };
+      if (status === 405) headers.allow = 'GET, HEAD';
+      response.writeHead(status, headers).end(REASONS[status]);
       return;
     }
     response.writeHead(200, { 'content-type': TYPES[extname(path)] || 'application/octet-stream', 'cache-control': 'no-cache' });
-    createReadStream(path).pipe(response);
+    if (request.method === 'HEAD') {
+      response.end();
+      return;
+    }
+    // A file gone between the stat and the read ends this response, not the server.
+    createReadStream(path).on('error', () => response.destroy()).pipe(response);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
