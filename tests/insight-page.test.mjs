@@ -278,6 +278,16 @@ describe('deep links', () => {
     await page.close();
   });
 
+  test('a malformed ?dump= link says so, with no uncaught error, and the page stays usable', async () => {
+    const page = await openPage(env.browser, `${env.url}?dump=%E0%A4%A`);
+    await page.waitForSelector('.message.error');
+    assert.match(await page.locator('#message').innerText(), /Cannot open the linked dump[\s\S]*the link is malformed/);
+    await page.setInputFiles('#file', { name: 'k.py', mimeType: 'text/plain', buffer: Buffer.from(gap.text) });
+    await settled(page);
+    assert.equal(await page.locator('.card').count(), 1);
+    await finish(page);
+  });
+
   test('a linked dump served by the site (any same-origin path) renders with its anomalies', async () => {
     const page = await openPage(env.browser);
     await page.route('**/published/anomalous.py', (route) => route.fulfill({ body: anomalous.text, contentType: 'text/plain' }));

@@ -110,6 +110,9 @@ describe('deep links', () => {
     assert.match(dumpSource('?dump=a.py&pto=https://evil.example/a.pto', page).error, /\?pto= must point/);
     assert.match(dumpSource('?dump=a.py', 'file:///home/u/memory-map.html').error, /serve the page/);
     assert.equal(dumpSource('?x=1', page), null);
+    for (const bad of ['?dump=%E0%A4%A', '?dump=%E0%A4', '?dump=a%2.py', '?dump=a.py&pto=%FF.pto', '?dump=%25%zz'])
+      assert.match(dumpSource(bad, page).error, /the link is malformed/, bad);
+    assert.equal(dumpSource('?dump=caf%C3%A9%20x.py', page).name, 'café x.py');
   });
 });
 

@@ -41,6 +41,10 @@ export function dumpSource(search, pageUrl) {
   const params = new URLSearchParams(search);
   const dump = params.get('dump');
   if (!dump) return null;
+  // Percent-escapes of bytes that are not UTF-8 decode to U+FFFD.
+  if (dump.includes('\uFFFD') || params.get('pto')?.includes('\uFFFD')) {
+    return { error: `the link is malformed: ?dump= (or ?pto=) is not a valid percent-encoded path (${search.slice(0, 200)})` };
+  }
   const page = new URL(pageUrl);
   let url;
   try {
@@ -53,6 +57,11 @@ export function dumpSource(search, pageUrl) {
   const pto = params.get('pto');
   const ptoUrl = pto ? new URL(pto, page) : null;
   if (ptoUrl && ptoUrl.origin !== page.origin) return { error: `?pto= must point to this site (${page.origin}), not ${ptoUrl.origin}` };
-  const name = decodeURIComponent(url.pathname.split('/').pop() || 'dump.py');
+  let name;
+  try {
+    name = decodeURIComponent(url.pathname.split('/').pop() || 'dump.py');
+  } catch {
+    return { error: `the link is malformed: ?dump=${dump} is not a valid percent-encoded path` };
+  }
   return { url: url.href, ptoUrl: ptoUrl?.href ?? null, name };
 }
