@@ -1,12 +1,13 @@
 // The command line of ../shared/spec/cli.md: path resolution, flags,
 // outputs, messages and exit codes, through tools/memory-map (WASI + Node).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 
-import { corpus, dumpWith, run, tileType } from './helpers.mjs';
+import { cli, corpus, dumpWith, root, run, tileType } from './helpers.mjs';
 
 const sample = join(corpus, 'real', 'vector_division.py');
 const refused = join(corpus, 'real', 'pa3__12_after_AllocateMemoryAddr.py');
@@ -68,6 +69,45 @@ describe('resolving <path>', () => {
     const result = run(['/nonexistent/dump.py', '--json']);
     assert.equal(result.status, 1);
     assert.match(result.stderr, /^error: \/nonexistent\/dump\.py: No such file or directory/);
+  });
+});
+
+describe('standard input', () => {
+  const text = readFileSync(sample);
+
+  test('- reads the dump from standard input; its name is stdin unless --name says', () => {
+    const fromFile = json(run([sample, '--json']));
+    const fromStdin = json(run(['-', '--json'], { input: text }));
+    assert.deepEqual({ ...fromStdin, dump: fromFile.dump, pass_name: fromFile.pass_name }, fromFile);
+    assert.deepEqual([fromStdin.dump, fromStdin.pass_name], ['stdin', 'stdin']);
+    const named = json(run(['-', '--name', '32_after_AllocateMemoryAddr.py', '--json'], { input: text }));
+    assert.deepEqual([named.dump, named.pass_name], ['32_after_AllocateMemoryAddr.py', 'AllocateMemoryAddr']);
+  });
+
+  test('--check and --summary read it too; errors name it', () => {
+    const check = run(['-', '--check'], { input: text });
+    assert.equal(check.status, 0, check.stderr);
+    assert.match(check.stdout, /no conflicts and no tile over capacity/);
+    const broken = run(['-', '--name', 'broken.py', '--check'], { input: 'x = (\n' });
+    assert.equal(broken.status, 1);
+    assert.match(broken.stderr, /^error: broken\.py:1: '\(' was never closed/);
+  });
+
+  test('- without -o, --json, --check or --summary is bad usage: a page needs a place', () => {
+    const result = run(['-'], { input: text });
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /reading standard input \(-\), give -o OUTPUT/);
+  });
+
+  test('a shell\'s <(...): read by the native CLI; under WASI a clear message', () => {
+    const native = join(root, 'build', 'native', 'memory-map');
+    const viaShell = (command) => spawnSync('bash', ['-c', `"${command}" <(cat "${sample}") --check`], { encoding: 'utf8' });
+    const read = viaShell(native);
+    assert.equal(read.status, 0, read.stderr);
+    assert.match(read.stdout, /no conflicts/);
+    const wasi = viaShell(cli);
+    assert.equal(wasi.status, 1);
+    assert.match(wasi.stderr, /^error: \/dev\/fd\/\d+: the command line under Node \(WASI\) cannot open .* give it on standard input/);
   });
 });
 
@@ -173,7 +213,7 @@ describe('usage', () => {
     for (const args of [[], ['--bogus', sample], [sample, '-o'], [sample, 'extra']]) {
       const result = run(args);
       assert.equal(result.status, 2, args.join(' '));
-      assert.match(result.stderr, /^usage: memory-map <path> \[-o OUTPUT\] \[-p PASS_NAME\] \[-b BACKEND\] \[--json\]/);
+      assert.match(result.stderr, /^usage: memory-map <path> \[-o OUTPUT\] \[-p PASS_NAME\] \[-b BACKEND\] \[--name NAME\] \[--json\]/);
     }
   });
 

@@ -27,10 +27,12 @@ export async function model(text, options = {}) {
   return analyzeDump(core, bytes, options);
 }
 
-/** Runs a CLI (default: tools/memory-map) and returns status and output. */
-export function run(args, { command = cli, cwd = root, env = {} } = {}) {
+/** Runs a CLI (default: tools/memory-map) and returns status and output;
+ * `input` goes to its standard input. */
+export function run(args, { command = cli, cwd = root, env = {}, input } = {}) {
   const result = spawnSync(command, args, {
     cwd,
+    input,
     env: { ...process.env, ...env },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,

@@ -1,6 +1,7 @@
 /* cli.c: the memory-map command line (../shared/spec/cli.md). Resolves a
  * dump from a file or folder, detects the backend from the case's ptoas/,
- * runs the core, and writes the model as JSON or as a self-contained page.
+ * or reads standard input (-), runs the core, and writes the model as JSON
+ * or as a self-contained page.
  * Built natively and for WASI (tools/memory-map runs that under Node). */
 #include <dirent.h>
 #include <errno.h>
@@ -13,11 +14,15 @@
 #include "memory_map.h"
 
 #define USAGE                                                                                      \
-  "usage: memory-map <path> [-o OUTPUT] [-p PASS_NAME] [-b BACKEND] [--json] [--check] "           \
-  "[--summary]\n"
+  "usage: memory-map <path> [-o OUTPUT] [-p PASS_NAME] [-b BACKEND] [--name NAME] [--json] "       \
+  "[--check] [--summary]\n"
+
+/* The path that means standard input, as for other Unix tools. */
+#define STDIN_PATH "-"
 
 typedef struct cli_args {
   const char *path, *output, *pass_name, *backend;
+  const char *name; /* the dump's name for the model and messages (--name) */
   bool json;
   bool check, summary; /* reports on standard output; a page only with -o */
 } cli_args;
@@ -36,12 +41,15 @@ static void print_help(void) {
   printf(USAGE "\n"
                "Render the on-chip memory layout of a PyPTO pass dump.\n\n"
                "  <path>                a dump (.../passes_dump/NN_after_Pass.py), a passes_dump/\n"
-               "                        folder, or a build_output/<case>/ folder\n"
+               "                        folder, a build_output/<case>/ folder, or - for\n"
+               "                        standard input\n"
                "  -o, --output OUTPUT   where to write (default: <dump>.memory_map.html beside\n"
                "                        the dump; with --json, standard output)\n"
                "  -p, --pass-name NAME  pass to pick inside a folder (default AllocateMemoryAddr)\n"
                "  -b, --backend NAME    Ascend910B or Ascend950 (default: detected from the\n"
                "                        case's ptoas/*.pto, else Ascend910B, assumed)\n"
+               "  --name NAME           the dump's file name, for its pass name and messages\n"
+               "                        (default: the file's; stdin for standard input)\n"
                "  --json                write the model as JSON instead of a page\n"
                "  --check               print every conflict and tile over capacity; exit 3\n"
                "                        when there is any, 0 otherwise (writes no page\n"
@@ -57,10 +65,10 @@ static int option_value(int argc, char **argv, int *i, const char *short_name,
   const char *arg = argv[*i];
   size_t long_len = strlen(long_name);
   const char *value = NULL;
-  if (strcmp(arg, short_name) == 0 || strcmp(arg, long_name) == 0) {
+  if ((short_name && strcmp(arg, short_name) == 0) || strcmp(arg, long_name) == 0) {
     if (*i + 1 >= argc) return -1;
     value = argv[++*i];
-  } else if (strncmp(arg, short_name, 2) == 0 && arg[1] != '-' && arg[2]) {
+  } else if (short_name && strncmp(arg, short_name, 2) == 0 && arg[1] != '-' && arg[2]) {
     value = arg + 2;
   } else if (strncmp(arg, long_name, long_len) == 0 && arg[long_len] == '=') {
     value = arg + long_len + 1;
@@ -79,6 +87,7 @@ static int parse_args(int argc, char **argv, cli_args *args) {
       {"-o", "--output", offsetof(cli_args, output)},
       {"-p", "--pass-name", offsetof(cli_args, pass_name)},
       {"-b", "--backend", offsetof(cli_args, backend)},
+      {NULL, "--name", offsetof(cli_args, name)},
   };
   bool options_done = false;
   for (int i = 1; i < argc; i++) {
@@ -98,7 +107,7 @@ static int parse_args(int argc, char **argv, cli_args *args) {
         continue;
       }
       int matched = 0;
-      for (size_t k = 0; k < 3 && !matched; k++) {
+      for (size_t k = 0; k < sizeof options / sizeof *options && !matched; k++) {
         const char **slot = (const char **)((char *)args + options[k].field);
         matched = option_value(argc, argv, &i, options[k].short_name, options[k].long_name, slot);
         if (matched < 0) return usage_error("argument needs a value: ", arg);
@@ -114,6 +123,11 @@ static int parse_args(int argc, char **argv, cli_args *args) {
   if (args->json && !args->output && (args->check || args->summary))
     return usage_error("--json with --check or --summary needs -o: both would go to standard "
                        "output",
+                       NULL);
+  if (strcmp(args->path, STDIN_PATH) == 0 && !args->output && !args->json && !args->check &&
+      !args->summary)
+    return usage_error("reading standard input (-), give -o OUTPUT for the page, or --json, "
+                       "--check or --summary",
                        NULL);
   if (!args->pass_name) args->pass_name = "AllocateMemoryAddr";
   return 0;
@@ -207,12 +221,10 @@ static char *find_dump(const char *dir, const char *pass) {
 
 /* ------------------------------------------------------------- files */
 
-static bool read_file(const char *path, text *out, size_t limit, char *why, size_t why_len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    snprintf(why, why_len, "cannot read %s: %s", path, strerror(errno));
-    return false;
-  }
+/* Reads all of `f` (named `path` in messages), at most `limit` bytes;
+ * closes it unless it is standard input. */
+static bool read_stream(FILE *f, const char *path, text *out, size_t limit, char *why,
+                        size_t why_len) {
   size_t cap = 1 << 16, len = 0;
   char *data = malloc(cap);
   while (data) {
@@ -222,7 +234,7 @@ static bool read_file(const char *path, text *out, size_t limit, char *why, size
       snprintf(why, why_len, "%s is larger than %zu bytes (256 MiB), the largest dump accepted",
                path, limit);
       free(data);
-      fclose(f);
+      if (f != stdin) fclose(f);
       return false;
     }
     if (n == 0) break;
@@ -238,7 +250,7 @@ static bool read_file(const char *path, text *out, size_t limit, char *why, size
     }
   }
   bool ok = data && !ferror(f);
-  fclose(f);
+  if (f != stdin) fclose(f);
   if (!ok) {
     snprintf(why, why_len, "cannot read %s", path);
     free(data);
@@ -248,6 +260,42 @@ static bool read_file(const char *path, text *out, size_t limit, char *why, size
   out->data = data;
   out->len = len;
   return true;
+}
+
+/* A shell's pipe (`<(...)`) or another process's file descriptor: the
+ * native build reads these; Node's WASI cannot open them. */
+static bool names_descriptor(const char *path) {
+  return strncmp(path, "/dev/fd/", 8) == 0 || strncmp(path, "/proc/self/fd/", 14) == 0 ||
+         strcmp(path, "/dev/stdin") == 0;
+}
+
+/* Why `path` could not be opened or found, into `why`. */
+static void cannot_open(const char *path, char *why, size_t why_len) {
+  int error = errno;
+#ifdef __wasi__
+  if (names_descriptor(path)) {
+    snprintf(why, why_len,
+             "%s: the command line under Node (WASI) cannot open another process's file "
+             "descriptors, such as a shell's <(...); give it on standard input instead "
+             "(memory-map - --name NAME ... < file), or use the native build",
+             path);
+    return;
+  }
+#else
+  (void)names_descriptor;
+#endif
+  snprintf(why, why_len, "%s: %s", path, strerror(error));
+}
+
+static bool read_file(const char *path, text *out, size_t limit, char *why, size_t why_len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    char reason[1024];
+    cannot_open(path, reason, sizeof reason);
+    snprintf(why, why_len, "cannot read %.900s", reason);
+    return false;
+  }
+  return read_stream(f, path, out, limit, why, why_len);
 }
 
 static int compare_cstrings(const void *a, const void *b) {
@@ -379,7 +427,7 @@ static char *resolve_dump(const cli_args *args, char *why, size_t why_len) {
   struct stat st;
   if (!path) return NULL;
   if (stat(path, &st) != 0) {
-    snprintf(why, why_len, "%s: %s", args->path, strerror(errno));
+    cannot_open(args->path, why, why_len);
     free(path);
     return NULL;
   }
@@ -452,21 +500,39 @@ static int run_model(const cli_args *args, const mm_model *model, const char *du
   return written ? written : status;
 }
 
+/* The dump's path and bytes: a file or folder resolved, or standard
+ * input (its path is then its name). NULL with `why` set on failure. */
+static char *read_dump(const cli_args *args, text *input, char *why, size_t why_len) {
+  bool from_stdin = strcmp(args->path, STDIN_PATH) == 0;
+  char *dump = NULL;
+  if (from_stdin) {
+    const char *name = args->name ? args->name : "stdin";
+    dump = malloc(strlen(name) + 1);
+    if (dump) strcpy(dump, name);
+  } else {
+    dump = resolve_dump(args, why, why_len);
+  }
+  bool ok = dump && (from_stdin ? read_stream(stdin, dump, input, MM_MAX_INPUT_BYTES, why, why_len)
+                                : read_file(dump, input, MM_MAX_INPUT_BYTES, why, why_len));
+  if (!ok) {
+    free(dump);
+    return NULL;
+  }
+  return dump;
+}
+
 static int run(const cli_args *args) {
   char why[1024] = "out of memory";
-  char *dump = resolve_dump(args, why, sizeof why);
+  text input = {NULL, 0}, pto = {NULL, 0};
+  char *dump = read_dump(args, &input, why, sizeof why);
   if (!dump) {
     fprintf(stderr, "error: %s\n", why);
     return 1;
   }
-  text input = {NULL, 0}, pto = {NULL, 0};
-  if (!read_file(dump, &input, MM_MAX_INPUT_BYTES, why, sizeof why)) {
-    fprintf(stderr, "error: %s\n", why);
-    free(dump);
-    return 1;
-  }
-  if (!args->backend) pto = read_pto_files(dump);
-  mm_options options = {basename_of(dump), args->backend, pto.data, pto.len, false, false};
+  bool from_stdin = strcmp(args->path, STDIN_PATH) == 0;
+  if (!args->backend && !from_stdin) pto = read_pto_files(dump);
+  const char *name = args->name ? args->name : basename_of(dump);
+  mm_options options = {name, args->backend, pto.data, pto.len, false, false};
   mm_error error;
   mm_model *model = mm_model_parse(input.data, input.len, &options, &error);
   int status = model ? run_model(args, model, dump) : report(&error, dump);
