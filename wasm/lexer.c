@@ -4,9 +4,11 @@
  * Messages follow CPython's wording so users recognise them. */
 #include "lexer.h"
 
-#include "bytes.h"
-
+#include <stdint.h>
 #include <string.h>
+
+#include "bytes.h"
+#include "identifiers.h"
 
 #define MAX_BRACKETS MM_MAX_BRACKETS
 #define MAX_INDENT MM_MAX_INDENT
@@ -126,25 +128,6 @@ static uint32_t decode_utf8(const char *src, size_t pos, size_t *len) {
          ((uint32_t)(s[2] & 0x3F) << 6) | (s[3] & 0x3F);
 }
 
-/* Whether a non-ASCII code point may appear in an identifier. Without the
- * Unicode tables this approximates XID_Continue: letters of every script
- * pass; Latin-1 punctuation, general punctuation, symbols, arrows, box
- * drawing, dingbats, CJK punctuation, full-width ASCII punctuation, private
- * use and emoji do not. */
-static bool is_identifier_code_point(uint32_t cp) {
-  if (cp < 0xC0) return cp == 0xAA || cp == 0xB5 || cp == 0xBA;
-  if (cp == 0xD7 || cp == 0xF7) return false;
-  if (cp >= 0x2000 && cp <= 0x2BFF) return cp == 0x203F || cp == 0x2040 || cp == 0x2054;
-  if (cp >= 0x3000 && cp <= 0x3004) return false;
-  if (cp >= 0x3008 && cp <= 0x3020) return false;
-  if (cp >= 0xE000 && cp <= 0xF8FF) return false;
-  if (cp >= 0xFE30 && cp <= 0xFE4F) return false;
-  if (cp >= 0xFF00 && cp <= 0xFF0F) return false;
-  if (cp >= 0xFFF0 && cp <= 0xFFFF) return false;
-  if (cp >= 0x1F000 && cp <= 0x1FAFF) return false;
-  return true;
-}
-
 /* Character classes of ASCII bytes, looked up once per byte in hot loops. */
 enum { C_IDENT = 1, C_DIGIT = 2, C_SPACE = 4 };
 static const uint8_t char_class[256] = {
@@ -169,7 +152,7 @@ static bool is_digit(char c) { return char_class[(unsigned char)c] & C_DIGIT; }
 static void invalid_character(lexer *lx) {
   size_t n;
   uint32_t cp = decode_utf8(lx->src, lx->pos, &n);
-  if (cp < 0x20 || cp == 0x7F)
+  if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && mm__identifier_class(cp) & MM_IDENT_UNPRINTABLE))
     mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "invalid non-printable character U+%04X",
                 (unsigned)cp);
   else
@@ -177,21 +160,39 @@ static void invalid_character(lexer *lx) {
                 lx->src + lx->pos, (unsigned)cp);
 }
 
-/* Advances over identifier characters; false when none. */
+/* A name Python would read as another one: it normalises names to NFKC
+ * (PEP 3131); the model compares them as written, so it refuses. */
+static void unstable_name(lexer *lx, size_t start, size_t end, size_t at) {
+  size_t n;
+  uint32_t cp = decode_utf8(lx->src, at, &n);
+  mm_diag_set(lx->diag, MM_ERR_LIMIT, lx->line,
+              "the name '%.*s' on line %u holds '%.*s' (U+%04X), which Python reads as "
+              "another character (it normalises names to NFKC); memory-map compares names as "
+              "written and would read this dump differently: rename it",
+              (int)(end - start < 200 ? end - start : 200), lx->src + start, (unsigned)lx->line,
+              (int)n, lx->src + at, (unsigned)cp);
+}
+
+/* Advances over identifier characters; false when none. A non-ASCII one
+ * must be XID_Continue (else the name ends there, and the next step says
+ * the character is invalid, as CPython does); a name holding one that
+ * NFKC changes is refused. */
 static bool scan_identifier(lexer *lx) {
   const unsigned char *s = (const unsigned char *)lx->src;
-  size_t start = lx->pos, pos = start, end = lx->end;
+  size_t start = lx->pos, pos = start, end = lx->end, unstable = SIZE_MAX;
   for (;;) {
     while (pos < end &&
            (char_class[s[pos]] & (C_IDENT | C_DIGIT))) /* the ASCII run, in registers */
       pos++;
     if (pos >= end || s[pos] < 0x80) break;
     size_t n;
-    uint32_t cp = decode_utf8(lx->src, pos, &n);
-    if (!is_identifier_code_point(cp)) break;
+    unsigned cls = mm__identifier_class(decode_utf8(lx->src, pos, &n));
+    if (!(cls & (pos == start ? MM_IDENT_START : MM_IDENT_CONTINUE))) break;
+    if (cls & MM_IDENT_UNSTABLE && unstable == SIZE_MAX) unstable = pos;
     pos += n;
   }
   lx->pos = pos;
+  if (unstable != SIZE_MAX) unstable_name(lx, start, pos, unstable);
   return pos > start;
 }
 
@@ -716,7 +717,7 @@ static void lex_step(lexer *lx) {
     /* identifiers that start with a non-ASCII letter */
     size_t n;
     uint32_t cp = decode_utf8(lx->src, lx->pos, &n);
-    if (!is_identifier_code_point(cp)) {
+    if (!(mm__identifier_class(cp) & MM_IDENT_START)) {
       invalid_character(lx);
       return;
     }
