@@ -3,6 +3,10 @@
 // which works when the page is served and when it is opened from file://.
 import { parseModel } from './core.js';
 
+/** A pending dump this big is stopped, not waited for, when a newer
+ * request comes (a new worker costs the module's compile, tens of ms). */
+const SUPERSEDE_BYTES = 2 * 1024 * 1024;
+
 /** A refusal from the core, or a failure to run it, as the page shows it. */
 export class EngineError extends Error {
   constructor({ kind, message, line }) {
@@ -55,9 +59,21 @@ export function createEngine(source) {
     if (!worker) start();
     const id = next++;
     return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject });
+      pending.set(id, { resolve, reject, type: message.type, bytes: message.bytes?.byteLength ?? 0 });
       worker.postMessage({ ...message, id }, transfer);
     });
+  }
+
+  /** A newer request makes the pending ones moot: when one is a big dump
+   * (the worker would be busy with it for a while), the worker is stopped
+   * and they are rejected (kind 'superseded'); a small one just finishes. */
+  function supersede() {
+    const requests = [...pending.values()];
+    if (!requests.some((r) => r.bytes >= SUPERSEDE_BYTES) || requests.some((r) => r.type !== 'analyze')) return;
+    worker.terminate();
+    worker = null;
+    pending.clear();
+    for (const r of requests) r.reject(new EngineError({ kind: 'superseded', message: 'a newer request took over' }));
   }
 
   return {
@@ -67,5 +83,6 @@ export function createEngine(source) {
      *  it back (attachSource in core.js). */
     analyze: (bytes, options) => request({ type: 'analyze', bytes, options }, [bytes]),
     backends: () => request({ type: 'backends' }),
+    supersede,
   };
 }

@@ -14,7 +14,10 @@ const $ = (id) => document.getElementById(id);
 
 const page = {
   engine: null,
-  input: null, // { name, bytes: ArrayBuffer, pto: string|null, entries, folderName }
+  // The dump shown or being read: { name, bytes: ArrayBuffer, or file: File
+  // with bytes null until read, pto: string|null, entries, folderName }.
+  input: null,
+  generation: 0, // counts the user's actions: only the last one's result is shown
   pass: 'AllocateMemoryAddr',
   cards: [],
   lastPinned: null,
@@ -138,20 +141,36 @@ function showError(name, error, bytes) {
 
 // ------------------------------------------------------------ analysing
 
-async function analyse() {
+/**
+ * A new action of the user's (a drop, a file or folder opened, a pass, a
+ * .pto, a backend, an example, a link): it supersedes every earlier one
+ * still under way, whose result is then dropped when it arrives (and a
+ * big dump's work in the worker is stopped). Returns the test each step
+ * of the action makes after an await: is it still the latest?
+ */
+function begin() {
+  const generation = ++page.generation;
+  page.engine.supersede();
+  return () => generation === page.generation;
+}
+
+async function analyse(current = begin()) {
   const { input } = page;
   if (!input) return;
   showMessage('loading', `Reading ${input.name}…`);
   const backend = $('backend').value || null;
   page.stats.firstCardPainted = 0;
   try {
+    input.bytes ??= await input.file.arrayBuffer();
+    if (!current()) return;
     const model = attachSource(
       await page.engine.analyze(input.bytes.slice(0), { dumpName: input.name, backend, ptoText: input.pto }),
       input.bytes);
+    if (!current()) return;
     Object.assign(page.stats, page.engine.stats);
-    if (page.input === input) showModel(model);
+    showModel(model);
   } catch (error) {
-    if (page.input === input) showError(input.name, error, input.bytes);
+    if (current()) showError(input.name, error, input.bytes);
   }
 }
 
@@ -163,24 +182,29 @@ async function ptoText(files) {
 }
 
 /** Files from the button or a drop: a dump, .pto files, or both. */
-async function openFiles(files) {
+async function openFiles(files, current = begin()) {
   const dumps = files.filter((f) => !f.name.endsWith('.pto'));
   const pto = files.filter((f) => f.name.endsWith('.pto'));
   if (!dumps.length && pto.length && page.input) {
     // A .pto dropped after the dump: it only sets the backend.
-    page.input = { ...page.input, pto: await ptoText(pto) };
-    return analyse();
+    const text = await ptoText(pto);
+    if (!current()) return;
+    page.input = { ...page.input, pto: text };
+    return analyse(current);
   }
   if (!dumps.length) return showMessage('error', 'Nothing to show', 'Drop a pass dump (.py), a build_output/<case>/ folder, or a .pto with a dump.');
-  const dump = dumps[0];
+  // The input is known at once (its bytes are read by analyse): a .pto
+  // dropped while they are read applies to it.
+  const input = { name: dumps[0].name, file: dumps[0], bytes: null, pto: null };
   setLinkedDump(null);
-  page.input = { name: dump.name, bytes: await dump.arrayBuffer(), pto: pto.length ? await ptoText(pto) : null };
+  page.input = input;
   $('pass-picker').hidden = true;
-  return analyse();
+  if (pto.length) input.pto = await ptoText(pto);
+  return current() ? analyse(current) : undefined;
 }
 
 /** A folder: resolve like the CLI, offer the passes it holds. */
-async function openFolder(entries, folderName) {
+async function openFolder(entries, folderName, current = begin()) {
   setLinkedDump(null);
   const resolved = resolveFolder(entries, page.pass, folderName);
   const picker = $('pass');
@@ -191,14 +215,10 @@ async function openFolder(entries, folderName) {
     page.input = null;
     return showMessage('error', `Cannot open ${folderName}`, resolved.error);
   }
-  page.input = {
-    name: resolved.dump.name,
-    bytes: await resolved.dump.file.arrayBuffer(),
-    pto: resolved.pto.length ? await ptoText(resolved.pto.map((e) => e.file)) : null,
-    entries,
-    folderName,
-  };
-  return analyse();
+  const input = { name: resolved.dump.name, file: resolved.dump.file, bytes: null, pto: null, entries, folderName };
+  page.input = input;
+  if (resolved.pto.length) input.pto = await ptoText(resolved.pto.map((e) => e.file));
+  return current() ? analyse(current) : undefined;
 }
 
 // ----------------------------------------------------------- dropping
@@ -216,7 +236,7 @@ async function readDirectory(entry, prefix, out) {
   }
 }
 
-async function onDrop(event) {
+async function onDrop(event, current) {
   event.preventDefault();
   page.stats.received = performance.now();
   $('dropzone').hidden = true;
@@ -225,9 +245,9 @@ async function onDrop(event) {
   if (folder) {
     const entries = [];
     await readDirectory(folder, folder.name, entries);
-    return openFolder(entries, folder.name);
+    return current() ? openFolder(entries, folder.name, current) : undefined;
   }
-  return openFiles([...event.dataTransfer.files]);
+  return openFiles([...event.dataTransfer.files], current);
 }
 
 function listenForDrops() {
@@ -244,27 +264,39 @@ function listenForDrops() {
   });
   window.addEventListener('drop', (e) => {
     depth = 0;
-    onDrop(e).catch((error) => showMessage('error', 'Cannot read the dropped files', error.message));
+    const current = begin();
+    onDrop(e, current).catch(readFailed('the dropped files', current));
   });
+}
+
+/** An action's failure to read its files, shown unless a later one took over. */
+function readFailed(what, current) {
+  return (error) => {
+    if (current()) showMessage('error', `Cannot read ${what}`, error.message);
+  };
 }
 
 // ------------------------------------------------------------- controls
 
 function listenToControls() {
   $('file').addEventListener('change', (e) => {
-    openFiles([...e.target.files]);
+    const current = begin();
+    openFiles([...e.target.files], current).catch(readFailed('the chosen files', current));
     e.target.value = '';
   });
   $('folder').addEventListener('change', (e) => {
+    const current = begin();
     const files = [...e.target.files];
     const entries = files.map((f) => ({ path: f.webkitRelativePath || f.name, file: f }));
     const name = entries[0]?.path.split('/')[0] || 'the folder';
-    openFolder(entries, name);
+    openFolder(entries, name, current).catch(readFailed(name, current));
     e.target.value = '';
   });
   $('pass').addEventListener('change', (e) => {
     page.pass = e.target.value;
-    if (page.input?.entries) openFolder(page.input.entries, page.input.folderName);
+    if (!page.input?.entries) return;
+    const current = begin();
+    openFolder(page.input.entries, page.input.folderName, current).catch(readFailed(page.input.folderName, current));
   });
   $('backend').addEventListener('change', () => analyse());
   $('theme').addEventListener('click', () => {
@@ -371,6 +403,7 @@ function setLinkedDump(data) {
 
 /** A dump by URL or inline text: { name, text | url, pto | ptoUrl }. */
 async function openExampleData(data, { keepSearch = false } = {}) {
+  const current = begin();
   if (!keepSearch) setLinkedDump(data);
   try {
     const fetchOk = async (url) => {
@@ -381,11 +414,12 @@ async function openExampleData(data, { keepSearch = false } = {}) {
     // Bytes as published: the core, not the browser, judges the encoding.
     const bytes = data.text != null ? new TextEncoder().encode(data.text).buffer : await (await fetchOk(data.url)).arrayBuffer();
     const pto = data.pto ?? (data.ptoUrl ? await (await fetchOk(data.ptoUrl)).text() : null);
+    if (!current()) return;
     page.input = { name: data.name, bytes, pto };
     $('pass-picker').hidden = true;
-    await analyse();
+    await analyse(current);
   } catch (error) {
-    showMessage('error', `Cannot open ${data.name}`, error.message);
+    if (current()) showMessage('error', `Cannot open ${data.name}`, error.message);
   }
 }
 
@@ -403,6 +437,7 @@ async function openLinkedDump() {
   const source = dumpSource(location.search, location.href);
   if (!source) return false;
   if (source.error) {
+    begin();
     showMessage('error', 'Cannot open the linked dump', source.error);
     return true;
   }
