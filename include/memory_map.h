@@ -152,15 +152,18 @@ enum {
  * - per function: `reserved_only_spaces` (spaces holding reserved windows
  *   only, as `spaces`), `reserved` (the reserved windows: name, space,
  *   base and size (null when not an integer), line, bound, slot_size,
- *   slot_num, placed, note, over_capacity, conflicts_with (box indices),
+ *   slot_num, placed, note, over_capacity, conflicts_with (indices of up
+ *   to 8 boxes sharing its bytes), conflict_count (how many in all),
+ *   overlaps_reserved (a window before it, by base, sharing its bytes),
  *   one_more_slot_hwm and one_more_slot_fits) and `imports` (name, peer,
- *   line);
+ *   line); `reserved_bytes` counts the union of a space's windows;
  * - per box: `over_capacity`; `uses` (the lines its names are bound or
  *   read on), `idle` ([from, to], the longest run of lines between two
- *   uses, or null) and `idle_bytes_lines` (size x that run's length); for
- *   a conflicting box `conflicts_with` (indices of up to 8 boxes it
- *   conflicts with) and `conflict_count` (how many in all); for a box
- *   sharing a reserved window's bytes, `window_conflicts` (their indices).
+ *   uses, or null) and `idle_bytes_lines` (size x that run's length, at
+ *   most 2^53); for a conflicting box `conflicts_with` (indices of up to 8
+ *   boxes it conflicts with) and `conflict_count` (how many in all); for a
+ *   box sharing reserved windows' bytes, `window_conflicts` (up to 8 of
+ *   their indices) and `window_conflict_count`.
  * Returns a NUL-terminated
  * buffer owned by the caller (free with mm_free) and stores its length in
  * `*out_len` when non-NULL; NULL when out of memory. */

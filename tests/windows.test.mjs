@@ -91,10 +91,10 @@ describe('reserved windows', () => {
     const m = await model(dumpWith([reserve("name='ring', size=4096, base=0"), vec('low', 'mem_vec_1', 2048, 4096), vec('high', 'mem_vec_2', 8192, 64)]));
     const fn = m.functions[0];
     const boxes = boxesByName(m);
-    assert.deepEqual(boxes.low.window_conflicts, [0]);
+    assert.deepEqual([boxes.low.window_conflicts, boxes.low.window_conflict_count], [[0], 1]);
     assert.equal(boxes.high.window_conflicts, undefined);
     assert.equal(boxes.low.conflict, false, 'model.md\'s conflict stays between boxes');
-    assert.deepEqual(fn.reserved[0].conflicts_with, [fn.boxes.indexOf(boxes.low)]);
+    assert.deepEqual([fn.reserved[0].conflicts_with, fn.reserved[0].conflict_count], [[fn.boxes.indexOf(boxes.low)], 1]);
   });
 
   test('windows in an AIC and an AIV function, with imports naming the peer', async () => {
@@ -122,6 +122,17 @@ describe('reserved windows', () => {
     assert.deepEqual(cube.imports, [{ name: 'c2v', peer: 'vector', line: 7 }]);
     assert.deepEqual(vector.reserved.map((w) => [w.name, w.space, w.slot_size, w.slot_num]), [['c2v', 'Vec', 4096, 2]]);
     assert.deepEqual(vector.imports, [{ name: 'v2c', peer: 'cube', line: 12 }]);
+  });
+
+  test('windows sharing bytes: the union is reserved, the later one by base is flagged', async () => {
+    const m = await model(dumpWith([
+      reserve("name='a', size=8192, base=4096", 'a = '),
+      reserve("name='b', size=8192, base=0", 'b = '),
+      vec('t', 'mem_vec_1', 16384, 64),
+    ]));
+    const fn = m.functions[0];
+    assert.deepEqual(fn.reserved.map((w) => w.overlaps_reserved ?? null), [1, null]);
+    assert.equal(space(fn, 'Vec').reserved_bytes, 12288);
   });
 
   test('a size beyond 2^53 is refused with its line', async () => {

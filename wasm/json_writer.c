@@ -191,31 +191,13 @@ static void put_uses(mm_buf *out, const mm_box *box) {
   if (box->idle_from) {
     put_int_field(out, ",\"idle\":[", box->idle_from);
     put_int_field(out, ",", box->idle_to);
-    put_int_field(out, "],\"idle_bytes_lines\":",
-                  box->tile->size * (int64_t)(box->idle_to - box->idle_from + 1));
+    put_int_field(out, "],\"idle_bytes_lines\":", mm__idle_cost(box));
   } else {
     mm_buf_puts(out, ",\"idle\":null,\"idle_bytes_lines\":0");
   }
 }
 
-/* The windows sharing a box's bytes, as indices. */
-RARE static void put_window_conflicts(mm_buf *out, const mm_function *fn, uint32_t box) {
-  mm_buf_puts(out, ",\"window_conflicts\":[");
-  bool first = true;
-  for (size_t i = 0; i < fn->window_count; i++) {
-    const mm_window *w = &fn->windows[i];
-    for (uint32_t k = 0; k < w->conflict_count; k++) {
-      if (w->conflicts[k] != box) continue;
-      if (!first) mm_buf_putc(out, ',');
-      first = false;
-      mm_buf_put_int(out, (int64_t)i);
-    }
-  }
-  mm_buf_putc(out, ']');
-}
-
-static void put_box(mm_buf *out, const mm_function *fn, uint32_t index) {
-  const mm_box *box = &fn->boxes[index];
+static void put_box(mm_buf *out, const mm_box *box) {
   const mm_tile *t = box->tile;
   mm_buf_puts(out, "{\"name\":");
   put_cstring(out, t->name);
@@ -248,7 +230,11 @@ static void put_box(mm_buf *out, const mm_function *fn, uint32_t index) {
     put_int_list(out, ",\"conflicts_with\":", listed, u32_at, box->partners);
     put_int_field(out, ",\"conflict_count\":", box->partner_total);
   }
-  if (box->window_conflict) put_window_conflicts(out, fn, index);
+  if (box->window_partner_total) {
+    put_int_list(out, ",\"window_conflicts\":", box->window_partner_count, u32_at,
+                 box->window_partners);
+    put_int_field(out, ",\"window_conflict_count\":", box->window_partner_total);
+  }
   put_uses(out, box);
   mm_buf_putc(out, '}');
 }
@@ -283,7 +269,9 @@ RARE static void put_window(mm_buf *out, const mm_function *fn, const mm_window 
   }
   mm_buf_puts(out, ",\"over_capacity\":");
   put_bool(out, w->over_capacity);
-  put_int_list(out, ",\"conflicts_with\":", w->conflict_count, u32_at, w->conflicts);
+  put_int_list(out, ",\"conflicts_with\":", w->partner_count, u32_at, w->partners);
+  put_int_field(out, ",\"conflict_count\":", w->partner_total);
+  if (w->overlaps >= 0) put_int_field(out, ",\"overlaps_reserved\":", w->overlaps);
   if (w->grown_hwm) {
     put_int_field(out, ",\"one_more_slot_hwm\":", w->grown_hwm);
     for (size_t k = 0; k < fn->space_count; k++) {
@@ -344,7 +332,7 @@ static void put_function(mm_buf *out, const mm_function *fn, unsigned flags) {
   mm_buf_puts(out, "],\"boxes\":[");
   for (size_t i = 0; i < fn->box_count; i++) {
     if (i) mm_buf_puts(out, ",\n");
-    put_box(out, fn, (uint32_t)i);
+    put_box(out, &fn->boxes[i]);
   }
   mm_buf_puts(out, "]}");
 }

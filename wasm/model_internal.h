@@ -39,8 +39,11 @@ typedef struct mm_box {
   uint32_t rank;  /* space rank */
   uint32_t order; /* position before sorting, for stability */
   bool view, conflict;
-  bool over_capacity;   /* outside [0, limit): drawn where it is, and flagged */
-  bool window_conflict; /* shares bytes with a reserved window (windows.c) */
+  bool over_capacity; /* outside [0, limit): drawn where it is, and flagged */
+  /* The reserved windows sharing its bytes (windows.c): the first listed
+   * (at most MM_BOX_PARTNERS) and how many in all. */
+  uint32_t *window_partners;
+  uint32_t window_partner_count, window_partner_total;
   /* The boxes it conflicts with (indices in the sorted boxes): the first
    * MM_BOX_PARTNERS in sort order, and how many there are in all. */
   uint32_t partners[MM_BOX_PARTNERS];
@@ -86,8 +89,11 @@ typedef struct mm_window {
   uint32_t line;
   int64_t slot_size, slot_num; /* from an *_initialize_pipe call; 0: unknown */
   bool over_capacity;
-  uint32_t *conflicts; /* indices of the boxes sharing its bytes */
-  uint32_t conflict_count;
+  /* The boxes sharing its bytes: the first listed (at most
+   * MM_BOX_PARTNERS, by offset) and how many in all. */
+  uint32_t partners[MM_BOX_PARTNERS];
+  uint32_t partner_count, partner_total;
+  int32_t overlaps;  /* a window before it sharing its bytes, or -1 */
   int64_t grown_hwm; /* the space's high-water mark with one more slot; 0: unknown */
 } mm_window;
 
@@ -141,6 +147,10 @@ bool mm_function_liveness(mm_function *fn, mm_arena *arena);
 /* Each box's uses (its run's tiles' together) and longest idle span;
  * after mm_function_layout. False when out of memory (uses.c). */
 bool mm_function_idle(mm_function *fn, mm_arena *arena);
+
+/* A box's bytes x idle lines (0 without an idle span or bytes), at most
+ * 2^53 so a JSON reader holds it exactly (uses.c). */
+int64_t mm__idle_cost(const mm_box *box);
 
 /* Rank of a space in the fixed order Vec, Mat, Left, LeftScale, Right,
  * RightScale, Acc, Bias; 8 for any other (backends.c). */

@@ -46,6 +46,8 @@ typedef enum entry_kind {
   ENTRY_OVER,
   ENTRY_PAIR,
   ENTRY_WINDOW,
+  ENTRY_WINDOW_MORE,
+  ENTRY_WINDOW_OVERLAP,
   ENTRY_WINDOW_OVER
 } entry_kind;
 typedef struct check_entry {
@@ -99,10 +101,14 @@ static size_t collect_entries(const mm_function *fn, check_entry *entries) {
   }
   for (uint32_t w = 0; w < fn->window_count; w++) {
     const mm_window *window = &fn->windows[w];
-    for (uint32_t k = 0; k < window->conflict_count; k++) {
-      uint32_t box = window->conflicts[k];
+    for (uint32_t k = 0; k < window->partner_count; k++) {
+      uint32_t box = window->partners[k];
       entries[n++] = (check_entry){fn->boxes[box].start, box, w, ENTRY_WINDOW};
     }
+    if (window->partner_total > window->partner_count)
+      entries[n++] = (check_entry){window->line, NO_BOX, w, ENTRY_WINDOW_MORE};
+    if (window->overlaps >= 0)
+      entries[n++] = (check_entry){window->line, NO_BOX, w, ENTRY_WINDOW_OVERLAP};
     if (window->over_capacity)
       entries[n++] = (check_entry){window->line, NO_BOX, w, ENTRY_WINDOW_OVER};
   }
@@ -118,24 +124,61 @@ static void put_window_label(mm_buf *out, const mm_window *w) {
   mm_buf_puts(out, text);
 }
 
-/* What the space's reserved windows take of it, after a box over capacity. */
+/* What the space's reserved windows take of it, after a box over capacity:
+ * their bytes, and the first few by name. */
 static void put_reserved_share(mm_buf *out, const mm_function *fn, const mm_space_usage *u) {
+  enum { NAMED = 3 };
   char text[96];
   if (!u || !u->reserved_bytes) return;
   snprintf(text, sizeof text,
            " (reserved windows take %lld B of it:", (long long)u->reserved_bytes);
   mm_buf_puts(out, text);
+  size_t named = 0, more = 0;
   for (size_t i = 0; i < fn->window_count; i++) {
     if (!fn->windows[i].placed || fn->windows[i].space != u->space) continue;
+    if (named++ >= NAMED) {
+      more++;
+      continue;
+    }
     mm_buf_puts(out, " '");
     mm_buf_puts(out, fn->windows[i].name);
     mm_buf_puts(out, "'");
   }
+  if (more) {
+    snprintf(text, sizeof text, " and %zu more", more);
+    mm_buf_puts(out, text);
+  }
   mm_buf_puts(out, ")");
+}
+
+/* The lines of the check that are about windows alone: a note of more
+ * tiles than listed, or two windows sharing bytes. */
+static void put_window_entry(mm_buf *out, const char *label, const mm_function *fn,
+                             const check_entry *e) {
+  char text[128];
+  const mm_window *w = &fn->windows[e->other];
+  if (e->kind == ENTRY_WINDOW_MORE) {
+    snprintf(text, sizeof text,
+             "  (and %u more tiles share the bytes of reserved window '%.40s')\n",
+             w->partner_total - w->partner_count, w->name);
+    mm_buf_puts(out, text);
+    return;
+  }
+  put_location(out, label, e->line, "conflict", fn);
+  mm_buf_puts(out, w->space);
+  mm_buf_puts(out, " ");
+  put_window_label(out, w);
+  mm_buf_puts(out, " shares bytes with ");
+  put_window_label(out, &fn->windows[w->overlaps]);
+  mm_buf_puts(out, "\n");
 }
 
 static void put_entry(mm_buf *out, const char *label, const mm_function *fn, const check_entry *e) {
   char text[96];
+  if (e->kind == ENTRY_WINDOW_MORE || e->kind == ENTRY_WINDOW_OVERLAP) {
+    put_window_entry(out, label, fn, e);
+    return;
+  }
   if (e->kind == ENTRY_WINDOW_OVER) {
     const mm_window *w = &fn->windows[e->other];
     put_location(out, label, e->line, "over capacity", fn);
@@ -180,15 +223,19 @@ static void put_entry(mm_buf *out, const char *label, const mm_function *fn, con
 /* The function's anomalies in line order; returns how many (notes aside),
  * or SIZE_MAX when out of memory. */
 static size_t check_function(mm_buf *out, const char *label, const mm_function *fn) {
-  size_t room = fn->box_count * (MM_BOX_PARTNERS + 2) + fn->window_count + 1;
-  for (size_t i = 0; i < fn->window_count; i++)
-    room += fn->windows[i].conflict_count;
+  /* Per box its partners, a note and over capacity; per window its
+   * listed tiles, a note, an overlap and over capacity. */
+  size_t per_box = MM_BOX_PARTNERS + 2, per_window = MM_BOX_PARTNERS + 3;
+  if (fn->box_count > SIZE_MAX / 2 / per_box / sizeof(check_entry) ||
+      fn->window_count > SIZE_MAX / 2 / per_window / sizeof(check_entry))
+    return SIZE_MAX;
+  size_t room = fn->box_count * per_box + fn->window_count * per_window + 1;
   check_entry *entries = mm__alloc(room * sizeof *entries);
   if (!entries) return SIZE_MAX;
   size_t n = collect_entries(fn, entries), found = 0;
   for (size_t i = 0; n != SIZE_MAX && i < n; i++) {
     put_entry(out, label, fn, &entries[i]);
-    found += entries[i].kind != ENTRY_MORE;
+    found += entries[i].kind != ENTRY_MORE && entries[i].kind != ENTRY_WINDOW_MORE;
   }
   mm__dealloc(entries);
   return n == SIZE_MAX ? SIZE_MAX : found;
@@ -362,10 +409,6 @@ static void put_windows_table(mm_buf *out, const mm_model *model) {
   table_put(out, &t);
 }
 
-static int64_t idle_cost(const mm_box *box) {
-  return box->idle_from ? box->tile->size * (int64_t)(box->idle_to - box->idle_from + 1) : 0;
-}
-
 enum { IDLE_LISTED = 3 };
 
 /* The function's boxes with the most bytes x lines held while idle, most
@@ -373,10 +416,10 @@ enum { IDLE_LISTED = 3 };
 static size_t longest_idle(const mm_function *fn, uint32_t *top) {
   size_t n = 0;
   for (uint32_t i = 0; i < fn->box_count; i++) {
-    int64_t cost = idle_cost(&fn->boxes[i]);
+    int64_t cost = mm__idle_cost(&fn->boxes[i]);
     if (!cost) continue;
     size_t at = n < IDLE_LISTED ? n++ : IDLE_LISTED;
-    while (at > 0 && idle_cost(&fn->boxes[top[at - 1]]) < cost) {
+    while (at > 0 && mm__idle_cost(&fn->boxes[top[at - 1]]) < cost) {
       if (at < IDLE_LISTED) top[at] = top[at - 1];
       at--;
     }
@@ -396,7 +439,7 @@ static void idle_row(table *t, const mm_function *fn, const mm_box *box) {
   snprintf(cells[4], CELL, "%u-%u", box->start, box->end);
   snprintf(cells[5], CELL, "%u-%u", box->idle_from, box->idle_to);
   snprintf(cells[6], CELL, "%u", box->idle_to - box->idle_from + 1);
-  snprintf(cells[7], CELL, "%lld", (long long)idle_cost(box));
+  snprintf(cells[7], CELL, "%lld", (long long)mm__idle_cost(box));
 }
 
 static const char *const idle_headers[] = {"function", "held while idle", "space",

@@ -4,7 +4,6 @@
  * compiler prints it, matched byte for byte. */
 #include "bytes.h"
 #include "skim_internal.h"
-#include "windows.h"
 
 /* ------------------------------------------------- the printed tile */
 
@@ -118,13 +117,6 @@ static bool take_printed_tile(skim *k, summary *ann, tile_facts *t) {
 
 /* ------------------------------------------------------- statement */
 
-/* A call the model reads a reserved window from (windows.h): the general
- * way reads it, since the fast path keeps no arguments. */
-static bool is_window_call(const skim *k, const summary *value) {
-  return value->form == F_CALL && mm__window_call_kind((const char *)k->s + value->last_start,
-                                                       value->last_len) != MM_WINDOW_CALL_NONE;
-}
-
 static bool finish_tile(const skim *k, const summary *ann, const tile_facts *t,
                         mm_skim_statement *out) {
   out->is_tile = false;
@@ -150,7 +142,8 @@ static bool finish_tile(const skim *k, const summary *ann, const tile_facts *t,
 
 static skim skim_at(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads) {
   loads->len = 0;
-  return (skim){(const unsigned char *)src, start, end, line, 0, 0, loads, SIZE_MAX, 0, false};
+  return (skim){
+      (const unsigned char *)src, start, end, line, 0, 0, loads, SIZE_MAX, 0, false, false};
 }
 
 /* The end of every statement read: its line end, outside brackets. Fills
@@ -213,10 +206,10 @@ bool mm_skim_annotated(const char *src, size_t start, size_t end, uint32_t line,
   if (!ok && (ok = scan_annotation(&k, out)))
     skim_memo_keep(memo, &k, annotation, line, first_load, out);
   if (ok) {
-    k.pos++; /* '=' */
+    k.pos++;               /* '=' */
+    k.window_call = false; /* the value's, not the annotation's */
     ok = skim_expression(&k, &value, NULL) && !value.unsure &&
-         !(value.form == F_CALL && (value.spaced || value.parts > 64)) &&
-         !is_window_call(&k, &value);
+         !(value.form == F_CALL && (value.spaced || value.parts > 64)) && !k.window_call;
   }
   if (!statement_end(&k, ok, line, out)) return false;
   out->name_start = (uint32_t)start;
@@ -255,8 +248,7 @@ static bool scan_simple(skim *k) {
     k->line = line;
   }
   /* then the line end: not `a = b = c`, `+=`, `;`, a comment, ... */
-  summary value;
-  return skim_sequence(k, &value) && !is_window_call(k, &value);
+  return skim_sequence(k) && !k->window_call;
 }
 
 bool mm_skim_simple(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
@@ -268,7 +260,7 @@ bool mm_skim_simple(const char *src, size_t start, size_t end, uint32_t line, mm
   bool ok = false;
   if (first_end && text_is(&k, (uint32_t)start, first_len, "return")) {
     k.pos = first_end;
-    ok = peek(&k) == '\n' || skim_sequence(&k, NULL);
+    ok = peek(&k) == '\n' || skim_sequence(&k);
   } else if (first_end && is_statement_name(&k, start, first_len)) {
     ok = scan_simple(&k);
   }
@@ -285,8 +277,7 @@ bool mm_skim_for_header(const char *src, size_t start, size_t end, uint32_t line
     ok = e && text_is(&k, (uint32_t)word, (uint32_t)(e - word), "in");
     k.pos = e;
   }
-  ok = ok && skim_sequence(&k, NULL) &&
-       take_colon(&k); /* a body on the same line: the general way */
+  ok = ok && skim_sequence(&k) && take_colon(&k); /* a body on the same line: the general way */
   return statement_end(&k, ok, line, out);
 }
 

@@ -353,6 +353,7 @@ static bool scan_lean(skim *k, uint8_t kind) {
       if (!is_ident_start(peek(k))) return false;
       size_t start = k->pos, e = ident_end(k);
       if (!e || is_keyword(k, start, e - start)) return false;
+      note_attribute(k, start, e);
       k->pos = e;
     } else if (c == '(' || c == '[') {
       if (++top == MAX_NESTING) return false;
@@ -459,6 +460,7 @@ static bool scan_primary(skim *k, summary *out, tile_facts *tile) {
       spaced |= k->pos != before;
       size_t start = k->pos, e = ident_end(k);
       if (!e || is_keyword(k, start, e - start)) return false;
+      note_attribute(k, start, e);
       k->pos = e;
       if (dotted) {
         out->form = F_DOTTED;
@@ -563,15 +565,13 @@ static bool starts_operand(unsigned char c) {
 }
 
 /* Expressions separated by commas, a trailing one allowed (a tuple). */
-bool skim_sequence(skim *k, summary *whole) {
-  summary e, *first = whole ? whole : &e;
-  if (!skim_expression(k, first, NULL)) return false;
+bool skim_sequence(skim *k) {
   for (;;) {
+    summary e;
+    if (!skim_expression(k, &e, NULL)) return false;
     if (peek(k) != ',') return true;
     k->pos++;
-    if (first == whole) whole->form = F_OTHER; /* a tuple */
     if (!starts_operand(peek(k))) return true;
-    if (!skim_expression(k, &e, NULL)) return false;
   }
 }
 

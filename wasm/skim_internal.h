@@ -10,6 +10,7 @@
 #include "bytes.h"
 #include "lexer.h"
 #include "skim.h"
+#include "window_calls.h"
 
 /* Integers beyond this cannot be held exactly by a JSON reader (tiles.c). */
 #define MAX_EXACT_INTEGER ((int64_t)1 << 53)
@@ -75,6 +76,9 @@ typedef struct skim {
   /* Inside an annotation: a tile's fields may depend on what brackets
    * hold. Elsewhere brackets are only checked and their reads taken. */
   bool facts;
+  /* An attribute named as a reserved window's call (windows.h) was read:
+   * the statement goes the general way, which reads their arguments. */
+  bool window_call;
 } skim;
 
 /* Byte classes: identifier letters, digits. One look-up per byte; both
@@ -203,6 +207,15 @@ static inline size_t binary_operator(const skim *k) {
   }
 }
 
+/* An attribute's name s[start, end) after a dot: notes a reserved
+ * window's call (by its length first: the names are 14, 18 or 19 bytes). */
+static inline void note_attribute(skim *k, size_t start, size_t end) {
+  size_t n = end - start;
+  if ((n == 14 || n == 18 || n == 19) &&
+      mm__window_call_kind((const char *)k->s + start, n) != MM_WINDOW_CALL_NONE)
+    k->window_call = true;
+}
+
 static inline bool push_load(skim *k, size_t start, size_t end) {
   mm_vec *v = k->loads;
   mm_skim_load *load = v->len < v->cap ? (mm_skim_load *)v->items + v->len++ : mm_vec_push(v);
@@ -227,10 +240,8 @@ bool skim_elements(skim *k, unsigned char close, bool allow_empty, element_fn ea
 /* A number at a digit: a decimal integer within 2^53 is F_INT with its
  * value (`range` set beyond), a float F_OTHER; false for other forms. */
 bool skim_number(skim *k, summary *out);
-/* Expressions separated by commas, a trailing one allowed (a tuple);
- * `whole` (may be NULL) sums up the value: the one expression, or F_OTHER
- * for a tuple. */
-bool skim_sequence(skim *k, summary *whole);
+/* Expressions separated by commas, a trailing one allowed (a tuple). */
+bool skim_sequence(skim *k);
 /* One bound name: an identifier that is no keyword. Not a read. */
 bool skim_bound_name(skim *k);
 /* `for` targets: names, and parenthesized or bracketed lists of them. */

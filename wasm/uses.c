@@ -106,3 +106,10 @@ bool mm_function_idle(mm_function *fn, mm_arena *arena) {
   }
   return true;
 }
+
+int64_t mm__idle_cost(const mm_box *box) {
+  const int64_t most = (int64_t)1 << 53;
+  int64_t size = box->tile->size, lines = box->idle_from ? box->idle_to - box->idle_from + 1 : 0;
+  if (size <= 0 || lines <= 0) return 0;
+  return size > most / lines ? most : size * lines;
+}

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "names.h"
 #include "tiles.h"
 
 typedef struct pipe_record {
@@ -143,19 +144,31 @@ bool mm__window_read(mm_window_reading *r, const char *src, const mm_node *targe
   return ok;
 }
 
-/* The first pipe naming the window's bound name gives its slots; the
+/* The first pipe naming each window's bound name gives its slots; the
  * count, when not given, is how many slots fill the window. */
-static void attach_slots(mm_window *w, const pipe_record *pipes, size_t pipe_count) {
-  for (size_t p = 0; w->bound && p < pipe_count; p++) {
-    for (uint32_t n = 0; n < pipes[p].name_count; n++) {
-      if (strcmp(pipes[p].names[n], w->bound) != 0 || !pipes[p].slot_size) continue;
-      w->slot_size = pipes[p].slot_size;
-      w->slot_num = pipes[p].slot_num;
-      if (!w->slot_num && w->size > 0 && w->size % w->slot_size == 0)
-        w->slot_num = w->size / w->slot_size;
-      return;
+static bool attach_slots(mm_function *fn, const pipe_record *pipes, size_t pipe_count) {
+  mm_names first = {0}; /* name -> the first pipe naming it */
+  bool ok = true;
+  for (size_t p = 0; p < pipe_count && ok; p++) {
+    for (uint32_t n = 0; n < pipes[p].name_count && ok; n++) {
+      bool added;
+      mm_name_entry *e =
+          mm_names_upsert(&first, pipes[p].names[n], strlen(pipes[p].names[n]), &added);
+      ok = e != NULL;
+      if (ok && added) e->value[0] = (uint32_t)p;
     }
   }
+  for (size_t i = 0; i < fn->window_count && ok; i++) {
+    mm_window *w = &fn->windows[i];
+    const mm_name_entry *e = w->bound ? mm_names_find(&first, w->bound, strlen(w->bound)) : NULL;
+    if (!e || !pipes[e->value[0]].slot_size) continue;
+    w->slot_size = pipes[e->value[0]].slot_size;
+    w->slot_num = pipes[e->value[0]].slot_num;
+    if (!w->slot_num && w->size > 0 && w->size % w->slot_size == 0)
+      w->slot_num = w->size / w->slot_size;
+  }
+  mm_names_free(&first);
+  return ok;
 }
 
 bool mm__window_reading_finish(mm_window_reading *r, mm_function *fn, mm_arena *arena) {
@@ -167,8 +180,8 @@ bool mm__window_reading_finish(mm_window_reading *r, mm_function *fn, mm_arena *
   if (r->windows.len) memcpy(fn->windows, r->windows.items, r->windows.len * sizeof *fn->windows);
   if (r->imports.len) memcpy(fn->imports, r->imports.items, r->imports.len * sizeof *fn->imports);
   for (size_t i = 0; i < fn->window_count; i++)
-    attach_slots(&fn->windows[i], r->pipes.items, r->pipes.len);
-  return true;
+    fn->windows[i].overlaps = -1;
+  return attach_slots(fn, r->pipes.items, r->pipes.len);
 }
 
 /* ------------------------------------------------------------ placing */
@@ -189,65 +202,231 @@ static mm_space_usage *usage_of(mm_function *fn, const char *space, const mm_bac
   return u;
 }
 
-static bool shares_bytes(const mm_window *w, const mm_box *box) {
-  const mm_tile *t = box->tile;
-  return t->space == w->space && t->size > 0 && t->offset < w->base + w->size &&
-         w->base < t->offset + t->size;
+/* Byte intervals [lo, hi) of one space, sorted by `lo`, with the index of
+ * what each is (a box or a window) and sorted copies of both ends for
+ * counting: how many start before x, how many end at or before x. */
+typedef struct interval {
+  int64_t lo, hi;
+  uint32_t index;
+} interval;
+
+static int compare_intervals(const interval *a, const interval *b) {
+  if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
+  return a->index < b->index ? -1 : a->index > b->index;
+}
+static int compare_i64(const int64_t *a, const int64_t *b) { return *a < *b ? -1 : *a > *b; }
+
+#define MM_SORT_NAME sort_intervals
+#define MM_SORT_TYPE interval
+#define MM_SORT_COMPARE compare_intervals
+#include "sort_impl.h"
+#define MM_SORT_NAME sort_ends
+#define MM_SORT_TYPE int64_t
+#define MM_SORT_COMPARE compare_i64
+#include "sort_impl.h"
+
+typedef struct interval_set {
+  interval *items;
+  int64_t *ends; /* every hi, sorted */
+  size_t count;
+} interval_set;
+
+/* How many of `sorted` (n values) are below `x`. */
+static size_t count_below(const int64_t *sorted, size_t n, int64_t x) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (sorted[mid] < x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
 }
 
-static bool find_conflicts(mm_function *fn, mm_window *w, mm_arena *arena) {
-  uint32_t n = 0;
-  for (size_t i = 0; i < fn->box_count; i++)
-    n += shares_bytes(w, &fn->boxes[i]);
-  w->conflicts = n ? mm_arena_alloc(arena, n * sizeof *w->conflicts) : NULL;
-  if (n && !w->conflicts) return false;
+/* How many items start before x: their los are sorted. */
+static size_t starting_before(const interval_set *set, int64_t x) {
+  size_t lo = 0, hi = set->count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (set->items[mid].lo < x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* How many of the set share bytes with [lo, hi): those starting before hi
+ * less those ending at or before lo (which all start before hi). Lists up
+ * to `room` of them in `out` (looking at most a few dozen: the count stays
+ * exact on any input, the list may then be short). */
+static uint32_t sharing(const interval_set *set, int64_t lo, int64_t hi, uint32_t *out,
+                        uint32_t room, uint32_t *listed) {
+  size_t before = starting_before(set, hi);
+  size_t total = before - count_below(set->ends, set->count, lo + 1);
+  *listed = 0;
+  for (size_t k = before, looked = 0; k-- > 0 && *listed < room && *listed < total && looked < 64;
+       looked++)
+    if (set->items[k].hi > lo) out[(*listed)++] = set->items[k].index;
+  for (uint32_t i = 1; i < *listed; i++) /* in index order */
+    for (uint32_t j = i; j > 0 && out[j - 1] > out[j]; j--) {
+      uint32_t swap = out[j];
+      out[j] = out[j - 1];
+      out[j - 1] = swap;
+    }
+  return total > UINT32_MAX ? UINT32_MAX : (uint32_t)total;
+}
+
+static bool interval_set_make(interval_set *set, size_t capacity) {
+  set->count = 0;
+  set->items = mm__alloc((capacity ? capacity : 1) * sizeof *set->items);
+  set->ends = mm__alloc((capacity ? capacity : 1) * sizeof *set->ends);
+  return set->items && set->ends;
+}
+
+static bool interval_set_sort(interval_set *set) {
+  for (size_t i = 0; i < set->count; i++)
+    set->ends[i] = set->items[i].hi;
+  return sort_intervals(set->items, set->count) && sort_ends(set->ends, set->count);
+}
+
+static void interval_set_free(interval_set *set) {
+  mm__dealloc(set->items);
+  mm__dealloc(set->ends);
+}
+
+/* The boxes and the placed windows of `space`. */
+static bool collect_space(const mm_function *fn, const char *space, interval_set *boxes,
+                          interval_set *windows) {
   for (size_t i = 0; i < fn->box_count; i++) {
-    if (!shares_bytes(w, &fn->boxes[i])) continue;
-    w->conflicts[w->conflict_count++] = (uint32_t)i;
-    fn->boxes[i].window_conflict = true;
+    const mm_tile *t = fn->boxes[i].tile;
+    if (t->space == space && t->size > 0)
+      boxes->items[boxes->count++] = (interval){t->offset, t->offset + t->size, (uint32_t)i};
+  }
+  for (size_t i = 0; i < fn->window_count; i++) {
+    const mm_window *w = &fn->windows[i];
+    if (w->placed && w->space == space)
+      windows->items[windows->count++] = (interval){w->base, w->base + w->size, (uint32_t)i};
+  }
+  return interval_set_sort(boxes) && interval_set_sort(windows);
+}
+
+/* Boxes and windows sharing bytes, each side listing the other. */
+static bool find_conflicts(mm_function *fn, const interval_set *boxes, const interval_set *windows,
+                           mm_arena *arena) {
+  for (size_t i = 0; i < windows->count; i++) {
+    mm_window *w = &fn->windows[windows->items[i].index];
+    w->partner_total =
+        sharing(boxes, w->base, w->base + w->size, w->partners, MM_BOX_PARTNERS, &w->partner_count);
+  }
+  for (size_t i = 0; i < boxes->count; i++) {
+    mm_box *box = &fn->boxes[boxes->items[i].index];
+    uint32_t found[MM_BOX_PARTNERS], listed;
+    uint32_t total =
+        sharing(windows, boxes->items[i].lo, boxes->items[i].hi, found, MM_BOX_PARTNERS, &listed);
+    if (!total) continue;
+    box->window_partners = mm_arena_alloc(arena, (listed ? listed : 1) * sizeof *found);
+    if (!box->window_partners) return false;
+    memcpy(box->window_partners, found, listed * sizeof *found);
+    box->window_partner_count = listed;
+    box->window_partner_total = total;
   }
   return true;
 }
 
-/* One more slot makes the ring `slot_size` longer: what sits above it
- * moves up by as much. */
-static int64_t grown_hwm(const mm_function *fn, const mm_window *w) {
-  int64_t above = w->base + w->size, hwm = add_saturated(above, w->slot_size);
-  for (size_t i = 0; i < fn->box_count; i++) {
-    const mm_tile *t = fn->boxes[i].tile;
-    if (t->space != w->space || t->size <= 0) continue;
-    int64_t end = add_saturated(t->offset + t->size, t->offset >= above ? w->slot_size : 0);
-    if (end > hwm) hwm = end;
+/* Windows sharing bytes with one before them (by base): each notes one;
+ * the space's reserved bytes are their union. */
+static int64_t overlaps_and_union(mm_function *fn, const interval_set *windows) {
+  int64_t reach = INT64_MIN, total = 0;
+  int32_t holder = -1;
+  for (size_t i = 0; i < windows->count; i++) {
+    const interval *v = &windows->items[i];
+    if (v->lo < reach) fn->windows[v->index].overlaps = holder;
+    total = add_saturated(total, v->hi > reach ? v->hi - (v->lo > reach ? v->lo : reach) : 0);
+    if (v->hi > reach) {
+      reach = v->hi;
+      holder = (int32_t)v->index;
+    }
   }
-  for (size_t i = 0; i < fn->window_count; i++) {
-    const mm_window *v = &fn->windows[i];
-    if (v == w || !v->placed || v->space != w->space) continue;
-    int64_t end = add_saturated(v->base + v->size, v->base >= above ? w->slot_size : 0);
-    if (end > hwm) hwm = end;
+  return total;
+}
+
+/* One more slot makes the ring `slot_size` longer: what starts above it
+ * moves up by as much. `suffix[k]`: the highest end among items k.. of
+ * the space's boxes and windows sorted by start; `prefix[k]`: among ..k-1. */
+static int64_t grown_hwm(const mm_window *w, const interval_set *all, const int64_t *prefix,
+                         const int64_t *suffix) {
+  int64_t above = w->base + w->size;
+  size_t k = starting_before(all, above);
+  int64_t hwm = add_saturated(above, w->slot_size);
+  if (k < all->count && add_saturated(suffix[k], w->slot_size) > hwm)
+    hwm = add_saturated(suffix[k], w->slot_size);
+  return prefix[k] > hwm ? prefix[k] : hwm;
+}
+
+static bool ring_growth(mm_function *fn, const interval_set *boxes, const interval_set *windows) {
+  interval_set all = {0};
+  size_t n = boxes->count + windows->count;
+  int64_t *prefix = mm__alloc((n + 1) * sizeof *prefix),
+          *suffix = mm__alloc((n + 1) * sizeof *suffix);
+  bool ok = prefix && suffix && interval_set_make(&all, n);
+  if (ok) {
+    memcpy(all.items, boxes->items, boxes->count * sizeof *all.items);
+    memcpy(all.items + boxes->count, windows->items, windows->count * sizeof *all.items);
+    all.count = n;
+    ok = sort_intervals(all.items, n);
   }
-  return hwm;
+  if (ok) {
+    prefix[0] = INT64_MIN;
+    for (size_t k = 0; k < n; k++)
+      prefix[k + 1] = all.items[k].hi > prefix[k] ? all.items[k].hi : prefix[k];
+    suffix[n] = INT64_MIN;
+    for (size_t k = n; k-- > 0;)
+      suffix[k] = all.items[k].hi > suffix[k + 1] ? all.items[k].hi : suffix[k + 1];
+    for (size_t i = 0; i < windows->count; i++) {
+      mm_window *w = &fn->windows[windows->items[i].index];
+      w->grown_hwm = w->slot_size ? grown_hwm(w, &all, prefix, suffix) : 0;
+    }
+  }
+  mm__dealloc(prefix);
+  mm__dealloc(suffix);
+  interval_set_free(&all);
+  return ok;
+}
+
+/* One space's windows: usage, conflicts, overlaps, the ring's next slot. */
+static bool place_space(mm_function *fn, mm_space_usage *u, mm_arena *arena) {
+  interval_set boxes = {0}, windows = {0};
+  bool ok = interval_set_make(&boxes, fn->box_count) &&
+            interval_set_make(&windows, fn->window_count) &&
+            collect_space(fn, u->space, &boxes, &windows);
+  if (ok) {
+    u->reserved_bytes = overlaps_and_union(fn, &windows);
+    for (size_t i = 0; i < windows.count; i++)
+      if (windows.items[i].hi > u->hwm_all) u->hwm_all = windows.items[i].hi;
+    if (u->reserved_only && !u->has_capacity) u->limit = u->hwm_all;
+    for (size_t i = 0; i < windows.count; i++) {
+      mm_window *w = &fn->windows[windows.items[i].index];
+      w->over_capacity = w->base + w->size > u->limit;
+      u->over_capacity += w->over_capacity;
+    }
+    ok = find_conflicts(fn, &boxes, &windows, arena) && ring_growth(fn, &boxes, &windows);
+  }
+  interval_set_free(&boxes);
+  interval_set_free(&windows);
+  return ok;
 }
 
 bool mm_function_windows(mm_function *fn, const mm_backend *backend, mm_arena *arena) {
-  for (size_t i = 0; i < fn->window_count; i++) {
-    const mm_window *w = &fn->windows[i];
-    if (!w->placed) continue;
-    mm_space_usage *u = usage_of(fn, w->space, backend);
-    u->reserved_bytes = add_saturated(u->reserved_bytes, w->size);
-    if (w->base + w->size > u->hwm_all) u->hwm_all = w->base + w->size;
-  }
+  for (size_t i = 0; i < fn->window_count; i++)
+    if (fn->windows[i].placed) usage_of(fn, fn->windows[i].space, backend);
   for (size_t k = 0; k < fn->space_count; k++) {
     mm_space_usage *u = &fn->spaces[k];
-    if (u->reserved_only && !u->has_capacity) u->limit = u->hwm_all;
-  }
-  for (size_t i = 0; i < fn->window_count; i++) {
-    mm_window *w = &fn->windows[i];
-    if (!w->placed) continue;
-    mm_space_usage *u = usage_of(fn, w->space, backend);
-    w->over_capacity = w->base + w->size > u->limit;
-    u->over_capacity += w->over_capacity;
-    if (!find_conflicts(fn, w, arena)) return false;
-    w->grown_hwm = w->slot_size ? grown_hwm(fn, w) : 0;
+    bool has_windows = false;
+    for (size_t i = 0; i < fn->window_count && !has_windows; i++)
+      has_windows = fn->windows[i].placed && fn->windows[i].space == u->space;
+    if (has_windows && !place_space(fn, u, arena)) return false;
   }
   return true;
 }

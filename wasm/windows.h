@@ -11,17 +11,7 @@
 #include "diag.h"
 #include "model_internal.h"
 
-/* What a call of `<...>.<name>(...)` says, by its callee's last part. */
-typedef enum mm_window_call {
-  MM_WINDOW_CALL_NONE,
-  MM_WINDOW_CALL_RESERVE, /* reserve_buffer: a window of this function */
-  MM_WINDOW_CALL_IMPORT,  /* import_peer_buffer: a peer's window */
-  MM_WINDOW_CALL_PIPE     /* aic_initialize_pipe, aiv_initialize_pipe: slot sizes */
-} mm_window_call;
-
-/* The kind of call whose callee's last part is text[0, len). The fast
- * path leaves these statements to the general parser. */
-mm_window_call mm__window_call_kind(const char *text, size_t len);
+#include "window_calls.h"
 
 /* The calls of the function being read. */
 typedef struct mm_window_reading {

@@ -167,9 +167,11 @@ def recount_function(fn, model_fn, capacity):
     windows, imports = read_windows(fn, model_fn["ftype"])
     boxes = model_fn["boxes"]
     for w in windows:
-        w["conflicts_with"] = [i for i, b in enumerate(boxes) if w["placed"] and b["space"] == w["space"]
-                               and b["size"] > 0 and b["offset"] < w["base"] + w["size"]
-                               and w["base"] < b["offset"] + b["size"]]
+        sharing = [i for i, b in enumerate(boxes) if w["placed"] and b["space"] == w["space"]
+                   and b["size"] > 0 and b["offset"] < w["base"] + w["size"]
+                   and w["base"] < b["offset"] + b["size"]]
+        w["conflicts_with"] = sharing[:8]  # the core lists 8 and counts all
+        w["conflict_count"] = len(sharing)
         if w["placed"] and w.get("slot_size"):
             w["one_more_slot_hwm"] = grown_hwm(w, boxes, windows)
     spaces = {}
@@ -179,8 +181,14 @@ def recount_function(fn, model_fn, capacity):
     for w in windows:
         if w["placed"]:
             s = spaces.setdefault(w["space"], {"reserved_bytes": 0, "hwm_with_reserved": 0})
-            s["reserved_bytes"] += w["size"]
             s["hwm_with_reserved"] = max(s["hwm_with_reserved"], w["base"] + w["size"])
+    for name, s in spaces.items():  # the bytes the windows cover: their union
+        total, reach = 0, 0
+        for base, end in sorted((w["base"], w["base"] + w["size"]) for w in windows
+                                if w["placed"] and w["space"] == name):
+            total += max(0, end - max(base, reach))
+            reach = max(reach, end)
+        s["reserved_bytes"] = total
     for name, s in spaces.items():
         s["headroom"] = capacity[name] - s["hwm_with_reserved"] if name in capacity else None
     out_boxes = []
