@@ -58,6 +58,18 @@ describe('anomalies and search', () => {
     assert.deepEqual(list[1].kinds, ['over capacity']);
   });
 
+  test('reserved windows over capacity or sharing bytes are anomalies too, in line order; a tile on a window\'s bytes is the tile\'s', async () => {
+    const m = await model(dumpWith([
+      vec('t', 'm1', 0, 64), // 8: on ring's bytes
+      "ring = pl.system.reserve_buffer(name='ring', size=1024, base=0)", // 9
+      "big = pl.system.reserve_buffer(name='big', size=8192, base=184320)", // 10: past 184 KB
+      "twin = pl.system.reserve_buffer(name='twin', size=64, base=512)", // 11: inside ring
+    ]));
+    const list = anomalyList(m);
+    assert.deepEqual(list.map((a) => [a.index >= 0 ? m.functions[0].boxes[a.index].name : m.functions[0].reserved[a.window].name, a.kinds]),
+      [['t', ['conflict']], ['big', ['over capacity']], ['twin', ['conflict']]]);
+  });
+
   test('cycle wraps both ways and starts at either end', () => {
     assert.deepEqual([cycle(-1, 3, 1), cycle(-1, 3, -1), cycle(2, 3, 1), cycle(0, 3, -1), cycle(-1, 0, 1)], [0, 2, 0, 2, -1]);
   });

@@ -86,6 +86,20 @@ describe('reserved windows on the map', () => {
     await finish(page);
   });
 
+  test('a window past the capacity is an anomaly: N opens its card and pins its line', async () => {
+    const text = dumpWith([
+      "big = pl.system.reserve_buffer(name='big', size=8192, base=184320)", // 8: past 184 KB
+      vec('a', 'm1', 0, 64), // 9
+    ]);
+    const page = await pageWith([{ name: 'over.py', text }]);
+    assert.equal(await page.locator('#anomaly-count').innerText(), '1 anomaly');
+    await page.keyboard.press('n');
+    assert.match(await page.locator('#anomaly-count').innerText(), /1 \/ 1: over capacity/);
+    assert.match(await page.locator('.panel-head').first().innerText(), /Line 8/);
+    assert.ok(await page.locator('.window-band.conflict').isVisible());
+    await finish(page);
+  });
+
   test('the line inspector lists the window and the largest free gap on the line', async () => {
     const page = await pageWith([ring]);
     await page.locator('.row[data-line="11"]').click();

@@ -31,7 +31,8 @@ function pill(space, onclick) {
   ].filter(Boolean).join('\n');
   return el('button', { class: alert ? 'pill alert' : 'pill', dataset: { space: space.space }, title, onclick },
     el('span', { class: 'pill-space' }, space.space), ` ${formatBytes(hwm)} / ${formatBytes(space.limit)} · ${percent}`,
-    headroom === null ? null : el('span', { class: 'pill-headroom' }, ` · ${formatBytes(headroom)} free`));
+    headroom === null ? null : el('span', { class: 'pill-headroom' },
+      headroom >= 0 ? ` · ${formatBytes(headroom)} free` : ` · ${formatBytes(-headroom)} over`));
 }
 
 function anomalyChips(fn) {
@@ -580,6 +581,19 @@ export class Card {
     // Sideways only: the lines in view, drawn by scrollToLine, stay the same.
     if (x < v.scrollLeft + offset || x > v.scrollLeft + v.clientWidth - 40) v.scrollLeft = Math.max(0, x - offset - 40);
     if (focus) this.rendered.get(index)?.focus({ preventScroll: true });
+  }
+
+  /** Opens the card on reserved window `index`: its band in view and its
+   * line pinned (a window is live on every line). */
+  revealWindow(index) {
+    const window = this.fn.reserved[index];
+    if (!this.state.open) this.setOpen(true);
+    if (this.state.table) this.setTable(false);
+    if (this.state.hidden.has(window.space)) this.toggleSpace(window.space);
+    this.pinLine(window.line);
+    this.element.scrollIntoView({ block: 'nearest' });
+    this.scrollToLine(window.line);
+    this.laneEls.get(window.space)?.lane.querySelector(`.window-band[data-window="${index}"]`)?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }
 
   // ----------------------------------------------------------- deep link

@@ -25,7 +25,7 @@ export class Finder {
     this.nodes.anomalies.classList.toggle('none', n === 0);
     this.nodes.anomalyCount.textContent = n ? `${n} anomal${n === 1 ? 'y' : 'ies'}` : 'no anomalies';
     this.nodes.anomalyCount.title = n
-      ? 'Conflicts (two bases sharing bytes while live) and tiles over capacity. N / Shift+N: next / previous'
+      ? 'Conflicts (two bases, or a tile and a reserved window, sharing bytes while live) and tiles or windows over capacity. N / Shift+N: next / previous'
       : 'No conflicts and no tile over capacity';
     this.search(this.nodes.search.value);
   }
@@ -43,8 +43,9 @@ export class Finder {
   stepAnomaly(direction) {
     this.anomalyAt = cycle(this.anomalyAt, this.anomalies.length, direction);
     if (this.anomalyAt < 0) return;
-    const { fn, index, kinds } = this.anomalies[this.anomalyAt];
-    this.cards[fn].reveal(index);
+    const { fn, index, window, kinds } = this.anomalies[this.anomalyAt];
+    if (window !== undefined) this.cards[fn].revealWindow(window);
+    else this.cards[fn].reveal(index);
     this.nodes.anomalyCount.textContent = `${this.anomalyAt + 1} / ${this.anomalies.length}: ${kinds.join(', ')}`;
   }
 

@@ -112,7 +112,9 @@ export function idleHolds(fn, count = 8) {
 export const inConflict = (box) => box.conflict || (box.window_conflicts?.length ?? 0) > 0;
 
 /** Conflicts and tiles over capacity across the model, in reading order:
- * function, then line, then position. [{ fn, index, kinds: [...] }] */
+ * function, then line, then position. [{ fn, index, kinds: [...] }], or
+ * { fn, window, kinds } for a reserved window over capacity or sharing
+ * another window's bytes (a window sharing a tile's is the tile's). */
 export function anomalyList(model) {
   const list = [];
   model.functions.forEach((fn, f) => {
@@ -120,6 +122,10 @@ export function anomalyList(model) {
     fn.boxes.forEach((box, index) => {
       const kinds = [inConflict(box) && 'conflict', box.over_capacity && 'over capacity'].filter(Boolean);
       if (kinds.length) found.push({ fn: f, index, kinds, start: box.start });
+    });
+    (fn.reserved ?? []).forEach((window, w) => {
+      const kinds = [window.overlaps_reserved !== undefined && 'conflict', window.over_capacity && 'over capacity'].filter(Boolean);
+      if (kinds.length) found.push({ fn: f, window: w, index: -1, kinds, start: window.line });
     });
     found.sort((a, b) => a.start - b.start || a.index - b.index);
     list.push(...found);
@@ -135,7 +141,10 @@ export function anomalyCounts(fn) {
     if (inConflict(box)) conflicts++;
     if (box.over_capacity) over++;
   }
-  for (const window of fn.reserved ?? []) if (window.over_capacity) over++;
+  for (const window of fn.reserved ?? []) {
+    if (window.overlaps_reserved !== undefined) conflicts++;
+    if (window.over_capacity) over++;
+  }
   return { conflicts, over };
 }
 

@@ -26,8 +26,9 @@ export function windowFacts(window, space) {
   const more = oneMoreSlot(window, space);
   if (more) facts.push(['one more slot', more]);
   const notes = [];
-  const n = window.conflicts_with.length;
+  const n = window.conflict_count ?? window.conflicts_with.length;
   if (n) notes.push(`conflict: ${n} tile${n === 1 ? '' : 's'} share${n === 1 ? 's' : ''} these bytes`);
+  if (window.overlaps_reserved !== undefined) notes.push('conflict: another reserved window shares these bytes');
   if (window.over_capacity) notes.push(`over capacity: past the ${formatBytes(space.limit)} of ${window.space}`);
   return { facts, notes };
 }
@@ -36,7 +37,7 @@ export function windowFacts(window, space) {
 export function windowBand(window, index, lane) {
   const left = lanePercent(lane, window.base);
   return el('div', {
-    class: window.conflicts_with.length || window.over_capacity ? 'window-band conflict' : 'window-band',
+    class: window.conflicts_with.length || window.over_capacity || window.overlaps_reserved !== undefined ? 'window-band conflict' : 'window-band',
     dataset: { window: index },
     'aria-label': `reserved window ${window.name}, ${windowKind(window)}, bytes ${span(window)}`,
     style: { left: `${left}%`, width: `${lanePercent(lane, window.base + window.size) - left}%` },

@@ -13,7 +13,10 @@ async function wasmBinary() {
 }
 
 function core() {
-  corePromise ??= wasmBinary().then((binary) => self.createMemoryMapCore({ wasmBinary: binary }));
+  corePromise ??= wasmBinary().then((binary) => self.createMemoryMapCore({ wasmBinary: binary })).catch((error) => {
+    corePromise = null; // a failed start is tried again on the next request
+    throw error;
+  });
   return corePromise;
 }
 
