@@ -14,6 +14,11 @@ import { SourceColumn } from './source.js';
 import { boxTable } from './table.js';
 
 const SPLITTER_WIDTH = 6;
+/** The map's height, at most: this share of the window (style.css)... */
+const MAP_SHARE = 0.78;
+/** ...and the window less the top bar and this much for the card's header
+ * and toolbar above the map (style.css). */
+const CARD_CHROME = 110;
 
 /** A space's pill: usage at a glance; the tooltip adds the peak and the
  * fragmentation; a click shows the peak composition. */
@@ -236,9 +241,12 @@ export class Card {
     return this.spaceList.filter((s) => !this.state.hidden.has(s.space));
   }
 
-  /** The map's visible height without reading layout: 78 % of the window at most. */
+  /** The map's visible height without reading layout: as style.css caps
+   * it (78 % of the window, and room for the top bar, card header and
+   * toolbar above it). */
   viewportHeight() {
-    return Math.min(window.innerHeight * 0.78, HEADER_HEIGHT + this.bodyHeight + 16);
+    const room = Math.min(window.innerHeight * MAP_SHARE, window.innerHeight - this.shared.topbarHeight() - CARD_CHROME);
+    return Math.min(room, HEADER_HEIGHT + this.bodyHeight + 16);
   }
 
   /** Recomputes the factor and lanes; redraws the lanes and what is in view.
@@ -517,11 +525,11 @@ export class Card {
     this.scrollToLine(this.state.line, 'nearest');
   }
 
-  /** A pill's click: the card opens on the space's peak line. */
+  /** A pill's click: the card opens on the space's peak line, in view. */
   showPeak(space) {
     const usage = this.spaces.get(space);
     this.pinLine(usage.peak_line, space);
-    this.scrollToLine(usage.peak_line);
+    this.bringToLine(usage.peak_line);
   }
 
   updateLineRule() {
@@ -564,6 +572,22 @@ export class Card {
     this.draw();
   }
 
+  /** Brings `line` of the map into view with the card's header and
+   * toolbar: the card's top goes just below the top bar (its scroll
+   * margin), then the map scrolls the line to the middle of the part of it
+   * the window shows, whatever the panels above take. */
+  bringToLine(line) {
+    this.element.scrollIntoView({ block: 'start' });
+    const v = this.viewport;
+    const rect = v.getBoundingClientRect();
+    const shownTop = Math.max(rect.top, this.shared.topbarHeight()) + HEADER_HEIGHT;
+    const shownBottom = Math.min(rect.bottom, window.innerHeight);
+    const visible = Math.max(ROW_HEIGHT, shownBottom - shownTop);
+    const rowTop = HEADER_HEIGHT + (line - this.fn.src_start) * ROW_HEIGHT;
+    v.scrollTop = Math.max(0, rowTop - (shownTop - rect.top) - visible / 2 + ROW_HEIGHT / 2);
+    this.draw();
+  }
+
   /** Opens the card, brings box `index` into view and pins it; `focus`
    * moves the keyboard focus to it (not when the find field keeps it). */
   reveal(index, { focus = true } = {}) {
@@ -572,8 +596,7 @@ export class Card {
     if (this.state.table) this.setTable(false);
     if (this.state.hidden.has(box.space)) this.toggleSpace(box.space);
     this.pin(box); // first: pinning opens the IR source, which moves the lanes
-    this.element.scrollIntoView({ block: 'nearest' });
-    this.scrollToLine(box.start);
+    this.bringToLine(box.start);
     const lane = this.lanes.lanes.find((l) => l.space === box.space);
     const offset = this.leftWidth() + (this.state.source ? SPLITTER_WIDTH : 0);
     const x = offset + lane.left + (box.offset - lane.lo) * this.factor;
@@ -591,8 +614,7 @@ export class Card {
     if (this.state.table) this.setTable(false);
     if (this.state.hidden.has(window.space)) this.toggleSpace(window.space);
     this.pinLine(window.line);
-    this.element.scrollIntoView({ block: 'nearest' });
-    this.scrollToLine(window.line);
+    this.bringToLine(window.line);
     this.laneEls.get(window.space)?.lane.querySelector(`.window-band[data-window="${index}"]`)?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }
 
@@ -614,12 +636,10 @@ export class Card {
     for (const space of known) if (!this.state.hidden.has(space)) this.toggleSpace(space);
     if (view.axis !== this.state.axis) this.setAxis(view.axis);
     if (view.zoom !== this.state.zoom) this.setZoom(view.zoom);
-    if (view.line !== null) {
-      this.pinLine(view.line);
-      this.scrollToLine(this.state.line);
-    }
+    if (view.line !== null) this.pinLine(view.line);
     const index = view.tile ? this.fn.boxes.findIndex((b) => b.name === view.tile) : -1;
     if (index >= 0) this.reveal(index);
+    else if (this.state.line !== null) this.bringToLine(this.state.line);
     else this.element.scrollIntoView({ block: 'start' });
   }
 

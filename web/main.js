@@ -18,6 +18,7 @@ const page = {
   // with bytes null until read, pto: string|null, entries, folderName }.
   input: null,
   generation: 0, // counts the user's actions: only the last one's result is shown
+  topbarHeight: 56, // px, kept by trackTopbar
   pass: 'AllocateMemoryAddr',
   cards: [],
   lastPinned: null,
@@ -52,17 +53,28 @@ function relayoutOnResize() {
   });
 }
 
+/** The top bar's one line about the dump; its full text is the title
+ * (the line ends in an ellipsis where the bar is narrow). */
 function summary(model) {
   const tiles = model.functions.reduce((n, f) => n + f.boxes.length, 0);
   const { backend } = model;
+  const fns = `${model.functions.length} compute function${model.functions.length === 1 ? '' : 's'}`;
+  const parts = [model.dump, `pass ${model.pass_name}`, fns, `${tiles} tile${tiles === 1 ? '' : 's'}`,
+    `${backend.name} (${backend.arch})${backend.detected ? '' : ' assumed: no -b and no ptoas/*.pto target arch'}`];
+  $('summary').title = parts.join(' · ');
   return [
     el('span', { class: 'dump-name' }, model.dump),
-    el('span', {}, `pass ${model.pass_name}`),
-    el('span', {}, `${model.functions.length} compute function${model.functions.length === 1 ? '' : 's'}`),
-    el('span', {}, `${tiles} tile${tiles === 1 ? '' : 's'}`),
-    el('span', { class: 'backend-info' }, `${backend.name} (${backend.arch})`,
-      backend.detected ? null : el('span', { class: 'assumed', title: 'No -b and no ptoas/*.pto target arch: capacities are assumed' }, ' assumed')),
+    el('span', {}, ` · pass ${model.pass_name}`),
+    el('span', {}, ` · ${fns}`),
+    el('span', {}, ` · ${tiles} tile${tiles === 1 ? '' : 's'}`),
+    el('span', { class: 'backend-info' }, ` · ${backend.name} (${backend.arch})`,
+      backend.detected ? null : el('span', { class: 'assumed' }, ' assumed')),
   ];
+}
+
+/** The page's title: the dump shown, or none. */
+function setTitle(dump) {
+  document.title = dump ? `${dump} — Memory Map` : 'Memory Map';
 }
 
 /** The hash follows the card last opened, pinned, zoomed or filtered:
@@ -87,6 +99,7 @@ function showModel(model) {
     onPin: (card) => { page.lastPinned = card; },
     onChange: linkChanged,
     mapWidth,
+    topbarHeight: () => page.topbarHeight,
   }));
   clear($('summary'));
   $('summary').append(...summary(model));
@@ -102,7 +115,7 @@ function showModel(model) {
   $('copy-link').hidden = false;
   const target = wanted && page.cards.find((c) => c.fn.name === wanted.fn);
   if (target) target.applyView(wanted);
-  document.title = `${model.dump} · memory-map`;
+  setTitle(model.dump);
   requestAnimationFrame(() => setTimeout(() => { page.stats.firstCardPainted = performance.now(); }));
 }
 
@@ -116,6 +129,9 @@ function showMessage(kind, title, detail) {
   $('cards').hidden = true;
   if (kind === 'error') {
     clear($('summary'));
+    $('summary').title = '';
+    clear($('cards')); // the refused dump's cards go, not only out of sight
+    setTitle(null);
     page.cards = [];
     page.finder.clear();
     $('search').disabled = true;
@@ -304,7 +320,9 @@ function listenToControls() {
     const current = document.documentElement.dataset.theme || 'auto';
     const next = order[(order.indexOf(current) + 1) % order.length];
     document.documentElement.dataset.theme = next;
-    $('theme').textContent = `theme: ${next}`;
+    $('theme').textContent = { auto: '◐', light: '☀', dark: '☾' }[next];
+    $('theme').setAttribute('aria-label', `Theme: ${next}`);
+    $('theme').title = `Theme: ${next}${next === 'auto' ? ' (follows the system)' : ''}; click for ${order[(order.indexOf(next) + 1) % order.length]}`;
   });
   for (const button of document.querySelectorAll('[data-example]')) {
     button.addEventListener('click', () => openExample(button.dataset.example));
@@ -426,7 +444,7 @@ async function openExampleData(data, { keepSearch = false } = {}) {
 async function fillBackends() {
   try {
     const backends = await page.engine.backends();
-    $('backend').append(...backends.map((b) => el('option', { value: b.name }, `${b.name} (${b.arch})`)));
+    $('backend').append(...backends.map((b) => el('option', { value: b.name, title: `${b.name}, target arch ${b.arch}` }, b.name)));
   } catch (error) {
     showMessage('error', 'The WebAssembly core did not start', error.message);
   }
@@ -445,8 +463,21 @@ async function openLinkedDump() {
   return true;
 }
 
+/** The top bar's height as a CSS variable: what a jump keeps clear of
+ * (cards' scroll margin, the map's height), whatever its wrapping. */
+function trackTopbar() {
+  const bar = $('topbar');
+  const set = () => {
+    page.topbarHeight = bar.offsetHeight;
+    document.documentElement.style.setProperty('--topbar-height', `${page.topbarHeight}px`);
+  };
+  new ResizeObserver(set).observe(bar);
+  set();
+}
+
 function start() {
   window.memoryMapStats = page.stats;
+  trackTopbar();
   page.tooltip = new Tooltip();
   page.shortcuts = new ShortcutsOverlay();
   page.finder = new Finder({
