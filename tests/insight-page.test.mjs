@@ -47,23 +47,29 @@ const pageWith = (files, options) => openPageWith(env.browser, env.url, files, o
 const near = (a, b, tolerance = 1.5) => Math.abs(a - b) <= tolerance;
 
 describe('live profile, peak and fragmentation', () => {
-  test('each lane draws live bytes per line from byte 0: 768 of 1024 bytes wide at the peak, aligned with its line', async () => {
+  test('each lane outlines live bytes per line from byte 0: 768 of 1024 bytes at the peak, aligned with its line; no fill', async () => {
     const page = await pageWith([gap]);
     const card = page.locator('.card').first();
     await card.locator('.axis[data-axis="used"]').click(); // lane = 0..1024 B
     const lane = await rect(card.locator('.lane[data-space="Vec"]'));
-    const steps = await card.locator('.lane[data-space="Vec"] .profile-step').evaluateAll((nodes) =>
-      nodes.map((n) => { const r = n.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; }));
-    // Lines 8, 9 and 10-12: 256, 512 and 768 of the lane's 1024 bytes, from byte 0.
+    const steps = await card.locator('.lane[data-space="Vec"] .profile-step').evaluateAll((nodes) => nodes.map((n) => {
+      const r = n.getBoundingClientRect();
+      const edge = n.querySelector('.profile-edge').getBoundingClientRect();
+      return { y: r.y, height: r.height, edge: edge.x + edge.width / 2, fill: getComputedStyle(n).backgroundColor };
+    }));
+    // Lines 8, 9 and 10-12: edges at 256, 512 and 768 of the lane's 1024 bytes.
     assert.equal(steps.length, 3);
     const row8 = await rect(card.locator('.row[data-line="8"]'));
     steps.sort((a, b) => a.y - b.y);
-    assert.ok(steps.every((st) => near(st.x, lane.x)), 'every step starts at byte 0');
-    assert.deepEqual(steps.map((st) => Math.round((st.width / lane.width) * 4)), [1, 2, 3], 'quarters of the lane');
+    assert.deepEqual(steps.map((st) => Math.round(((st.edge - lane.x) / lane.width) * 4)), [1, 2, 3], 'quarters of the lane');
+    assert.ok(steps.every((st) => st.fill === 'rgba(0, 0, 0, 0)'), 'an outline, not a fill that reads as a tile');
     assert.ok(near(steps[0].y, row8.y) && near(steps[2].y + steps[2].height - steps[0].y, 5 * 18), 'lines 8 to 12');
-    const mark = await rect(card.locator('.peak-mark'));
+    const tick = await rect(card.locator('.peak-tick'));
     const row10 = await rect(card.locator('.row[data-line="10"]'));
-    assert.ok(near(mark.y, row10.y, 2) && near(mark.width, lane.width * 0.75), 'the peak mark sits on line 10 and spans 768 B');
+    assert.ok(tick.y >= row10.y && tick.y + tick.height <= row10.y + 18, 'the peak mark sits on line 10');
+    assert.ok(near(tick.x, lane.x + lane.width * 0.75 - 5, 2), 'at 768 B');
+    const label = await rect(card.locator('.peak-label'));
+    assert.ok(label.x >= lane.x && label.x + label.width <= lane.x + lane.width, 'the peak label stays in its lane');
     // The toggle hides it.
     await card.locator('.profile-toggle').click();
     assert.equal(await card.locator('.profile-step').count(), 0);
@@ -86,7 +92,7 @@ describe('live profile, peak and fragmentation', () => {
     assert.equal(await card.locator('.card-body').count(), 0, 'closed before');
     await card.locator('.pill[data-space="Mat"]').click();
     const peak = card.locator('.panel-peak');
-    assert.match(await peak.locator('h4').innerText(), /^Peak of Mat: 260 KB live on line \d+$/);
+    assert.match(await peak.locator('h2').innerText(), /^Peak of Mat: 260 KB live on line \d+$/);
     assert.match(await peak.innerText(), /High-water mark 260 KB of 512 KB, 252 KB headroom; 0 B of the address space below it is unused/);
     const sizes = await peak.locator('.panel-tiles li .num').allInnerTexts();
     assert.deepEqual(sizes, ['128 KB', '128 KB', '2 KB', '2 KB']);
@@ -107,7 +113,7 @@ describe('line inspector', () => {
     assert.match(await card.locator('.row[data-line="10"]').getAttribute('class'), /pinned-line/);
     const panel = card.locator('.panel');
     assert.match(await panel.locator('.panel-head').textContent(), /^Line 10 · 2 tiles live/);
-    assert.match(await panel.locator('h4').innerText(), /^Vec: 768 B live in 2 tiles/);
+    assert.match(await panel.locator('h2').innerText(), /^Vec: 768 B live in 2 tiles/);
     assert.deepEqual(await panel.locator('.tile-link').allInnerTexts(), ['c', 'b']);
     const highlighted = async () => (await card.locator('.box.at-line').evaluateAll((n) => n.map((b) => b.dataset.tile))).sort();
     assert.deepEqual(await highlighted(), ['b', 'c']);
@@ -137,26 +143,38 @@ describe('line inspector', () => {
 describe('anomalies', () => {
   test('counted in the page header and on each card; N / Shift+N and the buttons jump, open the card and pin', async () => {
     const page = await pageWith([anomalous]);
-    assert.equal(await page.locator('#anomaly-count').innerText(), '3 anomalies');
-    assert.equal(await page.locator('[data-function="first"] .anomaly.conflicts').innerText(), '2 in conflict');
+    assert.equal(await page.locator('#anomaly-count').innerText(), '2 anomalies');
+    assert.equal(await page.locator('[data-function="first"] .anomaly.conflicts').innerText(), '1 conflict');
     assert.equal(await page.locator('[data-function="second"] .anomaly.over').innerText(), '1 over capacity');
     const pinned = async (fn) => page.locator(`[data-function="${fn}"] .chip-name`).innerText();
     await page.keyboard.press('n');
     assert.equal(await pinned('first'), 'p');
-    assert.match(await page.locator('#anomaly-count').innerText(), /^1 \/ 3: conflict$/);
-    await page.keyboard.press('n');
+    assert.match(await page.locator('#anomaly-count').innerText(), /^1 \/ 2: conflict$/);
+    // The pinned tile says who it conflicts with; a click goes there.
+    const partners = page.locator('[data-function="first"] .chip-conflicts');
+    assert.match(await partners.innerText(), /conflicts with\s+q \[256, 768\)/);
+    await partners.locator('.partner').click();
     assert.equal(await pinned('first'), 'q');
     await page.locator('body').click({ position: { x: 5, y: 5 } }); // focus leaves the box
     await page.keyboard.press('n');
     assert.match(await page.locator('[data-function="second"]').getAttribute('class'), /open/, 'the closed card opened');
     assert.equal(await pinned('second'), 'big');
     assert.match(await page.locator('[data-function="second"] .box.pinned').getAttribute('class'), /over/);
-    assert.match(await page.locator('#anomaly-count').innerText(), /^3 \/ 3: over capacity$/);
+    assert.match(await page.locator('#anomaly-count').innerText(), /^2 \/ 2: over capacity$/);
     await page.keyboard.press('Shift+N');
-    assert.match(await page.locator('#anomaly-count').innerText(), /^2 \/ 3/);
+    assert.match(await page.locator('#anomaly-count').innerText(), /^1 \/ 2/);
     await page.locator('#anomaly-next').click();
     await page.locator('#anomaly-next').click();
-    assert.match(await page.locator('#anomaly-count').innerText(), /^1 \/ 3/, 'wraps around');
+    assert.match(await page.locator('#anomaly-count').innerText(), /^1 \/ 2/, 'wraps around');
+    await finish(page);
+  });
+
+  test('a conflicting tile\'s tooltip names its partner with its bytes and lines', async () => {
+    const page = await pageWith([anomalous]);
+    await page.locator('[data-function="first"] .box[data-tile="p"]').hover({ position: { x: 4, y: 4 } });
+    const tip = page.locator('.tooltip');
+    await tip.waitFor({ state: 'visible' });
+    assert.match(await tip.innerText(), /conflict: shares bytes with q \(bytes \[256, 768\), lines 9–10\) while both are live/);
     await finish(page);
   });
 
@@ -294,7 +312,7 @@ describe('deep links', () => {
     await page.goto(`${env.url}?dump=published/anomalous.py#fn=second&tile=big`);
     await settled(page);
     await page.waitForSelector('[data-function="second"] .box.pinned');
-    assert.equal(await page.locator('#anomaly-count').innerText(), '3 anomalies');
+    assert.equal(await page.locator('#anomaly-count').innerText(), '2 anomalies');
     await finish(page);
   });
 });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { anomalyList, cycle, liveAt, searchModel, stepsBetween, stepValue, tileMatcher } from '../web/insight.js';
+import { anomalyList, cycle, liveAt, neighbourBox, searchModel, stepsBetween, stepValue, tileMatcher } from '../web/insight.js';
 import { dumpSource, formatLink, parseLink } from '../web/link.js';
 import { bodyLine, dumpWith, model, tileType } from './helpers.mjs';
 
@@ -46,16 +46,19 @@ describe('live tiles on a line', () => {
 });
 
 describe('anomalies and search', () => {
-  test('anomalies come in card order, then by line', async () => {
+  test('anomalies are --check\'s problems: each conflicting pair once, at the line both are live; in card order, then by line', async () => {
     const m = await model(dumpWith([
-      vec('late', 'm1', 0, 512, 'f()'),
-      `over: ${tileType('Bias', 'm9', 0, 4096)} = f()`,
-      vec('clash', 'm2', 256, 512, 'f(late)'),
+      vec('late', 'm1', 0, 512, 'f()'), // 8
+      `over: ${tileType('Bias', 'm9', 0, 4096)} = f()`, // 9
+      vec('clash', 'm2', 256, 512, 'f(late)'), // 10: with late from here
+      vec('third', 'm3', 384, 64, 'f(clash, late)'), // 11: with late and clash
     ]));
-    const list = anomalyList(m);
-    const names = list.map((a) => m.functions[a.fn].boxes[a.index].name);
-    assert.deepEqual(names, ['late', 'over', 'clash']);
-    assert.deepEqual(list[1].kinds, ['over capacity']);
+    const boxes = m.functions[0].boxes;
+    const list = anomalyList(m).map((a) => [a.start, boxes[a.index].name, a.partner === undefined ? null : boxes[a.partner].name, a.kinds[0]]);
+    assert.equal(list.length, 4, 'one over capacity and three pairs, as --check counts');
+    assert.deepEqual(list[0], [9, 'over', null, 'over capacity']);
+    assert.deepEqual(list.slice(1).map((p) => `${p[0]}: ${[p[1], p[2]].sort().join('+')}`).sort(),
+      ['10: clash+late', '11: clash+third', '11: late+third']);
   });
 
   test('reserved windows over capacity or sharing bytes are anomalies too, in line order; a tile on a window\'s bytes is the tile\'s', async () => {
@@ -68,6 +71,27 @@ describe('anomalies and search', () => {
     const list = anomalyList(m);
     assert.deepEqual(list.map((a) => [a.index >= 0 ? m.functions[0].boxes[a.index].name : m.functions[0].reserved[a.window].name, a.kinds]),
       [['t', ['conflict']], ['big', ['over capacity']], ['twin', ['conflict']]]);
+  });
+
+  test('arrow keys between tiles: ↓↑ in time (same space first, nearest address), →← across addresses on the line, Home/End', async () => {
+    const m = await model(dumpWith([
+      vec('a', 'm1', 0, 256), // 8
+      vec('b', 'm2', 256, 256, 'f(a)'), // 9
+      `c: ${tileType('Mat', 'm3', 0, 64)} = f(b)`, // 10
+      vec('d', 'm4', 1024, 64, 'f(c)'), // 11
+      vec('e', 'm5', 0, 64, 'f(d)'), // 12
+    ]));
+    const fn = m.functions[0];
+    const at = (name) => fn.boxes.findIndex((b) => b.name === name);
+    const go = (name, key, hidden) => fn.boxes[neighbourBox(fn, at(name), key, hidden)]?.name ?? null;
+    assert.deepEqual(['ArrowDown', 'ArrowUp'].map((k) => go('b', k)), ['d', 'a']);
+    assert.equal(go('d', 'ArrowDown'), 'e', 'same space first');
+    assert.equal(go('c', 'ArrowDown'), 'd', 'no later Mat tile: the next in time of any space');
+    assert.equal(go('c', 'ArrowUp', new Set(['Vec'])), null, 'hidden spaces are skipped');
+    assert.equal(go('c', 'ArrowLeft'), 'b', 'the lower address on line 10, across lanes');
+    assert.equal(go('b', 'ArrowLeft'), 'a', 'on line 9');
+    assert.equal(go('b', 'ArrowRight'), 'd', 'nothing higher on line 9: the next in the map');
+    assert.deepEqual(['Home', 'End'].map((k) => go('c', k)), ['a', 'c']);
   });
 
   test('cycle wraps both ways and starts at either end', () => {

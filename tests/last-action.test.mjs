@@ -72,7 +72,7 @@ describe('the last drop wins', () => {
       { delay: 30, files: [small] },
     ]);
     await quiet(page);
-    assert.deepEqual(await shown(page), { dump: 'norm_rope.py', functions: 1, cards: 1, title: 'norm_rope.py · memory-map' });
+    assert.deepEqual(await shown(page), { dump: 'norm_rope.py', functions: 1, cards: 1, title: 'norm_rope.py — Memory Map' });
     await finish(page);
   });
 
@@ -99,7 +99,7 @@ describe('the last drop wins', () => {
     await dropInTurn(page, [{ delay: 0, files: [real] }]);
     await quiet(page, 800);
     const view = await shown(page);
-    assert.deepEqual(view, { dump: 'norm_rope.py', functions: 1, cards: 1, title: 'norm_rope.py · memory-map' });
+    assert.deepEqual(view, { dump: 'norm_rope.py', functions: 1, cards: 1, title: 'norm_rope.py — Memory Map' });
     await finish(page);
   });
 });

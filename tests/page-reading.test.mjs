@@ -127,3 +127,161 @@ describe('the IR source pane stays on top', () => {
     await finish(page);
   });
 });
+
+describe('a legend, an outlined profile, labels in their lanes', () => {
+  test('the page says what each mark means; "peak" stays in its lane; a cut name keeps its +N', async () => {
+    const page = await pageWith([real()]);
+    const legend = await page.locator('#legend').innerText();
+    for (const words of ['tile', 'view', 'conflict', 'over capacity', 'reserved window', 'used on', 'high-water mark', 'bytes live on each line', 'peak'])
+      assert.ok(legend.includes(words), `${words} in the legend`);
+    const card = await openCard(page, 'down_proj');
+    for (const space of ['Mat', 'Left', 'Right', 'Acc']) {
+      const lane = await rect(card.locator(`.lane[data-space="${space}"]`));
+      const label = await rect(card.locator(`.lane[data-space="${space}"] .peak-label`));
+      assert.ok(label.x >= lane.x - 0.5 && label.x + label.width <= lane.x + lane.width + 0.5, `${space}'s peak label`);
+    }
+    const merged = card.locator('.box[data-tile="c_acc_v2_inline38__tile_l0_c_first"]');
+    const label = await merged.locator('.box-label').evaluate((n) => ({ cut: n.scrollWidth > n.clientWidth, overflow: getComputedStyle(n).textOverflow }));
+    assert.deepEqual(label, { cut: true, overflow: 'ellipsis' });
+    assert.ok(await merged.locator('.box-aliases').isVisible(), 'the +N badge is not cut away');
+    await finish(page);
+  });
+});
+
+describe('numbers in one format', () => {
+  test('decimal [start, end) in labels, tooltips, panels and the table; usage with one decimal', async () => {
+    const text = dumpWith([`a: ${tileType('Vec', 'm', 4096, 131072)} = f()`, 'y = a']);
+    const page = await pageWith([{ name: 'k.py', text }]);
+    const card = page.locator('.card').first();
+    assert.match(await card.locator('.box .box-size').innerText(), /^\[4096, 135168\) · 128 KB$/);
+    await card.locator('.box').first().hover({ position: { x: 4, y: 4 } });
+    assert.match(await page.locator('.tooltip').innerText(), /bytes\s+\[4096, 135168\), 128 KB/);
+    assert.match(await card.locator('.pill').innerText(), /Vec 71\.7%/); // 135168 / 188416
+    await page.locator('.row[data-line="8"]').click();
+    assert.match(await card.locator('.panel-tiles li').first().innerText(), /\[4096, 135168\)/);
+    await card.locator('.table-toggle').click();
+    assert.match(await card.locator('.box-table tbody tr').first().innerText(), /\[4096, 135168\)/);
+    const html = await page.content();
+    assert.doesNotMatch(html.replace(/<script[\s\S]*?<\/script>/g, ''), /0x[0-9a-f]{4}|@4096/, 'no hex, no @offset left');
+    await finish(page);
+  });
+});
+
+describe('pills that line up', () => {
+  test('each space keeps one column down the page; colours per space; amber from 80 %, red from 95 %', async () => {
+    const page = await pageWith([real()]);
+    const columns = await page.locator('.card').evaluateAll((cards) => cards.flatMap((c) =>
+      [...c.querySelectorAll('.pill')].map((p) => [p.dataset.space, Math.round(p.getBoundingClientRect().x)])));
+    const xs = new Map();
+    for (const [space, x] of columns) xs.set(space, [...(xs.get(space) ?? []), x]);
+    for (const [space, list] of xs) assert.equal(new Set(list).size, 1, `${space} pills all start at one x: ${[...new Set(list)]}`);
+    const level = (space, fn) => page.locator(`.card[data-function="${fn}"] .pill[data-space="${space}"]`).getAttribute('class');
+    assert.match(await level('Right', 'down_proj'), /alert/); // 100 %
+    assert.match(await level('Mat', 'down_proj'), /\bok\b/); // 50.8 %
+    const toggle = await openCard(page, 'down_proj');
+    const border = await toggle.locator('.space-toggle[data-space="Mat"]').evaluate((n) => getComputedStyle(n).borderLeftColor);
+    const lane = await toggle.locator('.lane[data-space="Mat"]').evaluate((n) => getComputedStyle(n).boxShadow);
+    assert.ok(lane.includes(border), `the toggle (${border}) is in its lane's colour (${lane})`);
+    await finish(page);
+  });
+
+  test('amber between 80 % and 95 %', async () => {
+    const text = dumpWith([`a: ${tileType('Vec', 'm', 0, 160000)} = f()`, `b: ${tileType('Mat', 'n', 0, 100000)} = f()`]);
+    const page = await pageWith([{ name: 'k.py', text }]);
+    assert.deepEqual(await page.locator('.pill').evaluateAll((ps) => ps.map((p) => [p.dataset.space, p.classList.contains('warn')])),
+      [['Vec', true], ['Mat', false]]); // 84.9 % and 19.1 %
+    await finish(page);
+  });
+});
+
+describe('the keyboard', () => {
+  test('a map is one Tab stop; arrows reach tiles not drawn yet; L pins the line; + zooms; pills are one Tab stop', async () => {
+    const page = await pageWith([real()], { height: 700 });
+    const card = page.locator('.card').first();
+    await card.locator('.zoom-out').focus();
+    // From the toolbar, Tab goes to the map (through the buttons after it), not through every tile.
+    for (let i = 0; i < 12 && !(await page.evaluate(() => document.activeElement?.classList.contains('box'))); i++) await page.keyboard.press('Tab');
+    const focused = () => page.evaluate(() => document.activeElement?.dataset.tile ?? document.activeElement?.className);
+    assert.equal(await focused(), 't__tile');
+    await page.keyboard.press('Tab');
+    assert.ok(!(await page.evaluate(() => document.activeElement?.classList.contains('box'))), 'one Tab leaves the map');
+    await page.keyboard.press('Shift+Tab'); // back to the map: its tile
+    assert.equal(await focused(), 't__tile');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await focused(), 't__tile_1');
+    await page.keyboard.press('End');
+    const last = await focused();
+    assert.ok(await card.locator(`.box[data-tile="${last}"]`).isVisible(), 'the last tile, drawn and scrolled to');
+    await page.keyboard.press('l');
+    assert.match(await card.locator('.panel-head').innerText(), /^Line \d+/);
+    await page.keyboard.press('+');
+    assert.equal(await card.locator('.zoom-level').innerText(), '1.6×');
+    // Pills: one Tab stop per card, arrows between them.
+    const dp = await openCard(page, 'down_proj');
+    await dp.locator('.pill[data-space="Mat"]').focus();
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.space), 'Left');
+    assert.equal(await dp.locator('.pill[tabindex="0"]').count(), 1);
+    await finish(page);
+  });
+});
+
+describe('tiny tiles and find', () => {
+  test('a 2 px tile is hit 4 px either side of its centre; found, it shows its name beside it', async () => {
+    const text = dumpWith([`big: ${tileType('Vec', 'm1', 0, 65536)} = f()`, `tiny: ${tileType('Vec', 'm2', 100000, 64)} = f(big)`, 'y = tiny']);
+    const page = await pageWith([{ name: 'k.py', text }], { width: 1024 });
+    const sliver = page.locator('.box[data-tile="tiny"]');
+    const r = await rect(sliver);
+    assert.ok(r.width < 6, `drawn ${r.width} px wide`);
+    for (const dx of [-3.5, 0, 3.5]) {
+      await page.mouse.click(r.x + r.width / 2 + dx, r.y + r.height / 2);
+      assert.equal(await page.locator('.chip-name').innerText(), 'tiny', `clicked at ${dx} px`);
+      await page.keyboard.press('Escape');
+    }
+    assert.ok(!(await sliver.locator('.sliver-flag').isVisible()));
+    await page.fill('#search', 'tiny');
+    await page.waitForFunction(() => /match/.test(document.getElementById('search-status').textContent));
+    assert.ok(await sliver.locator('.sliver-flag').isVisible(), 'the found sliver is flagged');
+    assert.equal(await sliver.locator('.sliver-flag').innerText(), 'tiny');
+    await finish(page);
+  });
+
+  test('find matches function names too; Enter opens the card', async () => {
+    const page = await pageWith([real()]);
+    await page.fill('#search', 'qk_norm_3');
+    await page.waitForFunction(() => /1 match/.test(document.getElementById('search-status').textContent));
+    await page.press('#search', 'Enter');
+    const card = page.locator('.card[data-function="qk_norm_3"]');
+    assert.match(await card.getAttribute('class'), /open/);
+    assert.match(await card.getAttribute('class'), /name-match/);
+    assert.ok(await inViewBelowBar(page, card.locator('.card-head')));
+    await finish(page);
+  });
+});
+
+describe('accessibility (axe-core)', () => {
+  for (const colorScheme of ['light', 'dark']) {
+    test(`no violation in the ${colorScheme} theme with a dump loaded, a card open, a tile and a line pinned`, async () => {
+      const { readFileSync } = await import('node:fs');
+      const { createRequire } = await import('node:module');
+      const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+      // axe is injected as a script, which the page's CSP forbids: this context alone bypasses it.
+      const page = await env.browser.newPage({ viewport: { width: 1400, height: 900 }, colorScheme, bypassCSP: true });
+      await page.goto(env.url);
+      await page.evaluate((text) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([text], 'decode_fwd.py'));
+        document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      }, real().text);
+      await page.waitForSelector('.card.open .box');
+      await openCard(page, 'down_proj');
+      await page.locator('.card[data-function="down_proj"] .pill[data-space="Right"]').click();
+      await page.locator('.card[data-function="down_proj"] .box[data-tile="a0_v2_inline39__tile"]').click();
+      await page.addScriptTag({ content: axe });
+      const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+        .map((v) => `${v.id}: ${v.help} (${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')})`));
+      assert.deepEqual(violations, []);
+      await page.close();
+    });
+  }
+});

@@ -35,6 +35,21 @@ for (const theme of ['light', 'dark']) {
   await page.screenshot({ path: join(root, 'docs', `map-${theme}.png`) });
   await page.close();
 }
+// The page at the narrowest and widest widths it is made for, one theme each.
+for (const [width, theme] of [[1024, 'light'], [1920, 'dark']]) {
+  const page = await browser.newPage({ viewport: { width, height: 860 }, colorScheme: theme });
+  await page.goto(url);
+  await page.click('[data-example="decode_fwd"]');
+  await page.waitForSelector('.card.open .box');
+  await page.locator('[data-function="copy_hidden"] .card-toggle').click();
+  const card = page.locator('[data-function="down_proj"]');
+  await card.locator('.card-toggle').click();
+  await card.locator('.box').first().waitFor();
+  await card.locator('.box[data-tile="a0_v2_inline39__tile"]').click();
+  await page.evaluate(() => { document.activeElement.blur(); window.scrollTo(0, 0); });
+  await page.screenshot({ path: join(root, 'docs', `page-${width}-${theme}.png`) });
+  await page.close();
+}
 // What holds the space: fa_fused_aiv's Vec at its peak, a 32 KB cross-core
 // ring reserved below the tiles, the tiles held longest while idle, the
 // ring's tooltip with one more slot (the README's "Reading the map").

@@ -28,8 +28,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
 
-# npm dev dependencies (playwright-core only; it never downloads a browser).
+# npm dev dependencies (playwright-core, which never downloads a browser,
+# and axe-core): installed when one is missing.
 cd "$(dirname "$0")/.."
-if [ -f package.json ] && [ ! -d node_modules/playwright-core ]; then
+if [ -f package.json ] && { [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ]; }; then
   npm install --no-audit --no-fund >&2
 fi

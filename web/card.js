@@ -4,9 +4,11 @@
 import { clear, el } from './dom.js';
 import {
   GUTTER_WIDTH, HEADER_HEIGHT, MIN_BOX, ROW_HEIGHT, anchorAfterZoom, baseFactor, boxGeometry, clampSplit, defaultSplit,
-  TICK_CHUNK, formatBytes, formatZoom, laneExtent, lanePercent, layoutLanes, stepZoom, tickLayers, usage, useRuns, visibleLines,
+  TICK_CHUNK, byteRange, formatBytes, formatZoom, laneExtent, lanePercent, layoutLanes, stepZoom, tickLayers, usage, useRuns, visibleLines,
 } from './layout.js';
-import { anomalyCounts, cardSpaces, idleHolds, inConflict, placedWindows, spaceHwm } from './insight.js';
+import {
+  anomalyCounts, cardSpaces, conflictPartners, idleHolds, inConflict, neighbourBox, placedWindows, spaceHwm,
+} from './insight.js';
 import { idlePanel, linePanel } from './panels.js';
 import { windowBand } from './reserved.js';
 import { ProfileLayer, peakMark } from './profile.js';
@@ -14,16 +16,22 @@ import { SourceColumn } from './source.js';
 import { boxTable } from './table.js';
 
 const SPLITTER_WIDTH = 6;
+/** px: a box narrower than this is a sliver (see isSliver). */
+const SLIVER_PX = 6;
+/** px: the least width a box can be hit on. */
+const HIT_PX = 8;
 /** The map's height, at most: this share of the window (style.css)... */
 const MAP_SHARE = 0.78;
 /** ...and the window less the top bar and this much for the card's header
  * and toolbar above the map (style.css). */
 const CARD_CHROME = 110;
 
-/** A space's pill: usage at a glance; the tooltip adds the peak and the
- * fragmentation; a click shows the peak composition. */
-function pill(space, onclick) {
-  const { percent, alert } = usage(space);
+/** A space's pill: usage at a glance, as a figure and as the filled part
+ * of the pill, in the space's colour (amber from 80 %, red from 95 %); the
+ * tooltip adds the peak and the fragmentation; a click shows the peak
+ * composition. `column` places it in its space's column of the page. */
+function pill(space, column, onclick) {
+  const { percent, level, fraction } = usage(space);
   const hwm = spaceHwm(space);
   const headroom = space.headroom ?? null;
   const title = [
@@ -34,17 +42,37 @@ function pill(space, onclick) {
     `fragmentation ${formatBytes(space.fragmentation)} (${space.fragmentation} B): high-water mark minus peak live`,
     `${space.tiles} tiles on ${space.bases} bases · click for the tiles live at the peak`,
   ].filter(Boolean).join('\n');
-  return el('button', { class: alert ? 'pill alert' : 'pill', dataset: { space: space.space }, title, onclick },
-    el('span', { class: 'pill-space' }, space.space), ` ${formatBytes(hwm)} / ${formatBytes(space.limit)} · ${percent}`,
-    headroom === null ? null : el('span', { class: 'pill-headroom' },
-      headroom >= 0 ? ` · ${formatBytes(headroom)} free` : ` · ${formatBytes(-headroom)} over`));
+  const free = headroom === null ? null : headroom >= 0 ? ` · ${formatBytes(headroom)} free` : ` · ${formatBytes(-headroom)} over`;
+  return el('button', {
+    class: `pill ${level}`, dataset: { space: space.space }, title, onclick, tabindex: '-1',
+    style: { gridColumn: String(column), '--used': `${Math.min(100, fraction * 100)}%` },
+  },
+  el('span', { class: 'pill-space' }, space.space), ` ${percent}`,
+  el('span', { class: 'pill-bytes' }, ` · ${formatBytes(hwm)} / ${formatBytes(space.limit)}`),
+  free ? el('span', { class: 'pill-headroom' }, free) : null);
+}
+
+/** The pills of a card: one Tab stop, ←/→ (Home/End) between them. */
+function pillGroup(pills) {
+  if (pills.length) pills[0].tabIndex = 0;
+  const group = el('span', { class: 'pills', role: 'group', 'aria-label': 'Memory spaces' }, pills);
+  group.addEventListener('keydown', (e) => {
+    const at = pills.indexOf(document.activeElement);
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: pills.length - 1 }[e.key];
+    if (at < 0 || to === undefined || !pills[to]) return;
+    e.preventDefault();
+    pills[at].tabIndex = -1;
+    pills[to].tabIndex = 0;
+    pills[to].focus();
+  });
+  return group;
 }
 
 function anomalyChips(fn) {
   const { conflicts, over } = anomalyCounts(fn);
   return [
-    conflicts ? el('span', { class: 'anomaly conflicts', title: 'Tiles sharing bytes with another base while both are live, or with a reserved window' },
-      `${conflicts} in conflict`) : null,
+    conflicts ? el('span', { class: 'anomaly conflicts', title: 'Pairs sharing bytes while both are live: tiles on different bases, or a tile and a reserved window' },
+      `${conflicts} conflict${conflicts === 1 ? '' : 's'}`) : null,
     over ? el('span', { class: 'anomaly over', title: 'Tiles outside their space: a negative offset, or an end past the capacity' },
       `${over} over capacity`) : null,
   ];
@@ -75,17 +103,17 @@ export class Card {
       .map((w) => ({ space: w.space, offset: w.base, size: w.size }))];
     this.state = {
       open: false, zoom: 1, axis: 'limit', hidden: new Set(), pinned: null, hovered: null, source: false, table: false, split: null,
-      line: null, peakSpace: null, matches: new Set(), profile: true, idle: false, hoveredWindow: null,
+      line: null, peakSpace: null, matches: new Set(), profile: true, idle: false, hoveredWindow: null, focused: -1,
     };
     this.body = null;
-    this.toggle = el('button', { class: 'card-toggle', 'aria-expanded': 'false', onclick: () => this.setOpen(!this.state.open) },
+    this.toggle = el('button', { class: 'card-toggle', 'aria-expanded': 'false', title: fn.name, onclick: () => this.setOpen(!this.state.open) },
       el('span', { class: 'caret', 'aria-hidden': 'true' }), el('span', { class: 'fn-name' }, fn.name),
       el('span', { class: 'ftype' }, fn.ftype));
     this.matchChip = el('span', { class: 'match-count', hidden: true });
     this.element = el('section', { class: 'card', dataset: { function: fn.name } },
       el('header', { class: 'card-head' }, this.toggle,
-        el('span', { class: 'pills' }, this.spaceList.map((s) => pill(s, () => this.showPeak(s.space)))),
-        anomalyChips(fn), this.matchChip));
+        pillGroup(this.spaceList.map((s) => pill(s, shared.spaceColumn?.(s.space) ?? 'auto', () => this.showPeak(s.space)))),
+        el('span', { class: 'chips' }, anomalyChips(fn), this.matchChip)));
   }
 
   /** Tells the page the view changed (for the deep link). */
@@ -127,6 +155,7 @@ export class Card {
     this.chipName = el('span', { class: 'chip-name' });
     this.chip = el('span', { class: 'chip', hidden: true }, 'pinned ', this.chipName, ' ',
       el('button', { class: 'chip-close', 'aria-label': 'Unpin', title: 'Unpin (Esc)', onclick: () => this.pin(null) }, '×'));
+    this.chipConflicts = el('span', { class: 'chip-conflicts', hidden: true });
     const toolbar = el('div', { class: 'toolbar' },
       el('span', { class: 'group' },
         el('button', { class: 'zoom-out', 'aria-label': 'Zoom out', onclick: () => this.setZoom(stepZoom(this.state.zoom, -1)) }, '−'),
@@ -135,9 +164,12 @@ export class Card {
       el('span', { class: 'group' }, el('span', { class: 'label' }, 'x axis:'), this.axisButtons),
       el('span', { class: 'group' }, el('span', { class: 'label' }, 'show:'), this.spaceToggles),
       el('span', { class: 'group' }, this.sourceButton, this.tableButton, this.profileButton, this.idleButton),
-      this.chip);
+      this.chip, this.chipConflicts);
     this.laneHeads = el('div', { class: 'lane-heads' });
-    this.lanesArea = el('div', { class: 'lanes' });
+    this.lanesArea = el('div', {
+      class: 'lanes', tabindex: '0', role: 'group',
+      'aria-label': `Map of ${fn.name}: arrow keys move between tiles (↑↓ in time, ←→ across addresses), Enter pins, L pins the line, + and − zoom`,
+    });
     this.band = el('div', { class: 'live-band', hidden: true });
     this.lineRule = el('div', { class: 'line-rule', hidden: true });
     this.panel = el('div', { class: 'panel-wrap', hidden: true });
@@ -172,19 +204,18 @@ export class Card {
       if (this.state.hovered || this.state.hoveredWindow) this.shared.tooltip.move(e.clientX, e.clientY);
     });
     this.lanesArea.addEventListener('pointerout', (e) => {
-      const hit = '.box, .window-band';
+      const hit = '.box, .box-hit, .window-band';
       if (e.target.closest(hit) && !e.relatedTarget?.closest?.(hit)) this.onLeave();
     });
     this.lanesArea.addEventListener('click', (e) => {
       const box = this.boxOf(e.target);
       if (box) this.pin(this.state.pinned === box ? null : box);
     });
-    this.lanesArea.addEventListener('keydown', (e) => {
-      const box = this.boxOf(e.target);
-      if (box && e.key === 'Enter') {
-        e.preventDefault();
-        this.pin(this.state.pinned === box ? null : box);
-      }
+    this.lanesArea.addEventListener('keydown', (e) => this.onMapKey(e));
+    this.lanesArea.addEventListener('focus', (e) => {
+      // The map is one Tab stop: it hands the focus to its current tile
+      // (not when the focus comes back from a tile, for Shift+Tab).
+      if (e.target === this.lanesArea && !this.lanesArea.contains(e.relatedTarget)) this.focusBox(this.currentBox());
     });
     this.lanesArea.addEventListener('focusin', (e) => {
       const box = this.boxOf(e.target);
@@ -294,13 +325,17 @@ export class Card {
     clear(this.lanesArea);
     this.laneEls = new Map();
     this.rendered = new Map();
+    this.hits = new Map(); // box index -> its hit area (slivers)
     this.tickState = new WeakMap();
     this.profiles = [];
     for (const lane of this.lanes.lanes) {
       const space = this.spaces.get(lane.space);
-      const head = el('div', { class: 'lane-head', dataset: { space: lane.space } },
-        el('span', { class: 'lane-name' }, lane.space),
-        el('span', { class: 'lane-figures' }, `${formatBytes(spaceHwm(space))} / ${formatBytes(space.limit)}`));
+      const head = el('div', {
+        class: 'lane-head', dataset: { space: lane.space },
+        title: `${lane.space}: bytes ${byteRange(lane.lo, lane.span)}; high-water mark ${formatBytes(spaceHwm(space))}, capacity ${formatBytes(space.limit)}`,
+      },
+      el('span', { class: 'lane-name' }, lane.space),
+      el('span', { class: 'lane-figures' }, `${formatBytes(lane.lo)} … ${formatBytes(lane.lo + lane.span)}`));
       const beyond = lane.lo < 0 || lane.lo + lane.span > space.limit;
       const laneEl = el('div', { class: 'lane', dataset: { space: lane.space } },
         el('div', { class: 'hwm-rule', title: `high-water mark ${formatBytes(spaceHwm(space))}`, style: { left: `${lanePercent(lane, spaceHwm(space))}%` } }),
@@ -350,6 +385,7 @@ export class Card {
       if (!want.has(i) && node !== document.activeElement) {
         node.remove();
         this.rendered.delete(i);
+        this.setHitArea(i, false);
       }
     }
     for (const i of want) if (!this.rendered.has(i)) this.rendered.set(i, this.makeBox(i));
@@ -367,16 +403,29 @@ export class Card {
     if (this.state.pinned === box) classes.push('pinned');
     if (this.atLine(box)) classes.push('at-line');
     if (this.state.matches.has(index)) classes.push('match');
+    const sliver = this.isSliver(box, lane);
+    if (sliver) classes.push('sliver');
     const tall = box.end - box.start >= 1;
     const node = el('div', {
-      class: classes.join(' '), tabindex: '0', dataset: { tile: box.name, index },
+      class: classes.join(' '), tabindex: '-1', dataset: { tile: box.name, index },
       'aria-label': `${box.name}, ${box.space}, ${formatBytes(box.size)} at ${box.offset}, lines ${box.start} to ${box.end}`,
       style: { left: `${g.left}%`, width: `max(${MIN_BOX}px, ${g.width}%)`, top: `${g.top}px`, height: `${g.height}px` },
     },
-    el('span', { class: 'box-name' }, box.name, box.aliases.length ? el('span', { class: 'box-aliases' }, ` +${box.aliases.length}`) : null),
-    tall ? el('span', { class: 'box-size' }, `${formatBytes(box.size)} @${box.offset}`) : null);
+    // The name is cut with an ellipsis; the +N of merged aliases stays.
+    el('span', { class: 'box-name' }, el('span', { class: 'box-label' }, box.name),
+      box.aliases.length ? el('span', { class: 'box-aliases' }, `+${box.aliases.length}`) : null),
+    tall ? el('span', { class: 'box-size' }, `${byteRange(box.offset, box.size)} · ${formatBytes(box.size)}`) : null,
+    // A sliver's name shown beside it when found or pinned: it cannot hold it.
+    el('span', { class: 'sliver-flag', 'aria-hidden': 'true' }, box.name));
     this.laneEls.get(box.space).lane.append(node);
+    this.setHitArea(index, sliver);
     return node;
+  }
+
+  /** A box drawn narrower than a label can show: found or pinned, it is
+   * flagged with its name beside it. */
+  isSliver(box, lane) {
+    return lane && (Math.max(0, box.size) / lane.span) * lane.width < SLIVER_PX;
   }
 
   /** The tick strips of box `index` (drawn as `node`) for lines [first,
@@ -412,15 +461,79 @@ export class Card {
     return strip;
   }
 
+  /** The tile the keyboard is on: the last one focused, or pinned, or the
+   * first drawn. */
+  currentBox() {
+    if (this.state.focused >= 0 && this.state.focused < this.fn.boxes.length) return this.state.focused;
+    if (this.state.pinned) return this.fn.boxes.indexOf(this.state.pinned);
+    const drawn = [...(this.rendered?.keys() ?? [])];
+    return drawn.length ? Math.min(...drawn) : 0;
+  }
+
+  /** Moves the keyboard to box `index`: scrolled into the map (drawn if it
+   * was not) and focused. */
+  focusBox(index) {
+    const box = this.fn.boxes[index];
+    if (!box) return;
+    if (this.state.hidden.has(box.space)) this.toggleSpace(box.space);
+    this.state.focused = index;
+    this.scrollToLine(box.start, 'nearest');
+    this.scrollToByte(box);
+    this.rendered.get(index)?.focus({ preventScroll: true });
+  }
+
+  /** Keys on a focused tile: arrows move, Enter pins it, L pins its first
+   * line, + / − / 0 zoom. */
+  onMapKey(e) {
+    const box = this.boxOf(e.target);
+    if (!box || e.ctrlKey || e.metaKey || e.altKey) return;
+    const index = Number(e.target.closest('.box').dataset.index);
+    const key = e.key;
+    let handled = true;
+    if (key === 'Enter') this.pin(this.state.pinned === box ? null : box);
+    else if (key === 'l' || key === 'L') this.pinLine(this.state.line === box.start ? null : box.start);
+    else if (key === '+' || key === '=') this.setZoom(stepZoom(this.state.zoom, 1));
+    else if (key === '-' || key === '_') this.setZoom(stepZoom(this.state.zoom, -1));
+    else if (key === '0') this.setZoom(1);
+    else if (['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(key)) {
+      const to = neighbourBox(this.fn, index, key, this.state.hidden);
+      if (to >= 0) this.focusBox(to);
+    } else handled = false;
+    if (handled) e.preventDefault();
+    if (handled && this.state.focused >= 0) this.rendered.get(this.state.focused)?.focus({ preventScroll: true });
+  }
+
   boxOf(target) {
-    const node = target.closest?.('.box');
+    const node = target.closest?.('.box, .box-hit');
     return node ? this.fn.boxes[Number(node.dataset.index)] : null;
+  }
+
+  /** A sliver's hit area: at least 8 px wide, centred on it, under every
+   * drawn box (so it never takes a neighbour's clicks), in its lane. */
+  setHitArea(index, wanted) {
+    const hit = this.hits.get(index);
+    if (!wanted || hit) {
+      if (!wanted && hit) {
+        hit.remove();
+        this.hits.delete(index);
+      }
+      return;
+    }
+    const box = this.fn.boxes[index];
+    const lane = this.lanes.lanes.find((l) => l.space === box.space);
+    const g = boxGeometry(box, lane, this.fn.src_start);
+    const node = el('div', {
+      class: 'box-hit', dataset: { index }, 'aria-hidden': 'true',
+      style: { left: `calc(${g.left + g.width / 2}% - ${HIT_PX / 2}px)`, width: `${HIT_PX}px`, top: `${g.top}px`, height: `${g.height}px` },
+    });
+    this.hits.set(index, node);
+    this.laneEls.get(box.space).lane.append(node);
   }
 
   // --------------------------------------------------------- interaction
 
   showTooltip(box, rect) {
-    this.shared.tooltip.show(box, this.spaces.get(box.space), rect.right, rect.top);
+    this.shared.tooltip.show(box, this.spaces.get(box.space), rect.right, rect.top, this.fn);
   }
 
   onHover(e) {
@@ -430,7 +543,7 @@ export class Card {
     if (!box || box === this.state.hovered) return;
     this.state.hoveredWindow = null;
     this.state.hovered = box;
-    this.shared.tooltip.show(box, this.spaces.get(box.space), e.clientX, e.clientY);
+    this.shared.tooltip.show(box, this.spaces.get(box.space), e.clientX, e.clientY, this.fn);
     if (!this.state.pinned) this.highlight(box);
   }
 
@@ -476,6 +589,7 @@ export class Card {
       const index = this.fn.boxes.indexOf(box);
       this.rendered.get(index)?.classList.add('pinned');
       this.chipName.textContent = box.name;
+      this.showConflictPartners(box);
       this.source.setMarks([box.name, ...box.aliases]);
       if (!this.state.source) this.setSource(true);
       this.shared.onPin(this);
@@ -483,9 +597,27 @@ export class Card {
       this.source.setMarks([]);
     }
     this.chip.hidden = !box;
+    if (!box) this.chipConflicts.hidden = true;
     this.highlight(box ?? this.state.hovered);
     this.changed();
     return previous;
+  }
+
+  /** Beside the chip: who the pinned box is in conflict with, each a
+   * button to go there (boxes) or to its line (windows). */
+  showConflictPartners(box) {
+    const { boxes, windows, more } = conflictPartners(box);
+    const go = (index) => el('button', {
+      class: 'partner', title: 'Go to this tile',
+      onclick: () => this.reveal(index),
+    }, `${this.fn.boxes[index].name} ${byteRange(this.fn.boxes[index].offset, this.fn.boxes[index].size)}`);
+    const goWindow = (w) => el('button', {
+      class: 'partner', title: 'Go to this reserved window', onclick: () => this.revealWindow(w),
+    }, `${this.fn.reserved[w].name} (reserved)`);
+    this.chipConflicts.replaceChildren(
+      el('span', { class: 'label' }, 'conflicts with'), ...boxes.map(go), ...windows.map(goWindow),
+      more > 0 ? el('span', { class: 'muted' }, `and ${more} more`) : null);
+    this.chipConflicts.hidden = !boxes.length && !windows.length;
   }
 
   // ------------------------------------------------------ line inspector
@@ -549,7 +681,8 @@ export class Card {
   }
 
   /** Search results in this card: box indices to mark. */
-  setMatches(indices) {
+  setMatches(indices, nameMatches = false) {
+    this.element.classList.toggle('name-match', nameMatches);
     this.state.matches = new Set(indices);
     this.matchChip.hidden = !indices.length;
     this.matchChip.textContent = `${indices.length} match${indices.length === 1 ? '' : 'es'}`;
@@ -570,6 +703,12 @@ export class Card {
       v.scrollTop = Math.max(0, top - HEADER_HEIGHT - visible / 2 + ROW_HEIGHT / 2);
     }
     this.draw();
+  }
+
+  /** Opens the card and brings its top just below the top bar. */
+  revealCard() {
+    if (!this.state.open) this.setOpen(true);
+    this.element.scrollIntoView({ block: 'start' });
   }
 
   /** Brings `line` of the map into view with the card's header and
@@ -597,13 +736,20 @@ export class Card {
     if (this.state.hidden.has(box.space)) this.toggleSpace(box.space);
     this.pin(box); // first: pinning opens the IR source, which moves the lanes
     this.bringToLine(box.start);
+    this.scrollToByte(box);
+    this.state.focused = index;
+    if (focus) this.rendered.get(index)?.focus({ preventScroll: true });
+  }
+
+  /** Scrolls the map sideways, if need be, so `box`'s first byte shows
+   * (the lines in view, drawn by scrollToLine, stay the same). */
+  scrollToByte(box) {
     const lane = this.lanes.lanes.find((l) => l.space === box.space);
+    if (!lane) return;
     const offset = this.leftWidth() + (this.state.source ? SPLITTER_WIDTH : 0);
     const x = offset + lane.left + (box.offset - lane.lo) * this.factor;
     const v = this.viewport;
-    // Sideways only: the lines in view, drawn by scrollToLine, stay the same.
     if (x < v.scrollLeft + offset || x > v.scrollLeft + v.clientWidth - 40) v.scrollLeft = Math.max(0, x - offset - 40);
-    if (focus) this.rendered.get(index)?.focus({ preventScroll: true });
   }
 
   /** Opens the card on reserved window `index`: its band in view and its
@@ -669,6 +815,13 @@ export class Card {
       this.placeLane(head, laneEl, lane);
     }
     this.applyColumns();
+    for (const [i, node] of this.rendered) {
+      const box = this.fn.boxes[i];
+      const sliver = this.isSliver(box, this.lanes.lanes.find((l) => l.space === box.space));
+      node.classList.toggle('sliver', sliver);
+      this.setHitArea(i, false);
+      this.setHitArea(i, sliver);
+    }
     const moved = anchorAfterZoom(x, before, this.lanes);
     this.viewport.scrollLeft = Math.max(0, this.viewport.scrollLeft + moved - x);
     this.zoomLevel.textContent = formatZoom(zoom);

@@ -11,7 +11,12 @@ export function el(tag, props = {}, ...children) {
     if (value == null || value === false) continue;
     if (key === 'class') node.className = value;
     else if (key === 'dataset') Object.assign(node.dataset, value);
-    else if (key === 'style') Object.assign(node.style, value);
+    else if (key === 'style') {
+      for (const [name, v] of Object.entries(value)) {
+        if (name.startsWith('--')) node.style.setProperty(name, v); // custom properties
+        else node.style[name] = v;
+      }
+    }
     else if (key === 'text') node.textContent = value;
     else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
     else node.setAttribute(key, value === true ? '' : String(value));

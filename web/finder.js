@@ -25,7 +25,7 @@ export class Finder {
     this.nodes.anomalies.classList.toggle('none', n === 0);
     this.nodes.anomalyCount.textContent = n ? `${n} anomal${n === 1 ? 'y' : 'ies'}` : 'no anomalies';
     this.nodes.anomalyCount.title = n
-      ? 'Conflicts (two bases, or a tile and a reserved window, sharing bytes while live) and tiles or windows over capacity. N / Shift+N: next / previous'
+      ? 'As --check counts them: conflicting pairs (two bases, or a tile and a reserved window, sharing bytes while live) and tiles or windows over capacity. N / Shift+N: next / previous'
       : 'No conflicts and no tile over capacity';
     this.search(this.nodes.search.value);
   }
@@ -44,7 +44,7 @@ export class Finder {
     this.anomalyAt = cycle(this.anomalyAt, this.anomalies.length, direction);
     if (this.anomalyAt < 0) return;
     const { fn, index, window, kinds } = this.anomalies[this.anomalyAt];
-    if (window !== undefined) this.cards[fn].revealWindow(window);
+    if (index < 0) this.cards[fn].revealWindow(window);
     else this.cards[fn].reveal(index);
     this.nodes.anomalyCount.textContent = `${this.anomalyAt + 1} / ${this.anomalies.length}: ${kinds.join(', ')}`;
   }
@@ -64,7 +64,10 @@ export class Finder {
       this.matches = matcher && this.model ? searchModel(this.model, matcher) : [];
       this.nodes.searchStatus.textContent = matcher ? `${this.matches.length} match${this.matches.length === 1 ? '' : 'es'}` : '';
     }
-    this.cards.forEach((card, f) => card.setMatches(this.matches.filter((m) => m.fn === f).map((m) => m.index)));
+    this.cards.forEach((card, f) => {
+      const mine = this.matches.filter((m) => m.fn === f);
+      card.setMatches(mine.filter((m) => m.index >= 0).map((m) => m.index), mine.some((m) => m.index < 0));
+    });
   }
 
   /** Enter / Shift+Enter in the field: the next or previous match. */
@@ -72,7 +75,8 @@ export class Finder {
     this.matchAt = cycle(this.matchAt, this.matches.length, direction);
     if (this.matchAt < 0) return;
     const { fn, index } = this.matches[this.matchAt];
-    this.cards[fn].reveal(index, { focus: false }); // Enter keeps cycling from the field
+    if (index < 0) this.cards[fn].revealCard();
+    else this.cards[fn].reveal(index, { focus: false }); // Enter keeps cycling from the field
     this.nodes.searchStatus.textContent = `${this.matchAt + 1} / ${this.matches.length}`;
   }
 }

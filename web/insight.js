@@ -111,41 +111,101 @@ export function idleHolds(fn, count = 8) {
 /** A box sharing bytes with another base or a reserved window while live. */
 export const inConflict = (box) => box.conflict || (box.window_conflicts?.length ?? 0) > 0;
 
-/** Conflicts and tiles over capacity across the model, in reading order:
- * function, then line, then position. [{ fn, index, kinds: [...] }], or
- * { fn, window, kinds } for a reserved window over capacity or sharing
- * another window's bytes (a window sharing a tile's is the tile's). */
-export function anomalyList(model) {
-  const list = [];
-  model.functions.forEach((fn, f) => {
-    const found = [];
-    fn.boxes.forEach((box, index) => {
-      const kinds = [inConflict(box) && 'conflict', box.over_capacity && 'over capacity'].filter(Boolean);
-      if (kinds.length) found.push({ fn: f, index, kinds, start: box.start });
-    });
-    (fn.reserved ?? []).forEach((window, w) => {
-      const kinds = [window.overlaps_reserved !== undefined && 'conflict', window.over_capacity && 'over capacity'].filter(Boolean);
-      if (kinds.length) found.push({ fn: f, window: w, index: -1, kinds, start: window.line });
-    });
-    found.sort((a, b) => a.start - b.start || a.index - b.index);
-    list.push(...found);
+/**
+ * The problems of one function, as `--check` lists them: each conflicting
+ * pair once (from its first box, or from the one that lists it), a tile
+ * sharing a reserved window's bytes (from the window's list), a window
+ * sharing another's, a tile or window over capacity. In line order:
+ * [{ index (a box, -1 for a window alone), partner?, window?, kinds, start }].
+ */
+export function functionProblems(fn) {
+  const found = [];
+  const lists = (box, other) => (box.conflicts_with ?? []).includes(other);
+  fn.boxes.forEach((box, index) => {
+    for (const partner of box.conflicts_with ?? []) {
+      if (partner < index && lists(fn.boxes[partner], index)) continue; // written from the partner
+      found.push({ index, partner, kinds: ['conflict'], start: Math.max(box.start, fn.boxes[partner].start) });
+    }
+    if (box.over_capacity) found.push({ index, kinds: ['over capacity'], start: box.start });
   });
-  return list;
+  (fn.reserved ?? []).forEach((window, w) => {
+    for (const index of window.conflicts_with ?? []) found.push({ index, window: w, kinds: ['conflict'], start: fn.boxes[index].start });
+    if (window.overlaps_reserved !== undefined) found.push({ index: -1, window: w, kinds: ['conflict'], start: window.line });
+    if (window.over_capacity) found.push({ index: -1, window: w, kinds: ['over capacity'], start: window.line });
+  });
+  return found.sort((a, b) => a.start - b.start || a.index - b.index);
 }
 
-/** Counts for a card header: { conflicts, over }. */
+/** Every function's problems (functionProblems), in card order: the count
+ * `--check` gives, each with its function `fn`. */
+export function anomalyList(model) {
+  return model.functions.flatMap((fn, f) => functionProblems(fn).map((p) => ({ fn: f, ...p })));
+}
+
+/** Counts for a card header: { conflicts (pairs), over }. */
 export function anomalyCounts(fn) {
   let conflicts = 0;
   let over = 0;
-  for (const box of fn.boxes) {
-    if (inConflict(box)) conflicts++;
-    if (box.over_capacity) over++;
-  }
-  for (const window of fn.reserved ?? []) {
-    if (window.overlaps_reserved !== undefined) conflicts++;
-    if (window.over_capacity) over++;
+  for (const p of functionProblems(fn)) {
+    if (p.kinds[0] === 'conflict') conflicts++;
+    else over++;
   }
   return { conflicts, over };
+}
+
+/** The boxes and windows `box` shares bytes with while both are live, as
+ * the core listed them: { boxes: [index], windows: [index], more } (more:
+ * how many it did not list). */
+export function conflictPartners(box) {
+  const boxes = box.conflicts_with ?? [];
+  const windows = box.window_conflicts ?? [];
+  const more = (box.conflict_count ?? boxes.length) - boxes.length + (box.window_conflict_count ?? windows.length) - windows.length;
+  return { boxes, windows, more };
+}
+
+/**
+ * The box the arrow `key` moves to from box `from` of `fn` (the map as
+ * one Tab stop), skipping spaces in `hidden`; -1 when there is none.
+ * ↓/↑: the next/previous tile in time, in the same space when there is
+ * one (the nearest address first); →/←: the next/previous by address
+ * among the tiles live on `from`'s first line, across lanes, else in the
+ * map's order; Home/End: the first/last tile.
+ */
+export function neighbourBox(fn, from, key, hidden = new Set()) {
+  const shown = [];
+  fn.boxes.forEach((box, index) => { if (!hidden.has(box.space)) shown.push(index); });
+  if (!shown.length) return -1;
+  if (key === 'Home') return shown[0];
+  if (key === 'End') return shown[shown.length - 1];
+  const cur = fn.boxes[from];
+  if (key === 'ArrowDown' || key === 'ArrowUp') {
+    const down = key === 'ArrowDown';
+    const later = (i) => {
+      const b = fn.boxes[i];
+      return down ? b.start > cur.start || (b.start === cur.start && i > from) : b.start < cur.start || (b.start === cur.start && i < from);
+    };
+    const better = (i, j) => {
+      const a = fn.boxes[i];
+      const b = fn.boxes[j];
+      if (a.start !== b.start) return down ? a.start < b.start : a.start > b.start;
+      const da = Math.abs(a.offset - cur.offset);
+      const db = Math.abs(b.offset - cur.offset);
+      return da !== db ? da < db : down ? i < j : i > j;
+    };
+    const pick = (list) => list.reduce((best, i) => (best < 0 || better(i, best) ? i : best), -1);
+    const candidates = shown.filter(later);
+    const same = pick(candidates.filter((i) => fn.boxes[i].space === cur.space));
+    return same >= 0 ? same : pick(candidates);
+  }
+  if (key === 'ArrowRight' || key === 'ArrowLeft') {
+    const step = key === 'ArrowRight' ? 1 : -1;
+    const slice = shown.filter((i) => fn.boxes[i].start <= cur.start && cur.start <= fn.boxes[i].end);
+    const at = slice.indexOf(from); // boxes are in lane order, then by address
+    if (at >= 0 && slice[at + step] !== undefined) return slice[at + step];
+    const next = shown[shown.indexOf(from) + step];
+    return next === undefined ? -1 : next;
+  }
+  return -1;
 }
 
 /** The next position in a cycle of `count` items from `current` (-1 for
@@ -179,14 +239,17 @@ export function tileMatcher(query) {
     const needle = text.toLowerCase();
     matches = (name) => name.toLowerCase().includes(needle);
   }
-  return { test: (box) => matches(box.name) || box.aliases.some(matches) };
+  return { test: (box) => matches(box.name) || box.aliases.some(matches), testName: matches };
 }
 
-/** Every box matching `matcher` across the model, in card order then line. */
+/** Every function and box matching `matcher` across the model, in card
+ * order, a function before its boxes (index -1), boxes by line. */
 export function searchModel(model, matcher) {
   const hits = [];
   model.functions.forEach((fn, f) => {
     const found = [];
+    // The function itself first: a jump opens its card.
+    if (matcher.testName?.(fn.name)) hits.push({ fn: f, index: -1, start: fn.src_start });
     fn.boxes.forEach((box, index) => {
       if (matcher.test(box)) found.push({ fn: f, index, start: box.start });
     });

@@ -12,6 +12,7 @@ export const SPLIT_MIN = 140;
 export const SPLIT_MAX = 2400;
 export const GUTTER_WIDTH = 56; // px: line numbers when the IR source is closed
 export const USAGE_ALERT = 0.95; // a pill turns red at this usage
+export const USAGE_WARN = 0.8; // and amber at this one
 
 /**
  * The bytes a lane covers: 0 → the capacity (`limit`) or the high-water mark
@@ -131,19 +132,19 @@ export function formatBytes(bytes) {
   return `${bytes} B`;
 }
 
-/** A pill's figures: usage as a fraction and whether it is alarming (the
- * high-water mark counts the space's reserved windows). */
+/** A pill's figures: usage as a fraction, shown with one decimal, and its
+ * level: 'alert' from 95 %, 'warn' from 80 % (the high-water mark counts
+ * the space's reserved windows). */
 export function usage(space) {
   const fraction = space.limit > 0 ? (space.hwm_with_reserved ?? space.hwm) / space.limit : 0;
-  // Floored, so the shown figure agrees with the colour: red exactly from "95%".
-  return { fraction, percent: `${Math.floor(fraction * 100 + 1e-9)}%`, alert: fraction >= USAGE_ALERT };
+  // Floored, so the shown figure agrees with the colour: red exactly from "95.0%".
+  const percent = `${(Math.floor(fraction * 1000 + 1e-9) / 10).toFixed(1)}%`;
+  const level = fraction >= USAGE_ALERT ? 'alert' : fraction >= USAGE_WARN ? 'warn' : 'ok';
+  return { fraction, percent, level, alert: level === 'alert' };
 }
 
-/** "0x0400–0x07ff": a box's address range, end inclusive. */
-export function addressRange(box) {
-  const hex = (n) => (n < 0 ? '-0x' + (-n).toString(16) : '0x' + n.toString(16).padStart(4, '0'));
-  return `${hex(box.offset)}–${hex(box.offset + box.size - 1)}`;
-}
+/** "[4096, 135168)": bytes as the map counts them, start included, end not. */
+export const byteRange = (start, size) => `[${start}, ${start + size})`;
 
 /**
  * Where `names` occur as whole identifiers in `text`: sorted, non-overlapping

@@ -94,7 +94,13 @@ function linkChanged(card) {
 function showModel(model) {
   page.tooltip.hide();
   const wanted = parseLink(location.hash); // read before the first card rewrites it
+  // Each space's pills in a column of their own, the same on every card.
+  const spaceRank = new Map();
+  for (const fn of model.functions) for (const s of [...fn.spaces, ...(fn.reserved_only_spaces ?? [])]) spaceRank.set(s.space, s.rank);
+  const columns = [...spaceRank.keys()].sort((a, b) => spaceRank.get(a) - spaceRank.get(b) || (a < b ? -1 : 1));
+  $('cards').style.setProperty('--pill-columns', String(columns.length));
   page.cards = model.functions.map((fn) => new Card(fn, {
+    spaceColumn: (space) => columns.indexOf(space) + 1,
     tooltip: page.tooltip,
     onPin: (card) => { page.lastPinned = card; },
     onChange: linkChanged,
@@ -108,6 +114,7 @@ function showModel(model) {
   clear(cards);
   cards.append(...page.cards.map((c) => c.element));
   cards.hidden = false;
+  $('legend').hidden = false;
   // Only the first card is opened: the others are built when opened.
   page.cards[0]?.setOpen(true);
   page.finder.setModel(model, page.cards);
@@ -127,6 +134,7 @@ function showMessage(kind, title, detail) {
   box.append(el('h2', {}, title), detail ? el('p', { class: 'detail' }, detail) : null);
   box.hidden = false;
   $('cards').hidden = true;
+  $('legend').hidden = true;
   if (kind === 'error') {
     clear($('summary'));
     $('summary').title = '';
@@ -341,6 +349,7 @@ function activeCard() {
 const typing = (target) => target.closest?.('input, select, textarea, [contenteditable]');
 
 function onKey(e) {
+  if (e.defaultPrevented) return; // a card's map took it (arrows, zoom)
   if (e.key === 'Escape') {
     if (page.shortcuts.open) return page.shortcuts.toggle(false);
     if (e.target === $('search')) return e.target.blur();

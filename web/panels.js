@@ -3,10 +3,10 @@
 // per space), from a pill a space's peak composition, and the tiles held
 // longest while idle. DOM only; the figures come from insight.js and the core.
 import { el } from './dom.js';
-import { formatBytes, windowKind } from './layout.js';
+import { byteRange, formatBytes, windowKind } from './layout.js';
 import { cardSpaces, inConflict, liveAt, peakTiles, peakWindows } from './insight.js';
 
-const share = (part, whole) => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : '');
+const share = (part, whole) => (whole > 0 ? `${((part / whole) * 100).toFixed(1)}%` : '');
 
 /** One row per tile: its name (a button that pins it), size, place, lines. */
 function tileRows(tiles, whole, onTile) {
@@ -14,7 +14,7 @@ function tileRows(tiles, whole, onTile) {
     el('li', { dataset: { index } },
       el('button', { class: 'tile-link', title: 'Pin this tile', onclick: () => onTile(index) }, box.name),
       el('span', { class: 'num' }, formatBytes(box.size)),
-      el('span', { class: 'muted' }, `${share(box.size, whole)} @${box.offset}`),
+      el('span', { class: 'muted' }, `${share(box.size, whole)} ${byteRange(box.offset, box.size)}`),
       el('span', { class: 'muted' }, `lines ${box.start}–${box.end}`),
       el('span', { class: 'tags' },
         box.view ? el('span', { class: 'tag' }, 'view') : null,
@@ -28,7 +28,7 @@ function windowRows(windows, whole) {
     el('li', { dataset: { window: index } },
       el('span', { class: 'window-name' }, window.name),
       el('span', { class: 'num' }, formatBytes(window.size)),
-      el('span', { class: 'muted' }, `${share(window.size, whole)} @${window.base}`),
+      el('span', { class: 'muted' }, `${share(window.size, whole)} ${byteRange(window.base, window.size)}`),
       el('span', { class: 'muted' }, 'all lines'),
       el('span', { class: 'tags' }, el('span', { class: 'tag reserved' }, windowKind(window)),
         window.conflicts_with.length ? el('span', { class: 'tag alert' }, 'conflict') : null))));
@@ -41,10 +41,10 @@ function spaceSection(space, group, onTile) {
     group.windows.length ? plural(group.windows.length, 'reserved window') : null].filter(Boolean);
   const heading = `${space.space}: ${formatBytes(group.bytes)} live in ${parts.join(' and ')}`;
   const gap = group.gap
-    ? `largest free gap ${formatBytes(group.gap.size)} at [${group.gap.offset}, ${group.gap.offset + group.gap.size}): where a new tile live here fits`
+    ? `largest free gap ${formatBytes(group.gap.size)} at ${byteRange(group.gap.offset, group.gap.size)}: where a new tile live here fits`
     : 'no free byte below the capacity here';
   return el('section', { class: 'panel-space', dataset: { space: space.space } },
-    el('h4', {}, heading, el('span', { class: 'muted' }, ` of ${formatBytes(space.limit)}`)),
+    el('h2', {}, heading, el('span', { class: 'muted' }, ` of ${formatBytes(space.limit)}`)),
     el('p', { class: 'muted panel-gap' }, gap),
     group.windows.length ? windowRows(group.windows, group.bytes) : null,
     tileRows(group.tiles, group.bytes, onTile));
@@ -56,7 +56,7 @@ function peakSection(fn, space, onTile) {
   const windows = peakWindows(fn, space);
   const hwm = space.hwm_with_reserved ?? space.hwm;
   return el('section', { class: 'panel-space panel-peak', dataset: { space: space.space } },
-    el('h4', {}, `Peak of ${space.space}: ${formatBytes(space.peak_live)} live on line ${space.peak_line}`),
+    el('h2', {}, `Peak of ${space.space}: ${formatBytes(space.peak_live)} live on line ${space.peak_line}`),
     el('p', { class: 'muted' },
       `High-water mark ${formatBytes(hwm)} of ${formatBytes(space.limit)}`,
       space.reserved_bytes ? `, ${formatBytes(space.reserved_bytes)} of it reserved windows` : '',

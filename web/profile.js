@@ -35,30 +35,36 @@ export class ProfileLayer {
     }
   }
 
+  /** Step `i` as an outline: its right edge over its lines, and a riser
+   * from the step before (an outline, so it is not read as a tile). */
   makeStep(i) {
     const { fn, lane, steps, rowHeight } = this;
     const top = Math.max(steps[i][0], fn.src_start);
     const bottom = Math.min(i + 1 < steps.length ? steps[i + 1][0] - 1 : fn.src_end, fn.src_end);
-    const left = lanePercent(lane, 0);
+    const x = lanePercent(lane, steps[i][1]);
+    const before = lanePercent(lane, i > 0 ? steps[i - 1][1] : 0);
     return el('div', {
       class: 'profile-step',
-      style: {
-        top: `${(top - fn.src_start) * rowHeight}px`, height: `${(bottom - top + 1) * rowHeight}px`,
-        left: `${left}%`, width: `${lanePercent(lane, steps[i][1]) - left}%`,
-      },
-    });
+      style: { top: `${(top - fn.src_start) * rowHeight}px`, height: `${(bottom - top + 1) * rowHeight}px` },
+    },
+    el('span', { class: 'profile-edge', style: { left: `${x}%` } }),
+    el('span', { class: 'profile-riser', style: { left: `${Math.min(x, before)}%`, width: `${Math.abs(x - before)}%` } }));
   }
 }
 
-/** The mark at a space's peak line, across the lane up to the peak bytes. */
+/**
+ * The mark of a space's peak: a tick at the profile's edge on the peak
+ * line and a "peak" label beside it, both inside the lane (the label on
+ * the side with room) and under the boxes, so no tile looks cut by it.
+ */
 export function peakMark(space, lane, fn, rowHeight) {
-  const left = lanePercent(lane, 0);
+  const x = lanePercent(lane, space.peak_live);
+  const onLeft = x > 55;
   return el('div', {
     class: 'peak-mark',
     title: `peak: ${formatBytes(space.peak_live)} live on line ${space.peak_line}`,
-    style: {
-      top: `${(space.peak_line - fn.src_start) * rowHeight}px`,
-      left: `${left}%`, width: `${lanePercent(lane, space.peak_live) - left}%`,
-    },
-  });
+    style: { top: `${(space.peak_line - fn.src_start) * rowHeight}px` },
+  },
+  el('span', { class: 'peak-tick', style: { left: `${x}%` } }),
+  el('span', { class: onLeft ? 'peak-label left' : 'peak-label', style: onLeft ? { right: `${100 - x}%` } : { left: `${x}%` } }, 'peak'));
 }

@@ -3,9 +3,9 @@
 // for the whole function), labelled with its name and what it holds; and
 // the facts its tooltip shows. DOM and text only; the figures are the core's.
 import { el } from './dom.js';
-import { formatBytes, lanePercent, windowKind } from './layout.js';
+import { byteRange, formatBytes, lanePercent, windowKind } from './layout.js';
 
-const span = (window) => `[${window.base}, ${window.base + window.size})`;
+const span = (window) => byteRange(window.base, window.size);
 
 /** What one more ring slot would do to the space (the core's what-if). */
 export function oneMoreSlot(window, space) {

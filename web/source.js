@@ -11,7 +11,8 @@ export class SourceColumn {
     this.fn = fn;
     this.longest = fn.source.reduce((m, l) => Math.max(m, l.length), 0);
     this.rows = el('div', { class: 'source-rows' });
-    this.window = el('div', { class: 'source-window' }, this.rows);
+    // A Tab stop of its own: its long lines scroll sideways by keyboard too.
+    this.window = el('div', { class: 'source-window', tabindex: '0', role: 'region', 'aria-label': `IR source of ${fn.name}` }, this.rows);
     this.element = el('div', { class: 'left-column' }, this.window);
     this.range = null;
     this.rowsByLine = new Map(); // line -> row element, for the lines drawn

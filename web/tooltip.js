@@ -1,6 +1,7 @@
 // The one tooltip of the page: a box's facts, as text, near the pointer.
 import { clear, el } from './dom.js';
-import { addressRange, formatBytes } from './layout.js';
+import { byteRange, formatBytes } from './layout.js';
+import { conflictPartners, inConflict } from './insight.js';
 import { windowFacts } from './reserved.js';
 
 /** "lines 8, 10, 13–14, 17": a box's use lines, runs joined. */
@@ -17,14 +18,28 @@ export function usesText(box) {
   return uses.length ? `line${uses.length === 1 ? '' : 's'} ${shown.join(', ')}` : '–';
 }
 
-export function boxFacts(box, space) {
+/** "a (bytes [0, 512), lines 8–9)": a partner of a conflict, for text. */
+const partnerText = (b) => `${b.name} (bytes ${byteRange(b.offset, b.size)}, lines ${b.start}–${b.end})`;
+
+/** Who a conflicting box shares bytes with, one note each. */
+function conflictNotes(box, fn) {
+  const { boxes, windows, more } = conflictPartners(box);
+  const notes = boxes.map((i) => `conflict: shares bytes with ${partnerText(fn.boxes[i])} while both are live`);
+  for (const w of windows) {
+    const window = fn.reserved[w];
+    notes.push(`conflict: shares bytes with reserved window ${window.name} (bytes ${byteRange(window.base, window.size)}, all lines)`);
+  }
+  if (more > 0) notes.push(`and ${more} more conflicts`);
+  return notes;
+}
+
+export function boxFacts(box, space, fn = null) {
   const facts = [
     ['space', box.space],
     ['shape', `${box.shape.length ? `[${box.shape.join(', ')}]` : '–'} ${box.dtype || ''}`.trim()],
     ['op', box.op || '–'],
     ['base', box.base],
-    ['size', `${formatBytes(box.size)} (${box.size} B)`],
-    ['address', addressRange(box)],
+    ['bytes', `${byteRange(box.offset, box.size)}, ${formatBytes(box.size)}`],
     ['live', `lines ${box.start}–${box.end}`],
     ['used on', usesText(box)],
   ];
@@ -32,8 +47,8 @@ export function boxFacts(box, space) {
   if (box.aliases.length) facts.push(['aliases', box.aliases.join(', ')]);
   const notes = [];
   if (box.view) notes.push('view: a sub-range of a larger allocation on the same base');
-  if (box.conflict) notes.push('conflict: another base shares these bytes while both are live');
-  if (box.window_conflicts?.length) notes.push('conflict: a reserved window holds these bytes for the whole function');
+  if (fn) notes.push(...conflictNotes(box, fn));
+  else if (inConflict(box)) notes.push('conflict: another base or a reserved window shares these bytes while both are live');
   if (box.over_capacity) notes.push(`over capacity: outside the ${formatBytes(space.limit)} of ${box.space}`);
   return { facts, notes };
 }
@@ -44,8 +59,8 @@ export class Tooltip {
     document.body.append(this.element);
   }
 
-  show(box, space, x, y) {
-    this.showFacts(`${box.name}${box.aliases.length ? ` +${box.aliases.length}` : ''}`, boxFacts(box, space), x, y);
+  show(box, space, x, y, fn = null) {
+    this.showFacts(`${box.name}${box.aliases.length ? ` +${box.aliases.length}` : ''}`, boxFacts(box, space, fn), x, y);
   }
 
   showWindow(window, space, x, y) {
