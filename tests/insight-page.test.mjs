@@ -171,7 +171,7 @@ describe('anomalies', () => {
 
   test('a conflicting tile\'s tooltip names its partner with its bytes and lines', async () => {
     const page = await pageWith([anomalous]);
-    await page.locator('[data-function="first"] .box[data-tile="p"]').hover({ position: { x: 4, y: 4 } });
+    await page.locator('[data-function="first"] .box[data-tile="p"]').hover({ position: { x: 1, y: 4 } }); // 2 px wide
     const tip = page.locator('.tooltip');
     await tip.waitFor({ state: 'visible' });
     assert.match(await tip.innerText(), /conflict: shares bytes with q \(bytes \[256, 768\), lines 9–10\) while both are live/);

@@ -407,8 +407,8 @@ export class Card {
     if (sliver) classes.push('sliver');
     const tall = box.end - box.start >= 1;
     const node = el('div', {
-      class: classes.join(' '), tabindex: '-1', dataset: { tile: box.name, index },
-      'aria-label': `${box.name}, ${box.space}, ${formatBytes(box.size)} at ${box.offset}, lines ${box.start} to ${box.end}`,
+      class: classes.join(' '), tabindex: '-1', role: 'button', dataset: { tile: box.name, index },
+      'aria-label': `${box.name}${box.aliases.length ? ` +${box.aliases.length}` : ''} ${byteRange(box.offset, box.size)} · ${formatBytes(box.size)}, ${box.space}, lines ${box.start} to ${box.end}`,
       style: { left: `${g.left}%`, width: `max(${MIN_BOX}px, ${g.width}%)`, top: `${g.top}px`, height: `${g.height}px` },
     },
     // The name is cut with an ellipsis; the +N of merged aliases stays.
