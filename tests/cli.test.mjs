@@ -101,11 +101,12 @@ describe('standard input', () => {
 
   test('a shell\'s <(...): read by the native CLI; under WASI a clear message', () => {
     const native = join(root, 'build', 'native', 'memory-map');
-    const viaShell = (command) => spawnSync('bash', ['-c', `"${command}" <(cat "${sample}") --check`], { encoding: 'utf8' });
+    const viaShell = (command, env = {}) => spawnSync('bash', ['-c', `"${command}" <(cat "${sample}") --check`],
+      { encoding: 'utf8', env: { ...process.env, ...env } });
     const read = viaShell(native);
     assert.equal(read.status, 0, read.stderr);
     assert.match(read.stdout, /no conflicts/);
-    const wasi = viaShell(cli);
+    const wasi = viaShell(cli, { MEMORY_MAP_WASI: '1' });
     assert.equal(wasi.status, 1);
     assert.match(wasi.stderr, /^error: \/dev\/fd\/\d+: the command line under Node \(WASI\) cannot open .* give it on standard input/);
   });

@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <unistd.h>
+#endif
 
 #ifndef MM_PAGE_PATH
 #define MM_PAGE_PATH "dist/memory-map.html"
@@ -14,11 +17,34 @@
 /* The empty data element of the offline page. */
 static const char marker[] = "<script id=\"memory-map-data\" type=\"application/json\"></script>";
 
+/* Beside an installed binary: <prefix>/bin/memory-map and
+ * <prefix>/share/memory-map/memory-map.html (cmake --install). */
+static const char *installed_page(void) {
+#if defined(__linux__)
+  static char path[4096];
+  ssize_t n = readlink("/proc/self/exe", path, sizeof path - 64);
+  if (n <= 0) return NULL;
+  path[n] = 0;
+  char *slash = strrchr(path, '/');
+  if (!slash) return NULL;
+  *slash = 0; /* .../bin */
+  slash = strrchr(path, '/');
+  if (!slash) return NULL;
+  strcpy(slash, "/share/memory-map/memory-map.html");
+  return access(path, R_OK) == 0 ? path : NULL;
+#else
+  return NULL;
+#endif
+}
+
 /* Where the page template is: MEMORY_MAP_PAGE (the Node wrapper sets it),
- * else the path this build was configured with. */
+ * else beside an installed binary, else the path this build was
+ * configured with (the source tree's dist/). */
 const char *mm_cli_page_path(void) {
   const char *path = getenv("MEMORY_MAP_PAGE");
-  return path && *path ? path : MM_PAGE_PATH;
+  if (path && *path) return path;
+  const char *installed = installed_page();
+  return installed ? installed : MM_PAGE_PATH;
 }
 
 /* The template `page` with the model's JSON in its data element; NULL with

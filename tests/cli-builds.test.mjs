@@ -1,0 +1,66 @@
+// tools/memory-map runs the native build when it is built and the WASI
+// build under Node otherwise (or with MEMORY_MAP_WASI=1): both must say the
+// same, byte for byte, on every corpus dump, every hostile input and every
+// fuzz regression, in every output (JSON, reports, page, errors, codes).
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+
+import { catalogue } from './catalogue.mjs';
+import { corpus, root, run } from './helpers.mjs';
+
+const wasi = { MEMORY_MAP_WASI: '1' };
+const native = join(root, 'build', 'native', 'memory-map');
+const work = mkdtempSync(join(tmpdir(), 'mm-builds-'));
+
+/** Every file to compare: the corpus, the catalogue's small inputs, the fuzz regressions. */
+function inputs() {
+  const files = [];
+  const walk = (dir) => {
+    for (const name of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, name.name);
+      if (name.isDirectory()) walk(path);
+      else if (name.name.endsWith('.py')) files.push(path);
+    }
+  };
+  walk(corpus);
+  for (const [i, entry] of catalogue.entries()) {
+    if (entry.big) continue; // the same code; the corpus and small inputs say it
+    const path = join(work, `catalogue_${i}.py`);
+    writeFileSync(path, entry.make());
+    files.push(path);
+  }
+  const fuzz = join(root, 'tests', 'fixtures', 'fuzz');
+  for (const name of readdirSync(fuzz)) if (name.endsWith('.bin')) files.push(join(fuzz, name));
+  return files;
+}
+
+describe('the native and the WASI command lines say the same, byte for byte', () => {
+  test('tools/memory-map runs the native build when built, WASI when asked', () => {
+    const ps = (env) => run(['--help'], { env }).stdout;
+    assert.equal(ps({}), run(['--help'], { command: native }).stdout);
+    assert.equal(ps(wasi), ps({}));
+  });
+
+  for (const [flags, label] of [[['--json'], 'JSON'], [['--check', '--summary'], 'reports']]) {
+    test(`${label} on ${inputs().length} inputs`, () => {
+      for (const path of inputs()) {
+        const a = run([path, ...flags], { command: native });
+        const b = run([path, ...flags], { env: wasi });
+        assert.deepEqual([b.status, b.stdout, b.stderr], [a.status, a.stdout, a.stderr], `${path} ${flags.join(' ')}`);
+      }
+    });
+  }
+
+  test('the page for a real dump and a case folder', () => {
+    for (const path of [join(corpus, 'real', 'decode_fwd__41_after_MaterializeRuntimeScopes.py'), join(corpus, 'cases', 'decode_fwd')]) {
+      const a = join(work, 'native.html');
+      const b = join(work, 'wasi.html');
+      assert.equal(run([path, '-o', a], { command: native }).status, 0);
+      assert.equal(run([path, '-o', b], { env: wasi }).status, 0);
+      assert.ok(readFileSync(a).equals(readFileSync(b)), path);
+    }
+  });
+});
