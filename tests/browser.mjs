@@ -59,7 +59,8 @@ export async function settled(page) {
   await page.waitForFunction(() => {
     const message = document.getElementById('message');
     const loading = message && !message.hidden && message.classList.contains('loading');
-    return !loading && (document.querySelector('.card.open .box') || (message && !message.hidden && message.classList.contains('error')));
+    const shown = document.querySelector('.card.open .box') && document.getElementById('cards').dataset.complete === 'true';
+    return !loading && (shown || (message && !message.hidden && message.classList.contains('error')));
   });
 }
 

@@ -45,7 +45,7 @@ describe('hostile and broken input dropped on the page', () => {
         assert.match(text, entry.refused.message);
         assert.equal(await page.locator('#cards').isVisible(), false);
       } else {
-        await page.waitForSelector('.card.open .box');
+        await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
         assert.equal(await page.locator('#message').isVisible(), false);
       }
       // The page stays usable: the next good dump opens.
@@ -58,7 +58,7 @@ describe('hostile and broken input dropped on the page', () => {
   test('over-capacity tiles are drawn where they are, past the capacity rule, counted and flagged', async () => {
     const entry = catalogue.find((e) => e.name === 'a tile beyond the capacity');
     await dropBytes('over.py', entry.make());
-    await page.waitForSelector('.card.open .box');
+    await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
     assert.equal(await page.locator('.card.open .anomaly').innerText(), '1 over capacity');
     const beyond = page.locator('.box[data-tile="beyond"]');
     assert.equal(await beyond.evaluate((b) => b.classList.contains('over')), true);

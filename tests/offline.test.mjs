@@ -78,7 +78,7 @@ describe('dist/memory-map.html from file://', () => {
     await page.waitForSelector('.message.error');
     assert.match(await page.locator('#message').innerText(), /kernel_0.*AllocateMemoryAddr/s);
     await drop(page, [fixture('real/gather_state_window.py')]);
-    await page.waitForSelector('.card.open .box');
+    await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
     await finishOffline(page);
   });
 });
@@ -87,7 +87,7 @@ describe('the CLI\'s self-contained page', () => {
   test('shows the map at once, from file://, with no network', async () => {
     const out = cliPage(join(corpus, 'real', 'diagnose_indexer_weights.py'));
     const page = await openPage(env.browser, pathToFileURL(out).href);
-    await page.waitForSelector('.card.open .box');
+    await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
     assert.equal(await page.locator('.card').count(), 4);
     assert.ok((await page.locator('#summary').innerText()).includes('diagnose_indexer_weights.py'));
     // Interactions work without the core: pin and zoom.
@@ -99,7 +99,7 @@ describe('the CLI\'s self-contained page', () => {
   test('its deep link works from file://: a pinned tile and line come back after a reload', async () => {
     const out = cliPage(join(corpus, 'real', 'diagnose_indexer_weights.py'));
     const page = await openPage(env.browser, pathToFileURL(out).href);
-    await page.waitForSelector('.card.open .box');
+    await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
     const card = page.locator('.card.open');
     const name = await card.locator('.box').first().getAttribute('data-tile');
     await card.locator('.box').first().click();
@@ -120,7 +120,7 @@ describe('the CLI\'s self-contained page', () => {
     const out = join(dir, 'decode_fwd', 'passes_dump', '32_after_AllocateMemoryAddr.memory_map.html');
     assert.equal(cli.stdout, `wrote ${out}\n`, cli.stderr);
     const page = await openPage(env.browser, pathToFileURL(out).href);
-    await page.waitForSelector('.card.open .box');
+    await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
     assert.equal(await page.locator('.card').count(), 38);
     assert.ok(!(await page.locator('#summary').innerText()).includes('assumed'));
     await finishOffline(page);

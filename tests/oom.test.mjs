@@ -44,7 +44,7 @@ describe('the page with a 64 MB heap', () => {
     await settled(page);
     assert.match(await page.locator('#message').innerText(), /Cannot show huge\.py[\s\S]*out of memory/);
     await drop(page, [{ name: 'good.py', text: good }]);
-    await page.waitForSelector('.card.open .box');
+    await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
     assert.deepEqual(page.problems(), []);
     await page.close();
   });

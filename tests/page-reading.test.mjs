@@ -273,7 +273,7 @@ describe('accessibility (axe-core)', () => {
         transfer.items.add(new File([text], 'decode_fwd.py'));
         document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
       }, real().text);
-      await page.waitForSelector('.card.open .box');
+      await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
       await openCard(page, 'down_proj');
       await page.locator('.card[data-function="down_proj"] .pill[data-space="Right"]').click();
       await page.locator('.card[data-function="down_proj"] .box[data-tile="a0_v2_inline39__tile"]').click();

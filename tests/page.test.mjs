@@ -101,7 +101,7 @@ describe('getting a dump in', () => {
     await page.waitForFunction(() => document.getElementById('message').textContent.includes('pa3__12'));
     assert.match(await page.locator('#message').innerText(), /use a dump written at or after the AllocateMemoryAddr pass/);
     await drop(page, [fixture('real/vector_division.py')]);
-    await page.waitForSelector('.card.open .box');
+    await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
     assert.equal(await page.locator('#message').isVisible(), false);
     await finish(page);
   });

@@ -15,7 +15,7 @@ async function examplePage(theme, height) {
   const page = await browser.newPage({ viewport: { width: 1400, height }, colorScheme: theme });
   await page.goto(url);
   await page.click('[data-example="decode_fwd"]');
-  await page.waitForSelector('.card.open .box');
+  await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
   await page.locator('[data-function="copy_hidden"] .card-toggle').click();
   return page;
 }
@@ -40,7 +40,7 @@ for (const [width, theme] of [[1024, 'light'], [1920, 'dark']]) {
   const page = await browser.newPage({ viewport: { width, height: 860 }, colorScheme: theme });
   await page.goto(url);
   await page.click('[data-example="decode_fwd"]');
-  await page.waitForSelector('.card.open .box');
+  await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
   await page.locator('[data-function="copy_hidden"] .card-toggle').click();
   const card = page.locator('[data-function="down_proj"]');
   await card.locator('.card-toggle').click();

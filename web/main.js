@@ -27,9 +27,11 @@ const page = {
   tooltip: null,
   finder: null,
   shortcuts: null,
-  // Timings a benchmark can read (window.memoryMapStats): when a file
-  // arrived, when the first card was painted, the core's own time.
-  stats: { received: 0, firstCardPainted: 0, coreMs: 0, heapBytes: 0 },
+  // Timings a benchmark can read (window.memoryMapStats), performance.now()
+  // of each step: a file arrived, its bytes read, the model back from the
+  // worker and parsed, its source lines put back, the cards made, the first
+  // card painted; and the core's own time in the worker, its heap.
+  stats: { received: 0, read: 0, modelled: 0, attached: 0, shown: 0, firstCardPainted: 0, coreMs: 0, heapBytes: 0 },
 };
 
 // ------------------------------------------------------------- showing
@@ -38,8 +40,17 @@ let measuredWidth = 0;
 /** The inner width of a card's map, the same for every card: measured once
  * (a layout read) and again after the window is resized. */
 function mapWidth() {
-  measuredWidth ||= $('cards').clientWidth - 2;
+  measuredWidth ||= cardsWidth();
   return measuredWidth;
+}
+
+/** The cards' inner width from <main>'s, which shows before any card: read
+ * at start (and after a resize) when the page is small, not after the
+ * cards are added, when a read would lay out all of them at once. */
+function cardsWidth() {
+  const main = document.querySelector('main');
+  const style = getComputedStyle(main);
+  return main.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 2;
 }
 
 function relayoutOnResize() {
@@ -91,39 +102,61 @@ function linkChanged(card) {
   });
 }
 
-function showModel(model) {
+/**
+ * Shows `model`: the first card is made, opened and painted before the
+ * others are made (in a fresh tab most of the time to the first card went
+ * to making 38 closed cards). With a deep link every card is made at once,
+ * as it may name any. `current` says whether the action is still the
+ * user's latest when the rest is made.
+ */
+function showModel(model, current = () => true) {
   page.tooltip.hide();
+  page.finder.clear();
   const wanted = parseLink(location.hash); // read before the first card rewrites it
   // Each space's pills in a column of their own, the same on every card.
   const spaceRank = new Map();
   for (const fn of model.functions) for (const s of [...fn.spaces, ...(fn.reserved_only_spaces ?? [])]) spaceRank.set(s.space, s.rank);
   const columns = [...spaceRank.keys()].sort((a, b) => spaceRank.get(a) - spaceRank.get(b) || (a < b ? -1 : 1));
-  $('cards').style.setProperty('--pill-columns', String(columns.length));
-  page.cards = model.functions.map((fn) => new Card(fn, {
+  const cards = $('cards');
+  cards.style.setProperty('--pill-columns', String(columns.length));
+  const makeCard = (fn) => new Card(fn, {
     spaceColumn: (space) => columns.indexOf(space) + 1,
     tooltip: page.tooltip,
     onPin: (card) => { page.lastPinned = card; },
     onChange: linkChanged,
     mapWidth,
     topbarHeight: () => page.topbarHeight,
-  }));
+  });
+  const first = wanted ? model.functions.length : Math.min(1, model.functions.length);
+  page.cards = model.functions.slice(0, first).map(makeCard);
   clear($('summary'));
   $('summary').append(...summary(model));
   $('message').hidden = true;
-  const cards = $('cards');
   clear(cards);
+  cards.dataset.complete = 'false';
   cards.append(...page.cards.map((c) => c.element));
   cards.hidden = false;
   $('legend').hidden = false;
   // Only the first card is opened: the others are built when opened.
   page.cards[0]?.setOpen(true);
-  page.finder.setModel(model, page.cards);
-  $('search').disabled = false;
-  $('copy-link').hidden = false;
-  const target = wanted && page.cards.find((c) => c.fn.name === wanted.fn);
-  if (target) target.applyView(wanted);
   setTitle(model.dump);
+  const finish = () => {
+    page.finder.setModel(model, page.cards);
+    $('search').disabled = false;
+    $('copy-link').hidden = false;
+    const target = wanted && page.cards.find((c) => c.fn.name === wanted.fn);
+    if (target) target.applyView(wanted);
+    cards.dataset.complete = 'true';
+  };
   requestAnimationFrame(() => setTimeout(() => { page.stats.firstCardPainted = performance.now(); }));
+  if (first === model.functions.length) return finish();
+  requestAnimationFrame(() => setTimeout(() => {
+    if (!current()) return;
+    const rest = model.functions.slice(first).map(makeCard);
+    page.cards.push(...rest);
+    cards.append(...rest.map((c) => c.element));
+    finish();
+  }));
 }
 
 function showMessage(kind, title, detail) {
@@ -184,15 +217,19 @@ async function analyse(current = begin()) {
   showMessage('loading', `Reading ${input.name}…`);
   const backend = $('backend').value || null;
   page.stats.firstCardPainted = 0;
+  const { stats } = page;
   try {
     input.bytes ??= await input.file.arrayBuffer();
     if (!current()) return;
-    const model = attachSource(
-      await page.engine.analyze(input.bytes.slice(0), { dumpName: input.name, backend, ptoText: input.pto }),
-      input.bytes);
+    stats.read = performance.now();
+    const parsed = await page.engine.analyze(input.bytes.slice(0), { dumpName: input.name, backend, ptoText: input.pto });
+    stats.modelled = performance.now();
+    const model = attachSource(parsed, input.bytes);
     if (!current()) return;
-    Object.assign(page.stats, page.engine.stats);
-    showModel(model);
+    stats.attached = performance.now();
+    Object.assign(stats, page.engine.stats);
+    showModel(model, current);
+    stats.shown = performance.now();
   } catch (error) {
     if (current()) showError(input.name, error, input.bytes);
   }
@@ -487,6 +524,7 @@ function trackTopbar() {
 function start() {
   window.memoryMapStats = page.stats;
   trackTopbar();
+  measuredWidth = cardsWidth();
   page.tooltip = new Tooltip();
   page.shortcuts = new ShortcutsOverlay();
   page.finder = new Finder({

@@ -20,8 +20,60 @@ function core() {
   return corePromise;
 }
 
+/** A small dump in the shapes compilers print (AIC and AIV functions,
+ * parameters, loops, branches, yields, reserved windows), for the warm-up. */
+function warmUpDump() {
+  const tile = (space, base, offset) => `pl.Tile[[16, 64], pl.BF16, pl.MemRef(${base}, pl.const(${offset}, pl.INT64), 2048), pl.Mem.${space}]`;
+  const lines = ['# pypto.program: warm_up', 'import pypto.language as pl', '', '@pl.program', 'class WarmUp:'];
+  for (const [type, space] of [['AIC', 'Mat'], ['AIV', 'Vec']]) {
+    lines.push(`    @pl.function(type=pl.FunctionType.${type}, level=pl.Level.${type}, role=pl.Role.SubWorker)`,
+      `    def warm_${type}(self, x__ssa_v0: pl.Tensor[[16, 1024], pl.BF16, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 32768)], p__tile: ${tile(space, 'mem_p', 0)}) -> pl.Tensor[[16, 64], pl.FP32]:`,
+      `        ring: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='ring', size=8192, base=0)`);
+    for (let i = 0; i < 24; i++) {
+      lines.push(`        mem_${i}: pl.Ptr = pl.tile.alloc(pl.Mem.${space}, 2048)`,
+        `        t${i}__tile: ${tile(space, `mem_${i}`, 8192 + (i % 6) * 2048)} = pl.tile.load(x__ssa_v0, [0, ${i * 64}], [16, 64], target_memory=pl.Mem.${space})`,
+        `        for k${i}__idx_v0, (acc${i}__iter_v1,) in pl.range(0, 4, 1, init_values=(t${i}__tile,)):`,
+        `            if k${i}__idx_v0 == 0:`,
+        `                u${i}__tile: ${tile(space, `mem_${i}`, 8192 + (i % 6) * 2048)} = pl.tile.add(acc${i}__iter_v1, p__tile)`,
+        '            else:',
+        `                u${i}__tile: ${tile(space, `mem_${i}`, 8192 + (i % 6) * 2048)} = pl.tile.mul(acc${i}__iter_v1, p__tile)`,
+        `            acc${i}__rv_v2 = pl.yield_(u${i}__tile)`,
+        `        pl.tile.store(acc${i}__rv_v2, [0, ${i * 64}], x__ssa_v0, attrs={"k": ${i}})`);
+    }
+    lines.push('        return x__ssa_v0');
+  }
+  return new TextEncoder().encode(lines.join('\n') + '\n');
+}
+
+/** While the page waits for a dump, the core reads a small one a few
+ * times: V8 compiles WebAssembly with its baseline compiler first and its
+ * optimizing one only for code that has run hot, so the user's first dump
+ * meets optimized code. One run a task: a request waits for one at most. */
+function warmUp(times) {
+  core().then((instance) => {
+    if (!times || busy) return;
+    if (times === WARM_UP_RUNS) {
+      // The heap a dump of a few MB takes, grown and touched now, not
+      // while the user waits (the core frees into it and takes from it).
+      const ptr = instance._malloc(WARM_HEAP_BYTES);
+      if (ptr) {
+        instance.HEAPU8.fill(0, ptr, ptr + WARM_HEAP_BYTES);
+        instance._free(ptr);
+      }
+    }
+    analyzeDumpJson(instance, warmUpDump(), { dumpName: 'warm-up.py', withoutSource: true });
+    setTimeout(() => warmUp(times - 1), 0);
+  }, () => {});
+}
+
+const WARM_UP_RUNS = 40;
+const WARM_HEAP_BYTES = 24 << 20;
+let busy = false; // a request is under way: the warm-up stops
+warmUp(WARM_UP_RUNS);
+
 self.onmessage = async ({ data }) => {
   const { id } = data;
+  if (data.type === 'analyze') busy = true;
   try {
     const instance = await core();
     const started = performance.now();
