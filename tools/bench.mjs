@@ -1,15 +1,21 @@
-// npm run bench: how fast the core and the page are, as a table.
+// npm run bench: how fast memory-map is where users meet it, as tables in
+// docs/bench.md (and build/bench/results.md):
+//   command line: whole processes, dump -> page, native and WASI, against
+//         Python's own ast.parse of the same file (what a Python tool
+//         cannot beat), with their peak memory
+//   first drop: a fresh tab (hosted and file://) idle 1 s or not, one drop,
+//         time to the first card painted with its boxes, and its steps
 //   core: native (build/native/mm_bench), WASM in Node, WASM in Chromium
-//   page: drop → first card painted, all cards opened, one zoom step, one
-//         splitter step and scrolling on a 10,000-line function
+//   page: re-drops, all cards opened, zoom, splitter, scrolling; the heap
 //   size: dist/memory-map.html
-// Inputs: the real 480 KB dump, and synthetic 1, 10 and 50 MB dumps made by
-// repeating its functions under fresh names (build/bench/). Medians of
+// Inputs: the real 480 KB dump, and synthetic 1, 5, 10 and 50 MB dumps made
+// by repeating its functions under fresh names (build/bench/). Medians of
 // several runs, with the spread (min–max) so the noise shows.
 import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { analyzeDumpJson, attachSource, parseModel } from '../web/core.js';
 import { launchChromium } from './chromium.mjs';
@@ -66,9 +72,121 @@ function inputs() {
     files.push({ label: `synthetic ${size} MB`, path });
   }
   for (const f of files) f.bytes = statSync(f.path).size;
+  const five = join(out, 'synthetic_5mb.py');
+  writeFileSync(five, synthetic(5e6));
   const long = join(out, 'long_10000.py');
   writeFileSync(long, longFunction(10000));
-  return { files, long };
+  return { files, five, long };
+}
+
+// ------------------------------------------------------- the command line
+
+/** ms of a whole process, timed from here (spawn included). */
+function wallMs(command, args, env = {}) {
+  const t = performance.now();
+  const r = spawnSync(command, args, { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const ms = performance.now() - t;
+  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${r.stderr}`);
+  return ms;
+}
+
+/** The process's peak RSS in KB (GNU time, installed by tools/setup.sh). */
+function peakRssKb(command, args, env = {}) {
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 30 });
+  return Number(r.stderr.trim().split('\n').pop());
+}
+
+function processBench(label, bytes, command, args, runs, env = {}) {
+  const times = [];
+  for (let i = 0; i <= runs; i++) times.push(wallMs(command, args, env));
+  const warm = times.slice(1); // the first fills the page cache
+  return { label, bytes, ms: median(warm), spread: spread(warm), rssKb: peakRssKb(command, args, env) };
+}
+
+/** Dump -> page with the native and the WASI command line, and Python's
+ * own ast.parse of the same file as the baseline. */
+function cliBench(inputsToTime) {
+  const page = join(out, 'page.html');
+  const cli = join(root, 'tools', 'memory-map');
+  const python = ['-c', 'import ast, sys; ast.parse(open(sys.argv[1], "rb").read())'];
+  const rows = [];
+  for (const { label, path, runs, pythonRuns } of inputsToTime) {
+    const bytes = statSync(path).size;
+    rows.push({
+      label, bytes,
+      native: processBench(label, bytes, cli, [path, '-o', page], runs),
+      wasi: processBench(label, bytes, cli, [path, '-o', page], Math.max(3, Math.floor(runs / 3)), { MEMORY_MAP_WASI: '1' }),
+      python: pythonRuns ? processBench(label, bytes, 'python3', [...python, path], pythonRuns) : null,
+    });
+  }
+  return rows;
+}
+
+// ------------------------------------------------------------ first drop
+
+/**
+ * A person's first drop: a fresh browser context opens `url`, waits
+ * `idle` ms (0: drops at once), drops `path`; the steps from the page's
+ * own marks (window.memoryMapStats) up to the first card painted.
+ */
+async function firstDrop(browser, url, path, idle) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(url);
+  if (idle) await page.waitForTimeout(idle);
+  const text = readFileSync(path, 'utf8');
+  const steps = await page.evaluate(async (t) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([t], 'dump.py'));
+    document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    const s = window.memoryMapStats;
+    while (!s.firstCardPainted) await new Promise((r) => setTimeout(r, 1));
+    return { total: s.firstCardPainted - s.received, read: s.read - s.received, worker: s.modelled - s.read, core: s.coreMs,
+      attach: s.attached - s.modelled, cards: s.shown - s.attached, paint: s.firstCardPainted - s.shown };
+  }, text);
+  await context.close();
+  return steps;
+}
+
+const FIRST_DROP_TABS = Number(process.env.BENCH_TABS || 7);
+const STEPS = ['total', 'read', 'worker', 'core', 'attach', 'cards', 'paint'];
+
+async function firstDropBench(site, files) {
+  const browser = await launchChromium();
+  const offline = pathToFileURL(join(root, 'dist', 'memory-map.html')).href;
+  const rows = [];
+  try {
+    for (const f of files) {
+      for (const [where, url] of [['hosted', site], ['file://', offline]]) {
+        for (const idle of [1000, 0]) {
+          const samples = [];
+          for (let i = 0; i < FIRST_DROP_TABS; i++) samples.push(await firstDrop(browser, url, f.path, idle));
+          rows.push({ label: `${f.label}, ${where}, ${idle ? 'after 1 s idle' : 'cold: at once'}`,
+            ...Object.fromEntries(STEPS.map((k) => [k, samples.map((s) => s[k])])) });
+        }
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  return rows;
+}
+
+/** The WebAssembly heap after a drop of each file, and after 20 drops of the first. */
+async function heapBench(site, paths) {
+  const browser = await launchChromium();
+  const heaps = {};
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(site);
+    for (const [label, path] of paths) heaps[label] = (await dropAndWait(page, path, 'heap.py')).heap;
+    const again = [];
+    for (let i = 0; i < 20; i++) again.push((await dropAndWait(page, paths[0][1], `again${i}.py`)).heap);
+    heaps.again = again;
+  } finally {
+    await browser.close();
+  }
+  return heaps;
 }
 
 function native(file) {
@@ -197,10 +315,19 @@ function table(rows) {
   return [line(rows[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
 }
 
-const { files, long } = inputs();
+const { files, five, long } = inputs();
 const coreRows = [['input', 'bytes', 'native ms (spread)', 'native MB/s', 'native cold ms', 'native peak RSS',
   'WASM Node ms (spread)', 'WASM Node MB/s', 'WASM Node 1st', 'WASM Chromium ms (spread)', 'WASM Chromium MB/s',
   'WASM Chromium 1st', 'WASM heap', 'JS model ms', 'native, whole JSON', 'WASM Node, whole JSON']];
+const cliRows = cliBench([
+  { label: 'real 480 KB', path: real, runs: 21, pythonRuns: 7 },
+  { label: 'synthetic 5 MB', path: five, runs: 7, pythonRuns: 3 },
+  { label: 'synthetic 50 MB', path: files.find((f) => f.label.includes('50 MB')).path, runs: 3, pythonRuns: 0 },
+]);
+const siteServer = await serve(join(root, 'dist', 'site'));
+const firstDrops = await firstDropBench(siteServer.url, files.slice(0, 2));
+const heaps = await heapBench(siteServer.url, [['480 KB', real], ['10 MB', files.find((f) => f.label.includes('10 MB')).path]]);
+siteServer.server.close();
 const pageResults = await pageBench(files, long);
 for (const f of files) {
   const n = native(f);
@@ -221,7 +348,19 @@ const pageRows = [['page (headless Chromium)', 'median ms', 'spread'],
   ['10,000-line function: one splitter step', median(p.splitter).toFixed(1), spread(p.splitter)],
   ['10,000-line function: scrolling, frame time (p95)', `${median(p.scroll).toFixed(1)} (${scrollSorted[Math.floor(scrollSorted.length * 0.95)].toFixed(1)})`, spread(p.scroll)]];
 const size = statSync(join(root, 'dist', 'memory-map.html')).size;
-const report = `${table(coreRows)}\n\n${table(pageRows)}\n\ndist/memory-map.html: ${(size / 1024).toFixed(1)} KB\n` +
+const mbOf = (kb) => `${(kb / 1024).toFixed(1)} MB`;
+const cliTable = [['dump → page, whole process', 'bytes', 'native ms (spread)', 'native peak RSS', 'WASI ms (spread)', 'WASI peak RSS',
+  'Python ast.parse ms', 'native / ast.parse']];
+for (const r of cliRows) {
+  cliTable.push([r.label, r.bytes, `${r.native.ms.toFixed(1)} (${r.native.spread})`, `${mbOf(r.native.rssKb)} (${(r.native.rssKb * 1024 / r.bytes).toFixed(1)}×)`,
+    `${r.wasi.ms.toFixed(0)} (${r.wasi.spread})`, mbOf(r.wasi.rssKb), r.python ? r.python.ms.toFixed(0) : '–',
+    r.python ? `${((r.native.ms / r.python.ms) * 100).toFixed(2)} %` : '–']);
+}
+const dropTable = [['first drop in a fresh tab (median ms, spread)', ...STEPS]];
+for (const r of firstDrops) dropTable.push([r.label, ...STEPS.map((k, i) => (i ? median(r[k]).toFixed(1) : `${median(r[k]).toFixed(1)} (${spread(r[k])})`))]);
+const heapLine = `WebAssembly heap after a drop: 480 KB dump ${(heaps['480 KB'] / 2 ** 20).toFixed(0)} MB, 10 MB dump ${(heaps['10 MB'] / 2 ** 20).toFixed(0)} MB; ` +
+  `over 20 more drops of the 480 KB one: ${(Math.min(...heaps.again) / 2 ** 20).toFixed(0)}–${(Math.max(...heaps.again) / 2 ** 20).toFixed(0)} MB.`;
+const report = `${table(cliTable)}\n\n${table(dropTable)}\n\n${heapLine}\n\n${table(coreRows)}\n\n${table(pageRows)}\n\ndist/memory-map.html: ${(size / 1024).toFixed(1)} KB\n` +
   `(Runs after a first one: ${SMALL_RUNS} for inputs under 2 MB (30 in Chromium), ${RUNS} for larger ones (3 in ` +
   `Chromium over 20 MB); ` +
   `${Math.max(RUNS, 15)} zoom and splitter steps; medians, spread = min–max.\n` +
@@ -231,5 +370,13 @@ const report = `${table(coreRows)}\n\n${table(pageRows)}\n\ndist/memory-map.html
   'kept in the process as a WASM heap keeps it. WASM "1st" is its first run, before V8 has optimized the hot\n' +
   'functions (in the page, the first drop of each file: only the first file\'s is cold). JS model: JSON.parse\n' +
   'and the source lines put back from the bytes, in Node.)\n';
+const when = new Date().toISOString().replace('T', ' ').slice(0, 16);
+const document = `# Benchmarks\n\nWritten by \`npm run bench\` (tools/bench.mjs) on ${when} UTC, ${os.cpus().length} cores ` +
+  `(${os.cpus()[0]?.model ?? 'unknown CPU'}). Whole processes and fresh tabs first: what a user meets. ` +
+  'Inputs: the real 480 KB dump (38 functions) and synthetic dumps of its functions repeated under fresh names.\n\n' +
+  'First drop: steps from the page\'s own marks: reading the file, the worker (the core and the JSON back), the core ' +
+  'alone, putting the source lines back, making the cards, then the first frame with the first card painted.\n\n' +
+  `${report}`;
 console.log(report);
 writeFileSync(join(out, 'results.md'), report);
+writeFileSync(join(root, 'docs', 'bench.md'), document);

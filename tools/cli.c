@@ -361,9 +361,15 @@ static bool write_all(FILE *f, const char *data, size_t len) {
   return true;
 }
 
-/* Writes through a temporary file and renames it, so a failure never
- * leaves a partial output behind. */
-static bool write_file(const char *path, const char *data, size_t len) {
+/* Bytes to write, one piece of a file. */
+typedef struct piece {
+  const char *data;
+  size_t len;
+} piece;
+
+/* Writes `pieces` one after the other through a temporary file and renames
+ * it, so a failure never leaves a partial output behind. */
+static bool write_file(const char *path, const piece *pieces, size_t count) {
   char *tmp = malloc(strlen(path) + 10);
   if (!tmp) {
     fprintf(stderr, "error: cannot write %s: out of memory\n", path);
@@ -371,7 +377,9 @@ static bool write_file(const char *path, const char *data, size_t len) {
   }
   sprintf(tmp, "%s.partial", path);
   FILE *f = fopen(tmp, "wb");
-  bool ok = f && write_all(f, data, len);
+  bool ok = f != NULL;
+  for (size_t i = 0; ok && i < count; i++)
+    ok = write_all(f, pieces[i].data, pieces[i].len);
   if (f) ok = fclose(f) == 0 && ok;
   if (ok) ok = rename(tmp, path) == 0;
   if (!ok) {
@@ -385,12 +393,11 @@ static bool write_file(const char *path, const char *data, size_t len) {
 /* ------------------------------------------------------------ output */
 
 const char *mm_cli_page_path(void);
-char *mm_cli_page(const char *page, size_t len, const char *json, size_t json_len, size_t *page_len,
-                  char *why, size_t why_len);
+size_t mm_cli_page_split(const char *page, size_t len, char *why, size_t why_len);
 
-/* The page for the model: the built template with the JSON in it. */
-static char *page_for(const char *json, size_t json_len, size_t *page_len, char *why,
-                      size_t why_len) {
+/* The page template, and where the JSON goes in it (`*split`); NULL with
+ * `why` set when it is missing or not a memory-map page. */
+static char *read_template(size_t *len, size_t *split, char *why, size_t why_len) {
   text template_text;
   const char *path = mm_cli_page_path();
   if (!read_file(path, &template_text, MM_MAX_INPUT_BYTES, why, why_len)) {
@@ -398,10 +405,13 @@ static char *page_for(const char *json, size_t json_len, size_t *page_len, char 
              "the page template %s is missing: run `npm run build` first, or use --json", path);
     return NULL;
   }
-  char *page =
-      mm_cli_page(template_text.data, template_text.len, json, json_len, page_len, why, why_len);
-  free(template_text.data);
-  return page;
+  *split = mm_cli_page_split(template_text.data, template_text.len, why, why_len);
+  if (*split == SIZE_MAX) {
+    free(template_text.data);
+    return NULL;
+  }
+  *len = template_text.len;
+  return template_text.data;
 }
 
 static char *default_output(const char *dump) {
@@ -452,11 +462,14 @@ static int write_output(const cli_args *args, const char *dump, const char *json
   char why[1024] = "out of memory";
   int status = 1;
   char *output = args->output ? absolute(args->output) : default_output(dump);
-  size_t page_len = 0;
-  char *page = args->json ? NULL : page_for(json, json_len, &page_len, why, sizeof why);
+  size_t len = 0, split = 0;
+  char *page = args->json ? NULL : read_template(&len, &split, why, sizeof why);
+  /* The page is the template with the JSON in its data element. */
+  piece pieces[3] = {{page, split}, {json, json_len}, {page ? page + split : NULL, len - split}};
   if (!args->json && !page) {
     fprintf(stderr, "error: %s\n", why);
-  } else if (output && write_file(output, page ? page : json, page ? page_len : json_len)) {
+  } else if (output &&
+             (args->json ? write_file(output, &pieces[1], 1) : write_file(output, pieces, 3))) {
     printf("wrote %s\n", args->output ? args->output : output);
     status = 0;
   }
@@ -535,6 +548,8 @@ static int run(const cli_args *args) {
   mm_options options = {name, args->backend, pto.data, pto.len, false, false};
   mm_error error;
   mm_model *model = mm_model_parse(input.data, input.len, &options, &error);
+  free(input.data); /* the model keeps what it needs: the input's memory is the JSON's now */
+  input.data = NULL;
   int status = model ? run_model(args, model, dump) : report(&error, dump);
   mm_model_free(model);
   mm_error_clear(&error);

@@ -1,8 +1,10 @@
 /* cli_page.c: the CLI's self-contained page: the offline page built by
  * `npm run build` (dist/memory-map.html) with the model's JSON placed in
- * its data element, so the map shows as soon as the file opens. The JSON
+ * its data element (cli.c writes the three parts one after the other, with
+ * no copy of the whole), so the map shows as soon as the file opens. The JSON
  * writer escapes <, > and & inside strings, so the data cannot end the
  * element it sits in. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,26 +49,15 @@ const char *mm_cli_page_path(void) {
   return installed ? installed : MM_PAGE_PATH;
 }
 
-/* The template `page` with the model's JSON in its data element; NULL with
- * `why` filled when the template is not a memory-map page. */
-char *mm_cli_page(const char *page, size_t len, const char *json, size_t json_len, size_t *page_len,
-                  char *why, size_t why_len) {
-  const char *at = strstr(page, marker);
+/* Where the model's JSON goes in the template `page`: the length of the
+ * part before it (the rest follows it), or SIZE_MAX with `why` filled when
+ * the template is not a memory-map page. */
+size_t mm_cli_page_split(const char *page, size_t len, char *why, size_t why_len) {
+  const char *at = len >= sizeof marker - 1 ? strstr(page, marker) : NULL;
   if (!at) {
     snprintf(why, why_len, "the page template %s is not a memory-map page: run `npm run build`",
              mm_cli_page_path());
-    return NULL;
+    return SIZE_MAX;
   }
-  size_t head = (size_t)(at - page) + sizeof marker - 1 - strlen("</script>");
-  char *out = malloc(len + json_len + 1);
-  if (!out) {
-    snprintf(why, why_len, "out of memory");
-    return NULL;
-  }
-  memcpy(out, page, head);
-  memcpy(out + head, json, json_len);
-  memcpy(out + head + json_len, page + head, len - head);
-  *page_len = len + json_len;
-  out[*page_len] = 0;
-  return out;
+  return (size_t)(at - page) + sizeof marker - 1 - strlen("</script>");
 }

@@ -9,12 +9,14 @@ set -euo pipefail
 #   wasi-libc + rt-wasm32      clang --target=wasm32-wasi, the CLI build
 #   libclang-rt-14-dev         ASan/UBSan/libFuzzer runtimes for clang
 #   chromium                   the page tests
+#   time                       GNU time: peak memory of whole processes (bench)
 declare -A probe=(
   [emscripten]=/usr/bin/emcc
   [wasi-libc]=/usr/lib/wasm32-wasi/libc.a
   [libclang-rt-14-dev-wasm32]=/usr/lib/llvm-14/lib/clang/14.0.6/lib/wasi/libclang_rt.builtins-wasm32.a
   [libclang-rt-14-dev]=/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
   [chromium]=/usr/bin/chromium
+  [time]=/usr/bin/time
 )
 missing=()
 for pkg in "${!probe[@]}"; do
