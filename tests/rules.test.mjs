@@ -383,7 +383,7 @@ describe('refusals', () => {
       ['s = """abc\n\n', 1, /unterminated triple-quoted string/],
       ['x = 1 +\n', 1, /invalid syntax/],
       ['f() = 1\n', 1, /cannot assign to function call/],
-      ['if True:\n\tx = 1\n        y = 2\n', 3, /inconsistent use of tabs|unindent|indent/],
+      ['if True:\n\tx = 1\n        y = 2\n', 3, /^inconsistent use of tabs and spaces in indentation$/],
       ['x = [1, 2)\n', 1, /does not match/],
     ];
     for (const [text, line, message] of cases) {

@@ -360,7 +360,27 @@ const dropTable = [['first drop in a fresh tab (median ms, spread)', ...STEPS]];
 for (const r of firstDrops) dropTable.push([r.label, ...STEPS.map((k, i) => (i ? median(r[k]).toFixed(1) : `${median(r[k]).toFixed(1)} (${spread(r[k])})`))]);
 const heapLine = `WebAssembly heap after a drop: 480 KB dump ${(heaps['480 KB'] / 2 ** 20).toFixed(0)} MB, 10 MB dump ${(heaps['10 MB'] / 2 ** 20).toFixed(0)} MB; ` +
   `over 20 more drops of the 480 KB one: ${(Math.min(...heaps.again) / 2 ** 20).toFixed(0)}–${(Math.max(...heaps.again) / 2 ** 20).toFixed(0)} MB.`;
-const report = `${table(cliTable)}\n\n${table(dropTable)}\n\n${heapLine}\n\n${table(coreRows)}\n\n${table(pageRows)}\n\ndist/memory-map.html: ${(size / 1024).toFixed(1)} KB\n` +
+// The targets of issue 16, each with what this run measured.
+const drop = (label) => median(firstDrops.find((r) => r.label === label).total);
+const cli = (label) => cliRows.find((r) => r.label === label);
+const targetRows = [['target', 'measured', 'holds']];
+const target = (what, measured, holds) => targetRows.push([what, measured, holds ? 'yes' : 'no']);
+target('480 KB dump to a page, whole process ≤ 30 ms', `${cli('real 480 KB').native.ms.toFixed(1)} ms`, cli('real 480 KB').native.ms <= 30);
+const fiveMb = cli('synthetic 5 MB');
+target('5 MB: ≤ 1.5 % of ast.parse, ≤ 150 ms, ≤ 40 MB peak RSS', `${fiveMb.native.ms.toFixed(1)} ms, ${((fiveMb.native.ms / fiveMb.python.ms) * 100).toFixed(2)} %, ${mbOf(fiveMb.native.rssKb)}`,
+  fiveMb.native.ms <= 150 && fiveMb.native.ms <= fiveMb.python.ms * 0.015 && fiveMb.native.rssKb <= 40 * 1024);
+const fifty = cli('synthetic 50 MB');
+target('50 MB: ≤ 1 s, memory ≤ 4× the input', `${fifty.native.ms.toFixed(0)} ms, ${(fifty.native.rssKb * 1024 / fifty.bytes).toFixed(1)}×`,
+  fifty.native.ms <= 1000 && fifty.native.rssKb * 1024 <= 4 * fifty.bytes);
+for (const where of ['hosted', 'file://']) {
+  const idle = drop(`real 480 KB (38 functions), ${where}, after 1 s idle`);
+  target(`first drop, 480 KB, ${where}, after idle ≤ 60 ms`, `${idle.toFixed(1)} ms`, idle <= 60);
+  const mb1 = drop(`synthetic 1 MB, ${where}, after 1 s idle`);
+  target(`first drop, ~1 MB, ${where}, after idle ≤ 100 ms`, `${mb1.toFixed(1)} ms`, mb1 <= 100);
+  const cold = drop(`real 480 KB (38 functions), ${where}, cold: at once`);
+  target(`first drop, 480 KB, ${where}, cold ≤ 200 ms`, `${cold.toFixed(1)} ms`, cold <= 200);
+}
+const report = `${table(targetRows)}\n\n${table(cliTable)}\n\n${table(dropTable)}\n\n${heapLine}\n\n${table(coreRows)}\n\n${table(pageRows)}\n\ndist/memory-map.html: ${(size / 1024).toFixed(1)} KB\n` +
   `(Runs after a first one: ${SMALL_RUNS} for inputs under 2 MB (30 in Chromium), ${RUNS} for larger ones (3 in ` +
   `Chromium over 20 MB); ` +
   `${Math.max(RUNS, 15)} zoom and splitter steps; medians, spread = min–max.\n` +

@@ -206,3 +206,12 @@ void mm_vec_free(mm_vec *vec) {
   memset(vec, 0, sizeof *vec);
   vec->item_size = item_size;
 }
+
+char *mm_buf_finish(mm_buf *buf, size_t *out_len) {
+  if (buf->failed) {
+    mm_buf_free(buf);
+    return NULL;
+  }
+  if (out_len) *out_len = buf->len;
+  return buf->data;
+}

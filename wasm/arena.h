@@ -77,6 +77,10 @@ static inline void mm_buf_puts(mm_buf *buf, const char *text) {
 }
 static inline void mm_buf_putc(mm_buf *buf, char c) { mm_buf_append(buf, &c, 1); }
 void mm_buf_free(mm_buf *buf);
+/* The end of a writer: the buffer's bytes for the caller (`*out_len`
+ * gets their length when non-NULL), or NULL, the buffer freed, when an
+ * append failed. */
+char *mm_buf_finish(mm_buf *buf, size_t *out_len);
 
 /* A growable array of fixed-size items. */
 typedef struct mm_vec {

@@ -372,12 +372,7 @@ char *mm_model_to_json_with(const mm_model *model, unsigned flags, size_t *out_l
     put_function(&out, mm_vec_at(&model->functions, i), flags);
   }
   mm_buf_puts(&out, "]}\n");
-  if (out.failed) {
-    mm_buf_free(&out);
-    return NULL;
-  }
-  if (out_len) *out_len = out.len;
-  return out.data;
+  return mm_buf_finish(&out, out_len);
 }
 
 char *mm_error_to_json(const mm_error *error, size_t *out_len) {
@@ -398,12 +393,7 @@ char *mm_error_to_json(const mm_error *error, size_t *out_len) {
     mm_buf_putc(&out, ']');
   }
   mm_buf_puts(&out, "}\n");
-  if (out.failed) {
-    mm_buf_free(&out);
-    return NULL;
-  }
-  if (out_len) *out_len = out.len;
-  return out.data;
+  return mm_buf_finish(&out, out_len);
 }
 
 char *mm_backends_json(size_t *out_len) {
@@ -431,10 +421,5 @@ char *mm_backends_json(size_t *out_len) {
     mm_buf_puts(&out, "}}");
   }
   mm_buf_puts(&out, "]");
-  if (out.failed) {
-    mm_buf_free(&out);
-    return NULL;
-  }
-  if (out_len) *out_len = out.len;
-  return out.data;
+  return mm_buf_finish(&out, out_len);
 }

@@ -222,6 +222,5 @@ static inline bool mm_maybe_keyword(const char *text, size_t len) {
 }
 
 /* True when a token is an identifier (soft keywords included). */
-static inline bool mm_tok_is_name(const mm_token *tok) { return tok->kind == TK_NAME; }
 
 #endif

@@ -241,15 +241,6 @@ static size_t check_function(mm_buf *out, const char *label, const mm_function *
   return n == SIZE_MAX ? SIZE_MAX : found;
 }
 
-static char *finish(mm_buf *out, size_t *out_len) {
-  if (out->failed) {
-    mm_buf_free(out);
-    return NULL;
-  }
-  if (out_len) *out_len = out->len;
-  return out->data;
-}
-
 char *mm_model_check_text(const mm_model *model, const char *label, size_t *out_len,
                           size_t *anomalies) {
   mm_buf out = {0};
@@ -272,7 +263,7 @@ char *mm_model_check_text(const mm_model *model, const char *label, size_t *out_
              model->functions.len, model->functions.len == 1 ? "" : "s");
   mm_buf_puts(&out, text);
   if (anomalies) *anomalies = found;
-  return finish(&out, out_len);
+  return mm_buf_finish(&out, out_len);
 }
 
 /* ------------------------------------------------------------- summary */
@@ -469,5 +460,5 @@ char *mm_model_summary_text(const mm_model *model, size_t *out_len) {
   put_spaces_table(&out, model);
   put_windows_table(&out, model);
   put_idle_table(&out, model);
-  return finish(&out, out_len);
+  return mm_buf_finish(&out, out_len);
 }

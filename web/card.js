@@ -3,7 +3,7 @@
 // Only what is in view is drawn; zoom and the splitter touch a few widths.
 import { clear, el } from './dom.js';
 import {
-  GUTTER_WIDTH, HEADER_HEIGHT, MIN_BOX, ROW_HEIGHT, anchorAfterZoom, baseFactor, boxGeometry, clampSplit, defaultSplit,
+  GUTTER_WIDTH, HEADER_HEIGHT, MIN_BOX, ROW_HEIGHT, SPLIT_MAX, SPLIT_MIN, anchorAfterZoom, baseFactor, boxGeometry, clampSplit, defaultSplit,
   TICK_CHUNK, byteRange, formatBytes, formatZoom, laneExtent, lanePercent, layoutLanes, stepZoom, tickLayers, usage, useRuns, visibleLines,
 } from './layout.js';
 import {
@@ -176,7 +176,7 @@ export class Card {
     this.idleWrap = el('div', { class: 'idle-wrap', hidden: true });
     this.splitter = el('div', {
       class: 'splitter', role: 'separator', tabindex: '0', 'aria-orientation': 'vertical', 'aria-label': 'Resize the IR source',
-      'aria-valuemin': '140', 'aria-valuemax': '2400',
+      'aria-valuemin': String(SPLIT_MIN), 'aria-valuemax': String(SPLIT_MAX),
     });
     this.corner = el('div', { class: 'corner' }, 'line');
     // Two flex rows, so the sticky left column and header can travel the
@@ -261,7 +261,7 @@ export class Card {
         this.setSplit(this.state.split + (e.key === 'ArrowRight' ? step : -step));
       } else if (e.key === 'Home' || e.key === 'End') {
         e.preventDefault();
-        this.setSplit(e.key === 'Home' ? 140 : 2400);
+        this.setSplit(e.key === 'Home' ? SPLIT_MIN : SPLIT_MAX);
       }
     });
   }

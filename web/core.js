@@ -25,8 +25,12 @@ const sourceDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 const outOfMemory = () => new DumpError({ error: 'no_memory', message: 'out of memory in the WebAssembly heap' });
 
+// Pointers into the heap, which may grow to 4 GiB, come back from the
+// module as signed 32-bit numbers: `>>> 0` reads them unsigned.
+const address = (ptr) => ptr >>> 0;
+
 function copyIn(core, bytes, owned) {
-  const ptr = core._malloc(bytes.length + 1);
+  const ptr = address(core._malloc(bytes.length + 1));
   if (!ptr) throw outOfMemory();
   owned.push(ptr);
   // Read HEAPU8 after malloc: growing memory replaces the view.
@@ -36,11 +40,11 @@ function copyIn(core, bytes, owned) {
 }
 
 /** Copies out and frees a JSON buffer the core returned, its length at lenPtr. */
-function takeJsonBytes(core, out, lenPtr) {
+function takeJsonBytes(core, result, lenPtr) {
+  const out = address(result);
   if (!out) throw outOfMemory();
-  const heap = core.HEAPU8;
-  const len = (heap[lenPtr] | (heap[lenPtr + 1] << 8) | (heap[lenPtr + 2] << 16) | (heap[lenPtr + 3] << 24)) >>> 0;
-  const json = heap.slice(out, out + len);
+  const len = core.HEAPU32[lenPtr >>> 2]; // lenPtr is 4-aligned: malloc's
+  const json = core.HEAPU8.slice(out, out + len);
   core._mm_free(out);
   return json;
 }

@@ -11,6 +11,7 @@ export const ZOOM_MAX = 64;
 export const SPLIT_MIN = 140;
 export const SPLIT_MAX = 2400;
 export const GUTTER_WIDTH = 56; // px: line numbers when the IR source is closed
+export const CHAR_WIDTH = 7.2; // px of one character of the monospace source font
 export const USAGE_ALERT = 0.95; // a pill turns red at this usage
 export const USAGE_WARN = 0.8; // and amber at this one
 
@@ -93,7 +94,7 @@ export function clampSplit(width) {
 }
 
 /** The default source pane width: the longest line, within bounds. */
-export function defaultSplit(lines, charWidth = 7.2) {
+export function defaultSplit(lines, charWidth = CHAR_WIDTH) {
   const longest = lines.reduce((m, l) => Math.max(m, l.length), 0);
   return clampSplit(Math.min(longest * charWidth + GUTTER_WIDTH + 16, 720));
 }

@@ -2,9 +2,7 @@
 // drawn as a window that follows the map's vertical scroll and renders only
 // the rows in view. Long lines scroll sideways inside it; the numbers stay.
 import { clear, el } from './dom.js';
-import { ROW_HEIGHT, mentionRanges } from './layout.js';
-
-const CHAR_WIDTH = 7.2; // px of one character of the monospace source font
+import { CHAR_WIDTH, ROW_HEIGHT, mentionRanges } from './layout.js';
 
 export class SourceColumn {
   constructor(fn) {
