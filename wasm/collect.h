@@ -1,4 +1,5 @@
-/* collect.h: turns parser events into the model's functions and tiles. */
+/* collect.h: turns the parser's events into a reading of each compute
+ * function, handed to the model's stages (model.c) as the function ends. */
 #ifndef MM_COLLECT_H
 #define MM_COLLECT_H
 
@@ -16,30 +17,60 @@ typedef struct mm_read {
   uint32_t start, len, line;
 } mm_read;
 
+/* A binding of a name with a tile annotation (or a tile parameter). */
+typedef struct mm_binding {
+  const char *name; /* into the source */
+  uint32_t name_len;
+  uint32_t line, end_line, depth; /* depth: in Python's AST below the function */
+  mm_tile_fields fields;
+  const char *op;
+} mm_binding;
+
+/* What the parser said of one compute function; valid during the
+ * mm_function_done call only. */
+typedef struct mm_function_reading {
+  const char *src;
+  size_t src_len;
+  const mm_vec *line_starts; /* uint32_t: every line's start up to the function's end */
+  const char *name;          /* into the source */
+  size_t name_len;
+  mm_str ftype;
+  uint32_t first_line, last_line;
+  const mm_binding *bindings; /* in source order */
+  size_t binding_count;
+  const mm_read *reads; /* every name read, in source order */
+  size_t read_count;
+  mm_window_reading *windows; /* its reserved windows' calls */
+} mm_function_reading;
+
+/* Receives each function's reading; false when out of memory. */
+typedef bool (*mm_function_done)(void *context, const mm_function_reading *reading);
+
 typedef struct mm_collector {
   mm_parse_events events; /* hand these to mm_parse */
   const char *src;
   size_t src_len;
   const mm_vec *line_starts; /* uint32_t, the lexer's: grows as it goes */
-  mm_model *model;
-  const mm_backend *backend;
+  mm_arena *arena;           /* the model's: strings and fields kept */
   mm_diag *diag;
-  bool keep_source; /* copy each function's lines for `source` (set after init) */
+  mm_function_done on_function;
+  void *context;
   /* the function being read */
   bool active;
   const char *name;
   size_t name_len;
   mm_str ftype;
   uint32_t first_line;
-  mm_vec bindings;
-  mm_vec reads; /* mm_read: every name read, resolved at the function's end */
-  mm_vec uses;  /* mm_use: the lines each tile is used on (uses.h) */
+  mm_vec bindings; /* mm_binding */
+  mm_vec reads;    /* mm_read: resolved by the tiles stage, as a read may come first */
   mm_window_reading windows;
 } mm_collector;
 
+/* `on_function(context, reading)` is called as each compute function with
+ * a tile ends; strings and fields go into `arena`. */
 void mm_collector_init(mm_collector *collector, const char *src, size_t src_len,
-                       const mm_lexer *lexer, mm_model *model, const mm_backend *backend,
-                       mm_diag *diag);
+                       const mm_lexer *lexer, mm_arena *arena, mm_diag *diag,
+                       mm_function_done on_function, void *context);
 void mm_collector_free(mm_collector *collector);
 
 #endif

@@ -13,3 +13,17 @@ void mm_diag_set(mm_diag *diag, mm_status status, uint32_t line, const char *for
   vsnprintf(diag->message, sizeof diag->message, format, args);
   va_end(args);
 }
+
+const char *mm_status_name(mm_status status) {
+  switch (status) {
+  case MM_OK: return "ok";
+  case MM_ERR_SYNTAX: return "syntax";
+  case MM_ERR_ENCODING: return "encoding";
+  case MM_ERR_NO_TILES: return "no_tiles";
+  case MM_ERR_UNALLOCATED: return "unallocated";
+  case MM_ERR_BACKEND: return "backend";
+  case MM_ERR_LIMIT: return "limit";
+  case MM_ERR_NO_MEMORY: return "no_memory";
+  }
+  return "unknown";
+}

@@ -1,28 +1,18 @@
-/* model.c: the public entry points: validates the bytes, chooses the
- * backend, runs lexer, parser and collector, and applies the refusals. */
+/* model.c: the public entry points, and the model's pipeline: the bytes
+ * checked as text, then parsed (the fast path or the general parser) with
+ * the collector listening; each compute function, as it ends, goes through
+ * the stages: tiles, layout, windows, liveness, idle spans (analyse and
+ * model_function below); then the refusals. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "collect.h"
+#include "function_tiles.h"
 #include "lexer.h"
 #include "model_internal.h"
 #include "parser.h"
 #include "text_check.h"
-
-const char *mm_status_name(mm_status status) {
-  switch (status) {
-  case MM_OK: return "ok";
-  case MM_ERR_SYNTAX: return "syntax";
-  case MM_ERR_ENCODING: return "encoding";
-  case MM_ERR_NO_TILES: return "no_tiles";
-  case MM_ERR_UNALLOCATED: return "unallocated";
-  case MM_ERR_BACKEND: return "backend";
-  case MM_ERR_LIMIT: return "limit";
-  case MM_ERR_NO_MEMORY: return "no_memory";
-  }
-  return "unknown";
-}
 
 void mm_error_clear(mm_error *error) {
   if (!error) return;
@@ -148,19 +138,45 @@ static bool refuse_unallocated(const mm_model *model, mm_error *error) {
   return true;
 }
 
-/* --------------------------------------------------------------- parse */
+/* --------------------------------------------------------------- pipeline */
 
+typedef struct pipeline {
+  mm_model *model;
+  bool keep_source; /* copy each function's lines for `source` */
+} pipeline;
+
+/* The stages of one compute function, in order, once the parser has read
+ * it: its tiles (one per name, lifetimes, uses) and source lines; its
+ * reserved windows' calls read; boxes, views, conflicts and space sums;
+ * the windows placed; liveness; idle spans. Each stage takes what the ones
+ * before made of `fn`. False when out of memory. */
+static bool model_function(void *context, const mm_function_reading *reading) {
+  pipeline *pipe = context;
+  mm_model *model = pipe->model;
+  mm_arena *arena = &model->arena;
+  mm_function *fn = mm_vec_push(&model->functions);
+  return fn && mm_function_tiles(reading, fn, arena) &&                    /* function_tiles.c */
+         (!pipe->keep_source || mm_function_source(reading, fn, arena)) && /* function_tiles.c */
+         mm__window_reading_finish(reading->windows, fn, arena) &&         /* windows.c */
+         mm_function_layout(fn, model->backend, arena) &&                  /* layout.c */
+         mm_function_windows(fn, model->backend, arena) &&                 /* windows.c */
+         mm_function_liveness(fn, arena) &&                                /* liveness.c */
+         mm_function_idle(fn, arena);                                      /* uses.c */
+}
+
+/* The text check, then the parse, the general way or the fast path first
+ * (fast/), the collector handing each function to model_function. */
 static bool analyse(mm_model *model, const char *input, size_t len, const mm_options *options,
                     mm_diag *diag) {
   bool fast_path = !(options && options->general_parser_only);
-  if (!mm_check_text(input, len, diag)) return false;
+  if (!mm_check_text(input, len, diag)) return false; /* text_check.c */
   mm_diag lex_diag = {0};
   mm_lexer lexer;
   mm_lexer_init(&lexer, input, 0, len, 1, false, true, &lex_diag);
+  pipeline pipe = {model, !(options && options->without_source)};
   mm_collector collector;
   size_t stopped_at = 0;
-  mm_collector_init(&collector, input, len, &lexer, model, model->backend, diag);
-  collector.keep_source = !(options && options->without_source);
+  mm_collector_init(&collector, input, len, &lexer, &model->arena, diag, model_function, &pipe);
   bool ok = mm_parse_with(input, &lexer, &collector.events, diag, &stopped_at, fast_path) &&
             !mm_diag_failed(diag);
   mm_collector_free(&collector);
