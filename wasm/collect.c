@@ -74,8 +74,7 @@ static void add_binding(mm_collector *c, const mm_node *name, const mm_node *ann
 
 /* The fast path's binding: the tile is read already; copies as tiles.c
  * makes them (a string base has no escapes in the fast path's subset). */
-static void tile_binding(void *context, const mm_skim_statement *st, uint32_t depth,
-                         bool is_param) {
+static void tile_binding(void *context, const mm_tile_binding *st, uint32_t depth, bool is_param) {
   mm_collector *c = context;
   mm_arena *arena = c->arena;
   mm_tile_fields fields = {

@@ -247,9 +247,8 @@ static void parse_while(parser *p, uint32_t depth) {
 }
 
 static void parse_for(parser *p, uint32_t depth) {
-  mm_skim_statement st;
-  if (p_skimmed_for_header(p, &st)) {
-    uint32_t header_line = st.line;
+  uint32_t header_line;
+  if (mm__fast_for_header(p, &header_line)) {
     parse_block_lines(p, depth + 1, SCOPE_OTHER, header_line, "'for' statement");
     parse_else_clause(p, depth);
     return;
@@ -557,7 +556,7 @@ static void parse_def(parser *p, uint32_t depth, scope sc, const decorators *dec
   }
   for (size_t i = 0; i < decs->count; i++)
     p_emit_loads(p, decs->items[i]);
-  if (p_skimmed_parameters(p, own)) {
+  if (mm__fast_parameters(p, own)) {
     parse_block_lines(p, own ? 1 : depth + 1, SCOPE_OTHER, def_tok->line, "function definition");
   } else {
     if (!p_expect_op(p, OP_LPAR, "(")) return;
@@ -659,10 +658,10 @@ static void parse_statement(parser *p, uint32_t depth, scope sc) {
   }
   case TK_INDENT: p_error_at(p, t, "unexpected indent"); return;
   case TK_KW_RETURN:
-    if (p_skimmed_run(p, depth)) return;
+    if (mm__fast_statements(p, depth)) return;
     break;
   case TK_NAME:
-    if (p_skimmed_run(p, depth)) return;
+    if (mm__fast_statements(p, depth)) return;
     if (at_match_statement(p)) {
       parse_match(p, depth);
       return;
@@ -693,20 +692,13 @@ bool mm_parse(const char *source, mm_lexer *lexer, const mm_parse_events *events
 bool mm_parse_with(const char *source, mm_lexer *lexer, const mm_parse_events *events,
                    mm_diag *diag, size_t *stopped_at, bool fast_path) {
   mm_arena arena;
-  mm_vec scratch, walk, skim_loads, skim_parameters, skim_lines;
+  mm_vec scratch, walk;
   mm_arena_init(&arena);
   mm_vec_init(&scratch, sizeof(mm_node *));
   mm_vec_init(&walk, sizeof(const mm_node *));
-  mm_vec_init(&skim_loads, sizeof(mm_skim_load));
-  mm_vec_init(&skim_parameters, sizeof(mm_skim_statement));
-  mm_vec_init(&skim_lines, sizeof(uint32_t));
   parser p;
   memset(&p, 0, sizeof p);
-  p.fast_path = fast_path;
-  p.skim_memo = fast_path ? mm_skim_memo_new() : NULL; /* NULL: none, the fast path still works */
-  p.skim_loads = &skim_loads;
-  p.skim_parameters = &skim_parameters;
-  p.skim_lines = &skim_lines;
+  p.fast = fast_path ? mm__fast_path_new() : NULL;
   p.src = source;
   p_start(&p, lexer);
   p.arena = &arena;
@@ -721,9 +713,6 @@ bool mm_parse_with(const char *source, mm_lexer *lexer, const mm_parse_events *e
   mm_arena_free(&arena);
   mm_vec_free(&scratch);
   mm_vec_free(&walk);
-  mm_vec_free(&skim_loads);
-  mm_vec_free(&skim_parameters);
-  mm_vec_free(&skim_lines);
-  mm_skim_memo_free(p.skim_memo);
+  mm__fast_path_free(p.fast);
   return !p_failed(&p);
 }

@@ -4,8 +4,8 @@
  * bindings and every read of a name. It accepts exactly what Python's own
  * parser accepts for the constructs dumps use, and stops at the first
  * syntax error with its line. Statements of the form most of a dump is
- * made of are read by the fast path of skim.h instead, when they are in
- * its subset: the events are the same. */
+ * made of are read by the fast path instead (fast_path.h), when they are
+ * in its subset: the events are the same. */
 #ifndef MM_PARSER_H
 #define MM_PARSER_H
 
@@ -14,7 +14,7 @@
 #include "ast.h"
 #include "diag.h"
 #include "lexer.h"
-#include "skim.h"
+#include "tiles.h"
 
 /* What the parser tells its listener. Names arrive as N_NAME nodes (their
  * text and line); all nodes are valid only during the call. */
@@ -34,10 +34,10 @@ typedef struct mm_parse_events {
   void (*binding)(void *context, const mm_node *name, const mm_node *annotation,
                   const mm_node *value, uint32_t line, uint32_t end_line, uint32_t depth);
   /* A binding or (`is_param`) an annotated parameter of the function that
-   * the fast path read (skim.h), when its annotation is a tile: what the
+   * the fast path read (fast_path.h), when its annotation is a tile: what the
    * annotation and value say, already read. Instead of `binding` or
    * `parameter`, in the same order. */
-  void (*tile_binding)(void *context, const mm_skim_statement *statement, uint32_t depth,
+  void (*tile_binding)(void *context, const mm_tile_binding *binding, uint32_t depth,
                        bool is_param);
   /* A statement whose whole value is a call, anywhere in the function:
    * `f(...)` alone (`target` NULL), `NAME = f(...)` or `NAME: annotation

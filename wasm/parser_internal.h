@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "arena.h"
+#include "fast_path.h"
 #include "parser.h"
 
 /* CPython refuses deeper nesting too ("too complex"); the bound keeps the
@@ -27,11 +28,7 @@ typedef struct parser {
   int nesting;             /* recursion guard */
   mm_node *parsed_primary; /* parse_expression's primary, handed to the operator levels */
   uint32_t prev_end_line;  /* end line of the last real token consumed */
-  bool fast_path;          /* try skim.h on statements that start with a name */
-  mm_vec *skim_loads;      /* mm_skim_load: the reads of a skimmed statement */
-  mm_vec *skim_parameters; /* mm_skim_statement: a skimmed def's parameters */
-  mm_vec *skim_lines;      /* uint32_t: line starts met by a run of skimmed statements */
-  mm_skim_memo *skim_memo; /* annotations read before; NULL: none */
+  mm_fast_path *fast;      /* asked first at statements (fast_path.h); NULL: none */
 } parser;
 
 /* Tokens */
@@ -109,17 +106,5 @@ bool check_target(parser *p, mm_node *node, target_kind kind);
 
 /* Hands every Name read in `node` to the listener (when tracking). */
 void p_emit_loads(parser *p, const mm_node *node);
-
-/* The fast path (parse_skimmed.c). Each returns false, with nothing
- * consumed, when the general way must read what is at the current token. */
-/* A simple statement and the ones after it in its block: the same events
- * as the general way. */
-bool p_skimmed_run(parser *p, uint32_t depth);
-/* At `for`: the header through its colon (`st` says its lines); the lexer
- * resumes on the block's first line. */
-bool p_skimmed_for_header(parser *p, mm_skim_statement *st);
-/* At a def's '(': its parameters, return annotation and colon, with the
- * parameter events when `own`. */
-bool p_skimmed_parameters(parser *p, bool own);
 
 #endif

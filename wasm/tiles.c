@@ -7,9 +7,6 @@
 
 #include "lexer.h"
 
-/* Integers beyond this cannot be held exactly by a JSON reader (JS). */
-#define MAX_EXACT_INTEGER ((int64_t)1 << 53)
-
 static bool text_is(const char *src, const mm_node *node, const char *word) {
   size_t n = strlen(word);
   return node->len == n && memcmp(src + node->start, word, n) == 0;
@@ -62,7 +59,7 @@ static mm_int_result literal_value(const char *src, const mm_node *node, int64_t
     if (s[i] == '_') continue;
     int d = digit_value(s[i]);
     if (d >= base) return MM_INT_NONE;
-    if (v > (MAX_EXACT_INTEGER - d) / base) return MM_INT_RANGE;
+    if (v > (MM_MAX_EXACT_INTEGER - d) / base) return MM_INT_RANGE;
     v = v * base + d;
   }
   *value = v;
@@ -335,16 +332,16 @@ char *mm_value_op(const char *src, const mm_node *value, mm_arena *arena) {
   if (!value || value->kind != N_CALL || !is_dotted(value->kids[0], &parts))
     return mm_arena_strndup(arena, "", 0);
   /* Join the parts: spaces or comments may sit between them in the source. */
-  const mm_node *chain[64];
+  const mm_node *chain[MM_MAX_OP_PARTS];
   size_t n = 0;
   const mm_node *node = value->kids[0];
   mm_buf out = {0};
-  while (n < 64) {
+  while (n < MM_MAX_OP_PARTS) {
     chain[n++] = node;
     if (node->kind != N_ATTRIBUTE) break;
     node = node->kids[0];
   }
-  if (node->kind == N_ATTRIBUTE) mm_buf_puts(&out, "..."); /* over 64 parts: elide */
+  if (node->kind == N_ATTRIBUTE) mm_buf_puts(&out, "..."); /* more parts: elided */
   for (size_t i = n; i-- > 0;) {
     mm_buf_append(&out, src + chain[i]->start, chain[i]->len);
     if (i) mm_buf_putc(&out, '.');

@@ -11,6 +11,13 @@
 #include "ast.h"
 #include "diag.h"
 
+/* Limits both readers of a tile apply (this file's, and the fast path's
+ * in fast/): integers beyond MM_MAX_EXACT_INTEGER cannot be held exactly
+ * by a JSON reader; an op (a call's dotted name) is read to at most
+ * MM_MAX_OP_PARTS parts, the rest elided. */
+#define MM_MAX_EXACT_INTEGER ((int64_t)1 << 53)
+#define MM_MAX_OP_PARTS 64
+
 /* A string slice: not NUL-terminated unless said so. */
 typedef struct mm_str {
   const char *text;
@@ -25,6 +32,21 @@ typedef struct mm_tile_fields {
   uint32_t shape_len;
   mm_str dtype; /* into the source, or empty */
 } mm_tile_fields;
+
+/* A tile binding read straight from the bytes (the fast path's), as the
+ * parser hands it on: spans index the source; a base is a plain name or a
+ * string without escapes; `shape` is valid during the event only. */
+typedef struct mm_tile_binding {
+  uint32_t name_start, name_len; /* the bound name */
+  uint32_t line, end_line;
+  uint32_t space_start, space_len;
+  uint32_t base_start, base_len;
+  int64_t offset, size;
+  const int64_t *shape;
+  uint32_t shape_len;
+  uint32_t dtype_start, dtype_len; /* dtype_len 0: none */
+  uint32_t op_start, op_len;       /* the value's called dotted name, without `pl.` */
+} mm_tile_binding;
 
 /* Whether `annotation` is a tile annotation with on-chip memory; fills
  * `out` (copies in `arena`). A number out of the exactly representable

@@ -220,7 +220,7 @@ static void count_general(void *context, const mm_node *name, const mm_node *ann
   mm_tile_fields fields;
   if (mm_tile_from_annotation(c->src, annotation, &c->arena, &fields, &c->diag)) c->general++;
 }
-static void count_fast(void *context, const mm_skim_statement *st, uint32_t depth, bool is_param) {
+static void count_fast(void *context, const mm_tile_binding *st, uint32_t depth, bool is_param) {
   (void)st, (void)depth, (void)is_param;
   ((counts *)context)->fast++;
 }

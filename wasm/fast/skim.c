@@ -22,7 +22,7 @@ static bool take_bytes(skim *k, const char *text, size_t n) {
 static bool take_integer(skim *k, int64_t *value) {
   int64_t v;
   size_t end = scan_digits(k, &v);
-  if (plain_integer(k, k->pos, end) && v <= MAX_EXACT_INTEGER) {
+  if (plain_integer(k, k->pos, end) && v <= MM_MAX_EXACT_INTEGER) {
     *value = v;
     k->pos = end;
     return true;
@@ -209,7 +209,8 @@ bool mm_skim_annotated(const char *src, size_t start, size_t end, uint32_t line,
     k.pos++;               /* '=' */
     k.window_call = false; /* the value's, not the annotation's */
     ok = skim_expression(&k, &value, NULL) && !value.unsure &&
-         !(value.form == F_CALL && (value.spaced || value.parts > 64)) && !k.window_call;
+         !(value.form == F_CALL && (value.spaced || value.parts > MM_MAX_OP_PARTS)) &&
+         !k.window_call;
   }
   if (!statement_end(&k, ok, line, out)) return false;
   out->name_start = (uint32_t)start;

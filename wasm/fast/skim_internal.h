@@ -10,10 +10,9 @@
 #include "bytes.h"
 #include "lexer.h"
 #include "skim.h"
+#include "tiles.h"
 #include "window_calls.h"
 
-/* Integers beyond this cannot be held exactly by a JSON reader (tiles.c). */
-#define MAX_EXACT_INTEGER ((int64_t)1 << 53)
 /* Brackets and operands nest at most this deep here; deeper goes the
  * general way (which applies CPython's limits). */
 #define MAX_NESTING 48

@@ -112,7 +112,7 @@ bool skim_number(skim *k, summary *out) {
   if (plain_integer(k, start, p)) {
     out->form = F_INT; /* most numbers: a short decimal integer */
     out->value = value;
-    out->range = value > MAX_EXACT_INTEGER;
+    out->range = value > MM_MAX_EXACT_INTEGER;
     k->pos = p;
     return true;
   }
@@ -136,7 +136,7 @@ bool skim_number(skim *k, summary *out) {
   if (is_ident_char(next) || next == '.' || next >= 0x80) return false; /* 1_0, 0x1, 1j, ... */
   if (integer && s[start] == '0' && p - start > 1) return false;        /* leading zeros */
   out->form = integer ? F_INT : F_OTHER;
-  out->range = integer && (p - start > 16 || value > MAX_EXACT_INTEGER); /* 2^53: 16 digits */
+  out->range = integer && (p - start > 16 || value > MM_MAX_EXACT_INTEGER); /* 2^53: 16 digits */
   out->value = value;
   k->pos = p;
   return true;

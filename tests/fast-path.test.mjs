@@ -1,0 +1,56 @@
+// The fast path (wasm/fast/) must never change what the core says: the
+// core built without it (build/general, cmake -DMM_FAST_PATH=OFF) gives the
+// same bytes as the usual one on every fixture and on edited copies of the
+// real dump (test_skim and the fuzzer compare the two in-process too).
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+import { corpus, root, run } from './helpers.mjs';
+
+const usual = join(root, 'build', 'native', 'memory-map');
+const general = join(root, 'build', 'general', 'memory-map');
+
+function fixtures() {
+  const files = [];
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) walk(path);
+      else if (/\.(py|bin)$/.test(e.name)) files.push(path);
+    }
+  };
+  walk(join(root, 'tests', 'fixtures'));
+  return files;
+}
+
+/** Copies of the real dump with one line edited, by a fixed seed. */
+function edited(count) {
+  const text = readFileSync(join(corpus, 'real', 'decode_fwd__41_after_MaterializeRuntimeScopes.py'), 'utf8');
+  const lines = text.split('\n');
+  const edits = ['(', ')', ' ', ',', '#', 'pl.', '"', '[0]', ' = 1', 'if ', '\\', '\t'];
+  const dir = mkdtempSync(join(tmpdir(), 'mm-fast-'));
+  let seed = 17;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+  return Array.from({ length: count }, (_, i) => {
+    const copy = [...lines];
+    const at = next() % copy.length;
+    const col = next() % (copy[at].length + 1);
+    copy[at] = copy[at].slice(0, col) + edits[next() % edits.length] + copy[at].slice(col);
+    const path = join(dir, `edited_${i}.py`);
+    writeFileSync(path, copy.join('\n'));
+    return path;
+  });
+}
+
+test('the core without its fast path says the same, byte for byte', () => {
+  for (const path of [...fixtures(), ...edited(40)]) {
+    for (const flags of [['--json'], ['--check', '--summary']]) {
+      const a = run([path, ...flags], { command: usual });
+      const b = run([path, ...flags], { command: general });
+      assert.deepEqual([b.status, b.stdout, b.stderr], [a.status, a.stdout, a.stderr], `${path} ${flags.join(' ')}`);
+    }
+  }
+});
