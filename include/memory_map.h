@@ -133,7 +133,10 @@ enum {
   /* Leave each function's `source` out: `src_start` and `src_end` say
    * which lines of the input it is. For a caller that keeps the input (the
    * page): the lines are most of the JSON. */
-  MM_JSON_WITHOUT_SOURCE = 1
+  MM_JSON_WITHOUT_SOURCE = 1,
+  /* mm_analyze_json only: read every statement with the general parser
+   * (mm_options.general_parser_only), for tests. */
+  MM_ANALYZE_GENERAL_PARSER = 2
 };
 
 /* Writes the model as JSON (the keys of model.md). Extra keys, beyond

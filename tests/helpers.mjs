@@ -20,11 +20,16 @@ export function loadCore() {
   return corePromise;
 }
 
+/** Which reader the rule tests go through: the fast path first (as the
+ * page and the CLI do), or the general parser alone (MM_GENERAL_PARSER=1,
+ * set by tests/general-parser.test.mjs): every rule must hold both ways. */
+export const generalParser = process.env.MM_GENERAL_PARSER === '1';
+
 /** Models `text` with the WebAssembly core; throws DumpError on refusal. */
 export async function model(text, options = {}) {
   const core = await loadCore();
   const bytes = typeof text === 'string' ? new TextEncoder().encode(text) : text;
-  return analyzeDump(core, bytes, options);
+  return analyzeDump(core, bytes, { generalParser, ...options });
 }
 
 /** Runs a CLI (default: tools/memory-map) and returns status and output;

@@ -252,7 +252,8 @@ char *mm_analyze_json(const char *input, size_t len, const char *dump_name, cons
                         .backend = backend,
                         .pto_text = pto_text,
                         .pto_len = pto_len,
-                        .without_source = (flags & MM_JSON_WITHOUT_SOURCE) != 0};
+                        .without_source = (flags & MM_JSON_WITHOUT_SOURCE) != 0,
+                        .general_parser_only = (flags & MM_ANALYZE_GENERAL_PARSER) != 0};
   mm_error error;
   mm_model *model = mm_model_parse(input, len, &options, &error);
   char *json =

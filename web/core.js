@@ -20,6 +20,7 @@ export class DumpError extends Error {
 
 // include/memory_map.h
 const MM_JSON_WITHOUT_SOURCE = 1;
+const MM_ANALYZE_GENERAL_PARSER = 2;
 // Keeps a byte order mark: the core's `source` lines are the bytes as they are.
 const sourceDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
@@ -67,13 +68,15 @@ export function parseModel(jsonBytes) {
  * instead of cloning a parsed model between threads.
  * @param core       instantiated Emscripten module
  * @param bytes      Uint8Array: the dump's bytes as read
- * @param options    { dumpName, backend, ptoText, withoutSource }: the
- *                   file's base name, an explicit backend name, the case's
- *                   .pto texts; withoutSource leaves each function's
- *                   `source` out (attachSource puts it back from the bytes)
+ * @param options    { dumpName, backend, ptoText, withoutSource, generalParser }:
+ *                   the file's base name, an explicit backend name, the
+ *                   case's .pto texts; withoutSource leaves each function's
+ *                   `source` out (attachSource puts it back from the bytes);
+ *                   generalParser reads no statement through the fast path
+ *                   (for tests: the model is the same)
  * @returns Uint8Array of UTF-8 JSON, owned by the caller
  */
-export function analyzeDumpJson(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, withoutSource = false } = {}) {
+export function analyzeDumpJson(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, withoutSource = false, generalParser = false } = {}) {
   const owned = [];
   try {
     const input = copyIn(core, bytes, owned);
@@ -82,7 +85,7 @@ export function analyzeDumpJson(core, bytes, { dumpName = 'dump.py', backend = n
     const pto = ptoText ? encoder.encode(ptoText) : null;
     const ptoPtr = pto ? copyIn(core, pto, owned) : 0;
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
-    const flags = withoutSource ? MM_JSON_WITHOUT_SOURCE : 0;
+    const flags = (withoutSource ? MM_JSON_WITHOUT_SOURCE : 0) | (generalParser ? MM_ANALYZE_GENERAL_PARSER : 0);
     const out = core._mm_analyze_json(input, bytes.length, name, backendPtr, ptoPtr, pto ? pto.length : 0, flags, lenPtr);
     return takeJsonBytes(core, out, lenPtr);
   } finally {
