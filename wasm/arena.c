@@ -32,7 +32,7 @@ struct mm_arena_block {
 #define MM_ARENA_HEADER (((sizeof(mm_arena_block) + 15) / 16) * 16)
 #define MM_ARENA_MIN_BLOCK ((size_t)64 * 1024)
 
-void mm_arena_init(mm_arena *arena) { memset(arena, 0, sizeof *arena); }
+void mm__arena_init(mm_arena *arena) { memset(arena, 0, sizeof *arena); }
 
 static bool arena_grow(mm_arena *arena, size_t size) {
   size_t capacity = size > MM_ARENA_MIN_BLOCK ? size : MM_ARENA_MIN_BLOCK;
@@ -48,14 +48,14 @@ static bool arena_grow(mm_arena *arena, size_t size) {
   return true;
 }
 
-void *mm_arena_alloc_slow(mm_arena *arena, size_t size) {
+void *mm__arena_alloc_slow(mm_arena *arena, size_t size) {
   if (arena->failed) return NULL;
   if (size > SIZE_MAX - 15) {
     arena->failed = true;
     arena->data = NULL;
     return NULL;
   }
-  size = mm_arena_rounded(size);
+  size = mm__arena_rounded(size);
   if (!arena->head || arena->capacity - arena->used < size) {
     if (!arena_grow(arena, size)) {
       arena->failed = true;
@@ -68,15 +68,15 @@ void *mm_arena_alloc_slow(mm_arena *arena, size_t size) {
   return data;
 }
 
-char *mm_arena_strndup(mm_arena *arena, const char *text, size_t len) {
-  char *copy = mm_arena_alloc(arena, len + 1);
+char *mm__arena_strndup(mm_arena *arena, const char *text, size_t len) {
+  char *copy = mm__arena_alloc(arena, len + 1);
   if (!copy) return NULL;
   if (len) memcpy(copy, text, len);
   copy[len] = 0;
   return copy;
 }
 
-void mm_arena_reset(mm_arena *arena) {
+void mm__arena_reset(mm_arena *arena) {
   if (!arena->head) return;
   /* Keep the oldest block (the tail of the chain): typical statements fit. */
   mm_arena_block *block = arena->head;
@@ -91,7 +91,7 @@ void mm_arena_reset(mm_arena *arena) {
   arena->capacity = block->capacity;
 }
 
-void mm_arena_free(mm_arena *arena) {
+void mm__arena_free(mm_arena *arena) {
   mm_arena_block *block = arena->head;
   while (block) {
     mm_arena_block *next = block->next;
@@ -101,7 +101,7 @@ void mm_arena_free(mm_arena *arena) {
   memset(arena, 0, sizeof *arena);
 }
 
-bool mm_buf_reserve(mm_buf *buf, size_t extra) {
+bool mm__buf_reserve(mm_buf *buf, size_t extra) {
   if (buf->failed) return false;
   if (extra > SIZE_MAX / 2 - buf->len) {
     buf->failed = true;
@@ -121,14 +121,14 @@ bool mm_buf_reserve(mm_buf *buf, size_t extra) {
   return true;
 }
 
-void mm_buf_append_slow(mm_buf *buf, const char *text, size_t len) {
-  if (!mm_buf_reserve(buf, len)) return;
+void mm__buf_append_slow(mm_buf *buf, const char *text, size_t len) {
+  if (!mm__buf_reserve(buf, len)) return;
   if (len) memcpy(buf->data + buf->len, text, len);
   buf->len += len;
   buf->data[buf->len] = 0;
 }
 
-void mm_buf_put_int(mm_buf *buf, int64_t value) {
+void mm__buf_put_int(mm_buf *buf, int64_t value) {
   char digits[24];
   size_t n = sizeof digits;
   uint64_t magnitude = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
@@ -155,20 +155,20 @@ void mm_buf_put_int(mm_buf *buf, int64_t value) {
     digits[--n] = (char)('0' + small);
   }
   if (value < 0) digits[--n] = '-';
-  mm_buf_append(buf, digits + n, sizeof digits - n);
+  mm__buf_append(buf, digits + n, sizeof digits - n);
 }
 
-void mm_buf_free(mm_buf *buf) {
+void mm__buf_free(mm_buf *buf) {
   mm__dealloc(buf->data);
   memset(buf, 0, sizeof *buf);
 }
 
-void mm_vec_init(mm_vec *vec, size_t item_size) {
+void mm__vec_init(mm_vec *vec, size_t item_size) {
   memset(vec, 0, sizeof *vec);
   vec->item_size = item_size;
 }
 
-void *mm_vec_push(mm_vec *vec) {
+void *mm__vec_push(mm_vec *vec) {
   if (vec->failed) return NULL;
   if (vec->len == vec->cap) {
     size_t cap = vec->cap ? vec->cap * 2 : 16;
@@ -190,26 +190,26 @@ void *mm_vec_push(mm_vec *vec) {
   return item;
 }
 
-bool mm_vec_push_ptr_slow(mm_vec *vec, const void *ptr) {
-  const void **slot = mm_vec_push(vec);
+bool mm__vec_push_ptr_slow(mm_vec *vec, const void *ptr) {
+  const void **slot = mm__vec_push(vec);
   if (slot) *slot = ptr;
   return slot != NULL;
 }
 
-void *mm_vec_at(const mm_vec *vec, size_t index) {
+void *mm__vec_at(const mm_vec *vec, size_t index) {
   return index < vec->len ? (char *)vec->items + index * vec->item_size : NULL;
 }
 
-void mm_vec_free(mm_vec *vec) {
+void mm__vec_free(mm_vec *vec) {
   mm__dealloc(vec->items);
   size_t item_size = vec->item_size;
   memset(vec, 0, sizeof *vec);
   vec->item_size = item_size;
 }
 
-char *mm_buf_finish(mm_buf *buf, size_t *out_len) {
+char *mm__buf_finish(mm_buf *buf, size_t *out_len) {
   if (buf->failed) {
-    mm_buf_free(buf);
+    mm__buf_free(buf);
     return NULL;
   }
   if (out_len) *out_len = buf->len;

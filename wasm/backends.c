@@ -44,13 +44,13 @@ const char *mm__space_at(size_t rank) {
 size_t mm__space_find(const char *text, size_t len) {
   for (size_t i = 0; i < KNOWN_SPACES; i++) {
     const char *known = known_spaces[i].space;
-    if (len && known[0] == text[0] && strlen(known) == len && mm_bytes_equal(known, text, len))
+    if (len && known[0] == text[0] && strlen(known) == len && mm__bytes_equal(known, text, len))
       return i;
   }
   return KNOWN_SPACES;
 }
 
-uint32_t mm_space_rank(const char *space) {
+uint32_t mm__space_rank(const char *space) {
   for (uint32_t i = 0; i < KNOWN_SPACES; i++) /* the model's spaces point here (collect.c) */
     if (space == known_spaces[i].space) return i;
   return (uint32_t)mm__space_find(space, strlen(space));

@@ -18,11 +18,11 @@ static mm_str function_type(const char *src, mm_node *const *decorators, size_t 
   mm_str none = {NULL, 0};
   for (size_t i = 0; i < count; i++) {
     const mm_node *d = decorators[i];
-    if (d->kind != N_CALL || !mm_is_dotted_ending(src, d->kids[0], "function")) continue;
+    if (d->kind != N_CALL || !mm__is_dotted_ending(src, d->kids[0], "function")) continue;
     for (uint32_t k = d->positional; k < d->count; k++) {
       const mm_node *kw = d->kids[k];
       if (kw->len == 4 && memcmp(src + kw->start, "type", 4) == 0)
-        return mm_dotted_last(src, kw->kids[0]);
+        return mm__dotted_last(src, kw->kids[0]);
     }
   }
   return none;
@@ -47,9 +47,9 @@ static bool function_begin(void *context, const mm_node *name, mm_node *const *d
 static void push_binding(mm_collector *c, uint32_t name_start, uint32_t name_len,
                          const mm_tile_fields *fields, const char *op, uint32_t line,
                          uint32_t end_line, uint32_t depth) {
-  mm_binding *b = mm_vec_push(&c->bindings);
+  mm_binding *b = mm__vec_push(&c->bindings);
   if (!b || !op) {
-    mm_diag_set(c->diag, MM_ERR_NO_MEMORY, line, "out of memory");
+    mm__diag_set(c->diag, MM_ERR_NO_MEMORY, line, "out of memory");
     return;
   }
   b->name = c->src + name_start;
@@ -67,8 +67,8 @@ static void add_binding(mm_collector *c, const mm_node *name, const mm_node *ann
                         const mm_node *value, bool is_param, uint32_t line, uint32_t end_line,
                         uint32_t depth) {
   mm_tile_fields fields;
-  if (!mm_tile_from_annotation(c->src, annotation, c->arena, &fields, c->diag)) return;
-  const char *op = is_param ? "param" : mm_value_op(c->src, value, c->arena);
+  if (!mm__tile_from_annotation(c->src, annotation, c->arena, &fields, c->diag)) return;
+  const char *op = is_param ? "param" : mm__value_op(c->src, value, c->arena);
   push_binding(c, name->start, name->len, &fields, op, line, end_line, depth);
 }
 
@@ -79,7 +79,7 @@ static void tile_binding(void *context, const mm_tile_binding *st, uint32_t dept
   mm_arena *arena = c->arena;
   mm_tile_fields fields = {
       .space = {c->src + st->space_start, st->space_len},
-      .base = mm_arena_strndup(arena, c->src + st->base_start, st->base_len),
+      .base = mm__arena_strndup(arena, c->src + st->base_start, st->base_len),
       .offset = st->offset,
       .size = st->size,
       .shape = NULL,
@@ -87,10 +87,10 @@ static void tile_binding(void *context, const mm_tile_binding *st, uint32_t dept
       .dtype = {st->dtype_len ? c->src + st->dtype_start : "", st->dtype_len},
   };
   if (st->shape_len) {
-    fields.shape = mm_arena_alloc(arena, st->shape_len * sizeof *fields.shape);
+    fields.shape = mm__arena_alloc(arena, st->shape_len * sizeof *fields.shape);
     if (fields.shape) memcpy(fields.shape, st->shape, st->shape_len * sizeof *fields.shape);
   }
-  const char *op = is_param ? "param" : mm_arena_strndup(arena, c->src + st->op_start, st->op_len);
+  const char *op = is_param ? "param" : mm__arena_strndup(arena, c->src + st->op_start, st->op_len);
   if (!fields.base || (st->shape_len && !fields.shape)) op = NULL; /* reported as out of memory */
   push_binding(c, st->name_start, st->name_len, &fields, op, st->line, st->end_line, depth);
 }
@@ -118,9 +118,9 @@ static void call_statement(void *context, const mm_node *target, const mm_node *
 static void load(void *context, const mm_node *name) {
   mm_collector *c = context;
   mm_vec *v = &c->reads;
-  mm_read *r = v->len < v->cap ? (mm_read *)v->items + v->len++ : mm_vec_push(v);
+  mm_read *r = v->len < v->cap ? (mm_read *)v->items + v->len++ : mm__vec_push(v);
   if (!r) {
-    mm_diag_set(c->diag, MM_ERR_NO_MEMORY, name->line, "out of memory");
+    mm__diag_set(c->diag, MM_ERR_NO_MEMORY, name->line, "out of memory");
     return;
   }
   *r = (mm_read){name->start, name->len, name->line};
@@ -131,7 +131,7 @@ static void load(void *context, const mm_node *name) {
 static void function_end(void *context, uint32_t last_line) {
   mm_collector *c = context;
   c->active = false;
-  if (mm_diag_failed(c->diag) || c->bindings.len == 0) return;
+  if (mm__diag_failed(c->diag) || c->bindings.len == 0) return;
   mm_function_reading reading = {
       .src = c->src,
       .src_len = c->src_len,
@@ -147,13 +147,13 @@ static void function_end(void *context, uint32_t last_line) {
       .read_count = c->reads.len,
       .windows = &c->windows,
   };
-  if (!c->on_function(c->context, &reading) && !mm_diag_failed(c->diag))
-    mm_diag_set(c->diag, MM_ERR_NO_MEMORY, last_line, "out of memory");
+  if (!c->on_function(c->context, &reading) && !mm__diag_failed(c->diag))
+    mm__diag_set(c->diag, MM_ERR_NO_MEMORY, last_line, "out of memory");
 }
 
-void mm_collector_init(mm_collector *c, const char *src, size_t src_len, const mm_lexer *lexer,
-                       mm_arena *arena, mm_diag *diag, mm_function_done on_function,
-                       void *context) {
+void mm__collector_init(mm_collector *c, const char *src, size_t src_len, const mm_lexer *lexer,
+                        mm_arena *arena, mm_diag *diag, mm_function_done on_function,
+                        void *context) {
   memset(c, 0, sizeof *c);
   c->src = src;
   c->src_len = src_len;
@@ -162,8 +162,8 @@ void mm_collector_init(mm_collector *c, const char *src, size_t src_len, const m
   c->diag = diag;
   c->on_function = on_function;
   c->context = context;
-  mm_vec_init(&c->bindings, sizeof(mm_binding));
-  mm_vec_init(&c->reads, sizeof(mm_read));
+  mm__vec_init(&c->bindings, sizeof(mm_binding));
+  mm__vec_init(&c->reads, sizeof(mm_read));
   mm__window_reading_init(&c->windows);
   c->events.context = c;
   c->events.function_begin = function_begin;
@@ -175,8 +175,8 @@ void mm_collector_init(mm_collector *c, const char *src, size_t src_len, const m
   c->events.function_end = function_end;
 }
 
-void mm_collector_free(mm_collector *c) {
-  mm_vec_free(&c->bindings);
-  mm_vec_free(&c->reads);
+void mm__collector_free(mm_collector *c) {
+  mm__vec_free(&c->bindings);
+  mm__vec_free(&c->reads);
   mm__window_reading_free(&c->windows);
 }

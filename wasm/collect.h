@@ -47,7 +47,7 @@ typedef struct mm_function_reading {
 typedef bool (*mm_function_done)(void *context, const mm_function_reading *reading);
 
 typedef struct mm_collector {
-  mm_parse_events events; /* hand these to mm_parse */
+  mm_parse_events events; /* hand these to mm__parse */
   const char *src;
   size_t src_len;
   const mm_vec *line_starts; /* uint32_t, the lexer's: grows as it goes */
@@ -68,9 +68,9 @@ typedef struct mm_collector {
 
 /* `on_function(context, reading)` is called as each compute function with
  * a tile ends; strings and fields go into `arena`. */
-void mm_collector_init(mm_collector *collector, const char *src, size_t src_len,
-                       const mm_lexer *lexer, mm_arena *arena, mm_diag *diag,
-                       mm_function_done on_function, void *context);
-void mm_collector_free(mm_collector *collector);
+void mm__collector_init(mm_collector *collector, const char *src, size_t src_len,
+                        const mm_lexer *lexer, mm_arena *arena, mm_diag *diag,
+                        mm_function_done on_function, void *context);
+void mm__collector_free(mm_collector *collector);
 
 #endif

@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-void mm_diag_set(mm_diag *diag, mm_status status, uint32_t line, const char *format, ...) {
+void mm__diag_set(mm_diag *diag, mm_status status, uint32_t line, const char *format, ...) {
   if (diag->status != MM_OK) return;
   diag->status = status;
   diag->line = line;

@@ -14,12 +14,12 @@ typedef struct mm_diag {
 } mm_diag;
 
 /* Records the error unless one is already recorded (the first one wins). */
-void mm_diag_set(mm_diag *diag, mm_status status, uint32_t line, const char *format, ...)
+void mm__diag_set(mm_diag *diag, mm_status status, uint32_t line, const char *format, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
 
-static inline bool mm_diag_failed(const mm_diag *diag) { return diag->status != MM_OK; }
+static inline bool mm__diag_failed(const mm_diag *diag) { return diag->status != MM_OK; }
 
 #endif

@@ -45,7 +45,7 @@ static uint32_t *breadth_first_order(const mm_function_reading *r) {
   return order;
 }
 
-static char *copy_str(mm_arena *arena, mm_str s) { return mm_arena_strndup(arena, s.text, s.len); }
+static char *copy_str(mm_arena *arena, mm_str s) { return mm__arena_strndup(arena, s.text, s.len); }
 
 /* One copy of each base and space in a function: layout and liveness
  * compare them often, and there the same text is the same pointer (no
@@ -54,7 +54,7 @@ static const char *shared_space(mm_names *spaces, mm_arena *arena, mm_str space)
   const char *known = mm__space_at(mm__space_find(space.text, space.len));
   if (known) return known;
   bool added;
-  mm_name_entry *e = mm_names_upsert(spaces, space.text, space.len, &added);
+  mm_name_entry *e = mm__names_upsert(spaces, space.text, space.len, &added);
   if (!e) return NULL;
   if (added) {
     char *copy = copy_str(arena, space); /* the same bytes, NUL-terminated */
@@ -66,7 +66,7 @@ static const char *shared_space(mm_names *spaces, mm_arena *arena, mm_str space)
 
 static const char *shared_base(mm_names *bases, const char *base) {
   bool added;
-  mm_name_entry *e = mm_names_upsert(bases, base, strlen(base), &added);
+  mm_name_entry *e = mm__names_upsert(bases, base, strlen(base), &added);
   return e ? e->key : NULL;
 }
 
@@ -77,10 +77,10 @@ static size_t merge_bindings(const mm_function_reading *r, const uint32_t *order
   for (size_t k = 0; k < r->binding_count; k++) {
     const mm_binding *b = &r->bindings[order[k]];
     bool added;
-    mm_name_entry *e = mm_names_upsert(&s->by_name, b->name, b->name_len, &added);
+    mm_name_entry *e = mm__names_upsert(&s->by_name, b->name, b->name_len, &added);
     if (!e) return SIZE_MAX;
     if (added) e->value[0] = (uint32_t)count;
-    mm_use *use = mm_vec_push(&s->uses);
+    mm_use *use = mm__vec_push(&s->uses);
     if (!use) return SIZE_MAX;
     *use = (mm_use){e->value[0], b->line, b->end_line};
     if (!added) {
@@ -91,7 +91,7 @@ static size_t merge_bindings(const mm_function_reading *r, const uint32_t *order
     }
     mm_tile *t = &tiles[count++];
     const mm_tile_fields *f = &b->fields;
-    t->name = mm_arena_strndup(arena, b->name, b->name_len);
+    t->name = mm__arena_strndup(arena, b->name, b->name_len);
     t->space = shared_space(&s->spaces, arena, f->space);
     t->base = shared_base(&s->bases, f->base);
     t->dtype = copy_str(arena, f->dtype);
@@ -129,32 +129,32 @@ static bool extend_by_reads(const mm_function_reading *r, tile_scratch *s, mm_ti
     const char *text = r->src + reads[k].start;
     uint32_t b = read_bucket(text, reads[k].len);
     if (!(buckets[b / 64] >> (b % 64) & 1)) continue;
-    const mm_name_entry *e = mm_names_find(&s->by_name, text, reads[k].len);
+    const mm_name_entry *e = mm__names_find(&s->by_name, text, reads[k].len);
     if (!e) continue;
     mm_tile *t = &tiles[e->value[0]];
     if (reads[k].line < t->start) t->start = reads[k].line;
     if (reads[k].line > t->end) t->end = reads[k].line;
-    mm_use *use = mm_vec_push(&s->uses);
+    mm_use *use = mm__vec_push(&s->uses);
     if (!use) return false;
     *use = (mm_use){e->value[0], reads[k].line, reads[k].line};
   }
   return true;
 }
 
-bool mm_function_tiles(const mm_function_reading *r, mm_function *fn, mm_arena *arena) {
+bool mm__function_tiles(const mm_function_reading *r, mm_function *fn, mm_arena *arena) {
   uint32_t *order = breadth_first_order(r);
-  mm_tile *tiles = order ? mm_arena_alloc(arena, r->binding_count * sizeof *tiles) : NULL;
+  mm_tile *tiles = order ? mm__arena_alloc(arena, r->binding_count * sizeof *tiles) : NULL;
   tile_scratch s = {0};
-  mm_vec_init(&s.uses, sizeof(mm_use));
+  mm__vec_init(&s.uses, sizeof(mm_use));
   size_t count = tiles ? merge_bindings(r, order, &s, tiles, arena) : SIZE_MAX;
   mm__dealloc(order);
   bool ok = count != SIZE_MAX && extend_by_reads(r, &s, tiles, count) &&
             mm__tile_uses(tiles, count, s.uses.items, s.uses.len, arena);
-  mm_names_free(&s.by_name);
-  mm_names_free(&s.spaces);
-  mm_names_free(&s.bases);
-  mm_vec_free(&s.uses);
-  fn->name = mm_arena_strndup(arena, r->name, r->name_len);
+  mm__names_free(&s.by_name);
+  mm__names_free(&s.spaces);
+  mm__names_free(&s.bases);
+  mm__vec_free(&s.uses);
+  fn->name = mm__arena_strndup(arena, r->name, r->name_len);
   fn->ftype = copy_str(arena, r->ftype);
   fn->src_start = r->first_line;
   fn->src_end = r->last_line;
@@ -165,14 +165,14 @@ bool mm_function_tiles(const mm_function_reading *r, mm_function *fn, mm_arena *
 
 /* The text of lines [first, last], for `source`: copied, since the model
  * keeps no reference to the caller's input (memory_map.h). */
-bool mm_function_source(const mm_function_reading *r, mm_function *fn, mm_arena *arena) {
+bool mm__function_source(const mm_function_reading *r, mm_function *fn, mm_arena *arena) {
   /* The lexer is past the function's last line by now: its next line's
    * start is known (or the file ends there). */
   const uint32_t *starts = r->line_starts->items;
   size_t known = r->line_starts->len;
   size_t begin = fn->src_start - 1 < known ? starts[fn->src_start - 1] : r->src_len;
   size_t end = fn->src_end < known ? starts[fn->src_end] : r->src_len;
-  fn->source = mm_arena_strndup(arena, r->src + begin, end - begin);
+  fn->source = mm__arena_strndup(arena, r->src + begin, end - begin);
   fn->source_len = end - begin;
   return fn->source != NULL;
 }

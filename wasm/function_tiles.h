@@ -10,11 +10,11 @@
 
 /* Fills `fn`'s name, type, lines and tiles (one per name, lifetimes and
  * uses) from reading `r`, in `arena`. False when out of memory. */
-bool mm_function_tiles(const mm_function_reading *r, mm_function *fn, mm_arena *arena);
+bool mm__function_tiles(const mm_function_reading *r, mm_function *fn, mm_arena *arena);
 
 /* Copies `fn`'s lines (src_start..src_end) into `arena` for `source`:
  * the model keeps no reference to the caller's input. False when out of
  * memory. */
-bool mm_function_source(const mm_function_reading *r, mm_function *fn, mm_arena *arena);
+bool mm__function_source(const mm_function_reading *r, mm_function *fn, mm_arena *arena);
 
 #endif

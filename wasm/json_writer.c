@@ -29,7 +29,7 @@ static void put_escape(mm_buf *out, unsigned code) {
   char u[6] = {
       '\\',           'u', hex[(code >> 12) & 0xF], hex[(code >> 8) & 0xF], hex[(code >> 4) & 0xF],
       hex[code & 0xF]};
-  mm_buf_append(out, u, 6);
+  mm__buf_append(out, u, 6);
 }
 
 /* The bytes of s[0, len) escaped for a JSON string, quotes aside. With
@@ -52,34 +52,34 @@ static void put_escaped(mm_buf *out, const char *s, size_t len, uint32_t lines) 
     bool separator =
         c == 0xE2 && i + 2 < len && u[i + 1] == 0x80 && (u[i + 2] == 0xA8 || u[i + 2] == 0xA9);
     if (c == 0xE2 && !separator) continue;
-    mm_buf_append(out, s + run, i - run);
+    mm__buf_append(out, s + run, i - run);
     if (lines && (c == '\n' || c == '\r')) { /* the next line: the next string */
       if (c == '\r' && i + 1 < len && u[i + 1] == '\n') i++;
       if (--lines == 0) return;
-      mm_buf_append(out, "\",\"", 3);
+      mm__buf_append(out, "\",\"", 3);
     } else if (separator) {
       put_escape(out, 0x2028u + (u[i + 2] - 0xA8u));
       i += 2;
     } else if (c == '"') {
-      mm_buf_append(out, "\\\"", 2);
+      mm__buf_append(out, "\\\"", 2);
     } else if (c == '\\') {
-      mm_buf_append(out, "\\\\", 2);
+      mm__buf_append(out, "\\\\", 2);
     } else if (c == '\n') {
-      mm_buf_append(out, "\\n", 2);
+      mm__buf_append(out, "\\n", 2);
     } else if (c == '\t') {
-      mm_buf_append(out, "\\t", 2);
+      mm__buf_append(out, "\\t", 2);
     } else if (c == '\r') {
-      mm_buf_append(out, "\\r", 2);
+      mm__buf_append(out, "\\r", 2);
     } else {
       put_escape(out, c);
     }
     run = i + 1;
   }
-  mm_buf_append(out, s + run, len - run);
+  mm__buf_append(out, s + run, len - run);
 }
 
 static void put_string(mm_buf *out, const char *s, size_t len) {
-  if ((out->len + len + 3 > out->cap || out->failed) && !mm_buf_reserve(out, len + 2)) return;
+  if ((out->len + len + 3 > out->cap || out->failed) && !mm__buf_reserve(out, len + 2)) return;
   /* Most strings are names: copied as they are checked, in one pass. */
   char *d = out->data + out->len + 1;
   const unsigned char *u = (const unsigned char *)s;
@@ -91,7 +91,7 @@ static void put_string(mm_buf *out, const char *s, size_t len) {
   out->data[out->len++] = '"';
   if (i < len) { /* something to escape: the general way from the start */
     put_escaped(out, s, len, 0);
-    mm_buf_putc(out, '"');
+    mm__buf_putc(out, '"');
     return;
   }
   d[len] = '"';
@@ -101,24 +101,24 @@ static void put_string(mm_buf *out, const char *s, size_t len) {
 
 static void put_cstring(mm_buf *out, const char *s) { put_string(out, s, strlen(s)); }
 
-static void put_bool(mm_buf *out, bool value) { mm_buf_puts(out, value ? "true" : "false"); }
+static void put_bool(mm_buf *out, bool value) { mm__buf_puts(out, value ? "true" : "false"); }
 
 /* `key` is the text before the value, punctuation included: ",\"hwm\":". */
 static void put_int_field(mm_buf *out, const char *key, int64_t value) {
-  mm_buf_puts(out, key);
-  mm_buf_put_int(out, value);
+  mm__buf_puts(out, key);
+  mm__buf_put_int(out, value);
 }
 
 /* A JSON array of numbers from `count` values, each read by `at`. */
 static void put_int_list(mm_buf *out, const char *key, size_t count,
                          int64_t (*at)(const void *items, size_t i), const void *items) {
-  mm_buf_puts(out, key);
-  mm_buf_putc(out, '[');
+  mm__buf_puts(out, key);
+  mm__buf_putc(out, '[');
   for (size_t i = 0; i < count; i++) {
-    if (i) mm_buf_putc(out, ',');
-    mm_buf_put_int(out, at(items, i));
+    if (i) mm__buf_putc(out, ',');
+    mm__buf_put_int(out, at(items, i));
   }
-  mm_buf_putc(out, ']');
+  mm__buf_putc(out, ']');
 }
 
 static int64_t u32_at(const void *items, size_t i) { return ((const uint32_t *)items)[i]; }
@@ -126,41 +126,41 @@ static int64_t i64_at(const void *items, size_t i) { return ((const int64_t *)it
 
 /* `source`: each line between src_start and src_end, without its end. */
 static void put_source(mm_buf *out, const mm_function *fn) {
-  mm_buf_reserve(out, fn->source_len + 4);
-  mm_buf_append(out, "[\"", 2);
+  mm__buf_reserve(out, fn->source_len + 4);
+  mm__buf_append(out, "[\"", 2);
   put_escaped(out, fn->source, fn->source_len, fn->src_end - fn->src_start + 1);
-  mm_buf_append(out, "\"]", 2);
+  mm__buf_append(out, "\"]", 2);
 }
 
 static void put_null_or_int(mm_buf *out, const char *key, bool known, int64_t value) {
-  mm_buf_puts(out, key);
+  mm__buf_puts(out, key);
   if (known)
-    mm_buf_put_int(out, value);
+    mm__buf_put_int(out, value);
   else
-    mm_buf_puts(out, "null");
+    mm__buf_puts(out, "null");
 }
 
 /* The windows of `fn` placed in `space`, as indices. */
 RARE static void put_space_windows(mm_buf *out, const mm_function *fn, const char *space) {
-  mm_buf_puts(out, ",\"peak_reserved\":[");
+  mm__buf_puts(out, ",\"peak_reserved\":[");
   bool first = true;
   for (size_t i = 0; i < fn->window_count; i++) {
     if (!fn->windows[i].placed || fn->windows[i].space != space) continue;
-    if (!first) mm_buf_putc(out, ',');
+    if (!first) mm__buf_putc(out, ',');
     first = false;
-    mm_buf_put_int(out, (int64_t)i);
+    mm__buf_put_int(out, (int64_t)i);
   }
-  mm_buf_putc(out, ']');
+  mm__buf_putc(out, ']');
 }
 
 static void put_space(mm_buf *out, const mm_function *fn, const mm_space_usage *u) {
-  mm_buf_puts(out, "{\"space\":");
+  mm__buf_puts(out, "{\"space\":");
   put_cstring(out, u->space);
   put_int_field(out, ",\"hwm\":", u->hwm);
   put_int_field(out, ",\"limit\":", u->limit);
   put_int_field(out, ",\"tiles\":", u->tiles);
   put_int_field(out, ",\"bases\":", u->bases);
-  put_int_field(out, ",\"rank\":", mm_space_rank(u->space));
+  put_int_field(out, ",\"rank\":", mm__space_rank(u->space));
   put_int_field(out, ",\"over_capacity\":", u->over_capacity);
   put_int_field(out, ",\"peak_live\":", u->peak_live);
   put_int_field(out, ",\"peak_line\":", u->peak_line);
@@ -172,17 +172,17 @@ static void put_space(mm_buf *out, const mm_function *fn, const mm_space_usage *
   if (u->peak_live > 0 && u->reserved_bytes)
     put_space_windows(out, fn, u->space);
   else
-    mm_buf_puts(out, ",\"peak_reserved\":[]");
-  mm_buf_puts(out, ",\"live\":[");
+    mm__buf_puts(out, ",\"peak_reserved\":[]");
+  mm__buf_puts(out, ",\"live\":[");
   for (uint32_t i = 0; i < u->profile_len; i++) {
-    if (i) mm_buf_putc(out, ',');
-    mm_buf_putc(out, '[');
-    mm_buf_put_int(out, u->profile[i].line);
-    mm_buf_putc(out, ',');
-    mm_buf_put_int(out, u->profile[i].bytes);
-    mm_buf_putc(out, ']');
+    if (i) mm__buf_putc(out, ',');
+    mm__buf_putc(out, '[');
+    mm__buf_put_int(out, u->profile[i].line);
+    mm__buf_putc(out, ',');
+    mm__buf_put_int(out, u->profile[i].bytes);
+    mm__buf_putc(out, ']');
   }
-  mm_buf_puts(out, "]}");
+  mm__buf_puts(out, "]}");
 }
 
 /* A box's uses and its longest idle span. */
@@ -193,37 +193,37 @@ static void put_uses(mm_buf *out, const mm_box *box) {
     put_int_field(out, ",", box->idle_to);
     put_int_field(out, "],\"idle_bytes_lines\":", mm__idle_cost(box));
   } else {
-    mm_buf_puts(out, ",\"idle\":null,\"idle_bytes_lines\":0");
+    mm__buf_puts(out, ",\"idle\":null,\"idle_bytes_lines\":0");
   }
 }
 
 static void put_box(mm_buf *out, const mm_box *box) {
   const mm_tile *t = box->tile;
-  mm_buf_puts(out, "{\"name\":");
+  mm__buf_puts(out, "{\"name\":");
   put_cstring(out, t->name);
-  mm_buf_puts(out, ",\"space\":");
+  mm__buf_puts(out, ",\"space\":");
   put_cstring(out, t->space);
-  mm_buf_puts(out, ",\"base\":");
+  mm__buf_puts(out, ",\"base\":");
   put_cstring(out, t->base);
   put_int_field(out, ",\"offset\":", t->offset);
   put_int_field(out, ",\"size\":", t->size);
   put_int_list(out, ",\"shape\":", t->shape_len, i64_at, t->shape);
-  mm_buf_puts(out, ",\"dtype\":");
+  mm__buf_puts(out, ",\"dtype\":");
   put_cstring(out, t->dtype);
-  mm_buf_puts(out, ",\"op\":");
+  mm__buf_puts(out, ",\"op\":");
   put_cstring(out, t->op);
   put_int_field(out, ",\"start\":", box->start);
   put_int_field(out, ",\"end\":", box->end);
-  mm_buf_puts(out, ",\"aliases\":[");
+  mm__buf_puts(out, ",\"aliases\":[");
   for (uint32_t i = 0; i < box->alias_count; i++) {
-    if (i) mm_buf_putc(out, ',');
+    if (i) mm__buf_putc(out, ',');
     put_cstring(out, box->aliases[i]);
   }
-  mm_buf_puts(out, "],\"view\":");
+  mm__buf_puts(out, "],\"view\":");
   put_bool(out, box->view);
-  mm_buf_puts(out, ",\"conflict\":");
+  mm__buf_puts(out, ",\"conflict\":");
   put_bool(out, box->conflict);
-  mm_buf_puts(out, ",\"over_capacity\":");
+  mm__buf_puts(out, ",\"over_capacity\":");
   put_bool(out, box->over_capacity);
   if (box->partner_total) {
     size_t listed = box->partner_total < MM_BOX_PARTNERS ? box->partner_total : MM_BOX_PARTNERS;
@@ -236,7 +236,7 @@ static void put_box(mm_buf *out, const mm_box *box) {
     put_int_field(out, ",\"window_conflict_count\":", box->window_partner_total);
   }
   put_uses(out, box);
-  mm_buf_putc(out, '}');
+  mm__buf_putc(out, '}');
 }
 
 /* `note` of a window that is not drawn. */
@@ -248,26 +248,26 @@ RARE static const char *window_note(const mm_window *w) {
 }
 
 RARE static void put_window(mm_buf *out, const mm_function *fn, const mm_window *w) {
-  mm_buf_puts(out, "{\"name\":");
+  mm__buf_puts(out, "{\"name\":");
   put_cstring(out, w->name);
-  mm_buf_puts(out, ",\"space\":");
+  mm__buf_puts(out, ",\"space\":");
   put_cstring(out, w->space);
   put_null_or_int(out, ",\"base\":", w->base_known, w->base);
   put_null_or_int(out, ",\"size\":", w->size_known, w->size);
   put_int_field(out, ",\"line\":", w->line);
   if (w->bound) {
-    mm_buf_puts(out, ",\"bound\":");
+    mm__buf_puts(out, ",\"bound\":");
     put_cstring(out, w->bound);
   }
   if (w->slot_size) put_int_field(out, ",\"slot_size\":", w->slot_size);
   if (w->slot_num) put_int_field(out, ",\"slot_num\":", w->slot_num);
-  mm_buf_puts(out, ",\"placed\":");
+  mm__buf_puts(out, ",\"placed\":");
   put_bool(out, w->placed);
   if (!w->placed) {
-    mm_buf_puts(out, ",\"note\":");
+    mm__buf_puts(out, ",\"note\":");
     put_cstring(out, window_note(w));
   }
-  mm_buf_puts(out, ",\"over_capacity\":");
+  mm__buf_puts(out, ",\"over_capacity\":");
   put_bool(out, w->over_capacity);
   put_int_list(out, ",\"conflicts_with\":", w->partner_count, u32_at, w->partners);
   put_int_field(out, ",\"conflict_count\":", w->partner_total);
@@ -277,20 +277,20 @@ RARE static void put_window(mm_buf *out, const mm_function *fn, const mm_window 
     for (size_t k = 0; k < fn->space_count; k++) {
       const mm_space_usage *u = &fn->spaces[k];
       if (u->space != w->space || !u->has_capacity) continue;
-      mm_buf_puts(out, ",\"one_more_slot_fits\":");
+      mm__buf_puts(out, ",\"one_more_slot_fits\":");
       put_bool(out, w->grown_hwm <= u->limit);
     }
   }
-  mm_buf_putc(out, '}');
+  mm__buf_putc(out, '}');
 }
 
 RARE static void put_import(mm_buf *out, const mm_import *imp) {
-  mm_buf_puts(out, "{\"name\":");
+  mm__buf_puts(out, "{\"name\":");
   put_cstring(out, imp->name);
-  mm_buf_puts(out, ",\"peer\":");
+  mm__buf_puts(out, ",\"peer\":");
   put_cstring(out, imp->peer);
   put_int_field(out, ",\"line\":", imp->line);
-  mm_buf_putc(out, '}');
+  mm__buf_putc(out, '}');
 }
 
 /* model.md's spaces, or (`reserved_only`) the spaces of windows only. */
@@ -298,43 +298,43 @@ static void put_spaces(mm_buf *out, const mm_function *fn, bool reserved_only) {
   bool first = true;
   for (size_t i = 0; i < fn->space_count; i++) {
     if (fn->spaces[i].reserved_only != reserved_only) continue;
-    if (!first) mm_buf_putc(out, ',');
+    if (!first) mm__buf_putc(out, ',');
     first = false;
     put_space(out, fn, &fn->spaces[i]);
   }
 }
 
 static void put_function(mm_buf *out, const mm_function *fn, unsigned flags) {
-  mm_buf_puts(out, "{\"name\":");
+  mm__buf_puts(out, "{\"name\":");
   put_cstring(out, fn->name);
-  mm_buf_puts(out, ",\"ftype\":");
+  mm__buf_puts(out, ",\"ftype\":");
   put_cstring(out, fn->ftype);
   put_int_field(out, ",\"src_start\":", fn->src_start);
   put_int_field(out, ",\"src_end\":", fn->src_end);
   if (!(flags & MM_JSON_WITHOUT_SOURCE) && fn->source) {
-    mm_buf_puts(out, ",\"source\":");
+    mm__buf_puts(out, ",\"source\":");
     put_source(out, fn);
   }
-  mm_buf_puts(out, ",\"spaces\":[");
+  mm__buf_puts(out, ",\"spaces\":[");
   put_spaces(out, fn, false);
-  mm_buf_puts(out, "],\"reserved_only_spaces\":[");
+  mm__buf_puts(out, "],\"reserved_only_spaces\":[");
   put_spaces(out, fn, true);
-  mm_buf_puts(out, "],\"reserved\":[");
+  mm__buf_puts(out, "],\"reserved\":[");
   for (size_t i = 0; i < fn->window_count; i++) {
-    if (i) mm_buf_putc(out, ',');
+    if (i) mm__buf_putc(out, ',');
     put_window(out, fn, &fn->windows[i]);
   }
-  mm_buf_puts(out, "],\"imports\":[");
+  mm__buf_puts(out, "],\"imports\":[");
   for (size_t i = 0; i < fn->import_count; i++) {
-    if (i) mm_buf_putc(out, ',');
+    if (i) mm__buf_putc(out, ',');
     put_import(out, &fn->imports[i]);
   }
-  mm_buf_puts(out, "],\"boxes\":[");
+  mm__buf_puts(out, "],\"boxes\":[");
   for (size_t i = 0; i < fn->box_count; i++) {
-    if (i) mm_buf_puts(out, ",\n");
+    if (i) mm__buf_puts(out, ",\n");
     put_box(out, &fn->boxes[i]);
   }
-  mm_buf_puts(out, "]}");
+  mm__buf_puts(out, "]}");
 }
 
 /* The JSON's size, roughly: the source lines plus about 400 bytes a box;
@@ -342,7 +342,7 @@ static void put_function(mm_buf *out, const mm_function *fn, unsigned flags) {
 static size_t json_size_guess(const mm_model *model, unsigned flags) {
   size_t size = 4096;
   for (size_t i = 0; i < model->functions.len; i++) {
-    const mm_function *fn = mm_vec_at(&model->functions, i);
+    const mm_function *fn = mm__vec_at(&model->functions, i);
     if (!(flags & MM_JSON_WITHOUT_SOURCE)) size += fn->source_len + fn->source_len / 8;
     size += fn->box_count * 460 + 256;
   }
@@ -355,71 +355,71 @@ char *mm_model_to_json(const mm_model *model, size_t *out_len) {
 
 char *mm_model_to_json_with(const mm_model *model, unsigned flags, size_t *out_len) {
   mm_buf out = {0};
-  mm_buf_reserve(&out, json_size_guess(model, flags));
-  mm_buf_puts(&out, "{\"dump\":");
+  mm__buf_reserve(&out, json_size_guess(model, flags));
+  mm__buf_puts(&out, "{\"dump\":");
   put_cstring(&out, model->dump);
-  mm_buf_puts(&out, ",\"pass_name\":");
+  mm__buf_puts(&out, ",\"pass_name\":");
   put_cstring(&out, model->pass_name);
-  mm_buf_puts(&out, ",\"backend\":{\"name\":");
+  mm__buf_puts(&out, ",\"backend\":{\"name\":");
   put_cstring(&out, model->backend->name);
-  mm_buf_puts(&out, ",\"arch\":");
+  mm__buf_puts(&out, ",\"arch\":");
   put_cstring(&out, model->backend->arch);
-  mm_buf_puts(&out, ",\"detected\":");
+  mm__buf_puts(&out, ",\"detected\":");
   put_bool(&out, model->detected);
-  mm_buf_puts(&out, "},\n\"functions\":[\n");
+  mm__buf_puts(&out, "},\n\"functions\":[\n");
   for (size_t i = 0; i < model->functions.len; i++) {
-    if (i) mm_buf_puts(&out, ",\n");
-    put_function(&out, mm_vec_at(&model->functions, i), flags);
+    if (i) mm__buf_puts(&out, ",\n");
+    put_function(&out, mm__vec_at(&model->functions, i), flags);
   }
-  mm_buf_puts(&out, "]}\n");
-  return mm_buf_finish(&out, out_len);
+  mm__buf_puts(&out, "]}\n");
+  return mm__buf_finish(&out, out_len);
 }
 
 char *mm_error_to_json(const mm_error *error, size_t *out_len) {
   mm_buf out = {0};
-  mm_buf_puts(&out, "{\"error\":");
+  mm__buf_puts(&out, "{\"error\":");
   put_cstring(&out, mm_status_name(error->status));
-  mm_buf_puts(&out, ",\"message\":");
+  mm__buf_puts(&out, ",\"message\":");
   put_cstring(&out, error->message ? error->message : "");
   if (error->line) {
     put_int_field(&out, ",\"line\":", error->line);
   }
   if (error->function_count) {
-    mm_buf_puts(&out, ",\"functions\":[");
+    mm__buf_puts(&out, ",\"functions\":[");
     for (size_t i = 0; i < error->function_count; i++) {
-      if (i) mm_buf_putc(&out, ',');
+      if (i) mm__buf_putc(&out, ',');
       put_cstring(&out, error->functions[i]);
     }
-    mm_buf_putc(&out, ']');
+    mm__buf_putc(&out, ']');
   }
-  mm_buf_puts(&out, "}\n");
-  return mm_buf_finish(&out, out_len);
+  mm__buf_puts(&out, "}\n");
+  return mm__buf_finish(&out, out_len);
 }
 
 char *mm_backends_json(size_t *out_len) {
   mm_buf out = {0};
-  mm_buf_putc(&out, '[');
+  mm__buf_putc(&out, '[');
   for (size_t i = 0; i < mm_backend_count(); i++) {
     const mm_backend *b = mm_backend_at(i);
-    if (i) mm_buf_putc(&out, ',');
-    mm_buf_puts(&out, "{\"name\":");
+    if (i) mm__buf_putc(&out, ',');
+    mm__buf_puts(&out, "{\"name\":");
     put_cstring(&out, b->name);
-    mm_buf_puts(&out, ",\"arch\":");
+    mm__buf_puts(&out, ",\"arch\":");
     put_cstring(&out, b->arch);
-    mm_buf_puts(&out, ",\"capacities\":{");
+    mm__buf_puts(&out, ",\"capacities\":{");
     bool first = true;
     for (size_t s = 0; mm__space_at(s); s++) {
       const char *space = mm__space_at(s);
       uint64_t capacity = mm_backend_capacity(b, space, strlen(space));
       if (!capacity) continue;
-      if (!first) mm_buf_putc(&out, ',');
+      if (!first) mm__buf_putc(&out, ',');
       first = false;
       put_cstring(&out, space);
-      mm_buf_putc(&out, ':');
-      mm_buf_put_int(&out, (int64_t)capacity);
+      mm__buf_putc(&out, ':');
+      mm__buf_put_int(&out, (int64_t)capacity);
     }
-    mm_buf_puts(&out, "}}");
+    mm__buf_puts(&out, "}}");
   }
-  mm_buf_puts(&out, "]");
-  return mm_buf_finish(&out, out_len);
+  mm__buf_puts(&out, "]");
+  return mm__buf_finish(&out, out_len);
 }

@@ -116,12 +116,12 @@ static bool emit_runs(mm_function *fn, slot_key *members, size_t n, mm_arena *ar
     box->tile = members[i].tile;
     box->start = members[i].tile->start;
     box->end = end;
-    box->rank = mm_space_rank(box->tile->space);
+    box->rank = mm__space_rank(box->tile->space);
     box->order = (uint32_t)fn->box_count++;
     box->alias_count = (uint32_t)(j - i - 1);
     if (box->alias_count) {
-      box->aliases = mm_arena_alloc(arena, box->alias_count * sizeof *box->aliases);
-      const mm_tile **run = mm_arena_alloc(arena, (j - i) * sizeof *run);
+      box->aliases = mm__arena_alloc(arena, box->alias_count * sizeof *box->aliases);
+      const mm_tile **run = mm__arena_alloc(arena, (j - i) * sizeof *run);
       if (!box->aliases || !run) return false;
       for (size_t k = i; k < j; k++) {
         run[k - i] = members[k].tile;
@@ -261,7 +261,7 @@ static void flag_over_capacity(mm_function *fn) {
 static bool sum_spaces(mm_function *fn, const mm_backend *backend, mm_arena *arena) {
   /* Room for a space of reserved windows only, one per window (windows.c). */
   size_t room = fn->box_count + fn->window_count;
-  fn->spaces = mm_arena_alloc(arena, (room ? room : 1) * sizeof *fn->spaces);
+  fn->spaces = mm__arena_alloc(arena, (room ? room : 1) * sizeof *fn->spaces);
   const char **scratch = mm__alloc((fn->box_count ? fn->box_count : 1) * sizeof *scratch);
   if (!fn->spaces || !scratch) {
     mm__dealloc(scratch);
@@ -299,10 +299,10 @@ static bool sum_spaces(mm_function *fn, const mm_backend *backend, mm_arena *are
   return true;
 }
 
-bool mm_function_layout(mm_function *fn, const mm_backend *backend, mm_arena *arena) {
+bool mm__function_layout(mm_function *fn, const mm_backend *backend, mm_arena *arena) {
   size_t n = fn->tile_count;
   slot_key *keys = mm__alloc((n ? n : 1) * sizeof *keys);
-  fn->boxes = mm_arena_alloc(arena, (n ? n : 1) * sizeof *fn->boxes);
+  fn->boxes = mm__arena_alloc(arena, (n ? n : 1) * sizeof *fn->boxes);
   fn->box_count = 0;
   if (!keys || !fn->boxes) {
     mm__dealloc(keys);

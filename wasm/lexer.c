@@ -15,9 +15,9 @@
 
 typedef mm_lexer lexer;
 
-static bool failed(const lexer *lx) { return mm_diag_failed(lx->diag); }
+static bool failed(const lexer *lx) { return mm__diag_failed(lx->diag); }
 
-static void oom(lexer *lx) { mm_diag_set(lx->diag, MM_ERR_NO_MEMORY, lx->line, "out of memory"); }
+static void oom(lexer *lx) { mm__diag_set(lx->diag, MM_ERR_NO_MEMORY, lx->line, "out of memory"); }
 
 /* A new chunk at the end of the chunk table; false when out of memory. */
 static bool add_chunk(lexer *lx) {
@@ -71,7 +71,7 @@ static void emit_end(lexer *lx) {
     lx->chunk_count = lx->chunk_cap = 1;
     lx->count++;
   }
-  mm_token *last = (mm_token *)mm_lexer_at(lx, lx->count - 1);
+  mm_token *last = (mm_token *)mm__lexer_at(lx, lx->count - 1);
   memset(last, 0, sizeof *last);
   last->kind = TK_END;
   last->start = (uint32_t)lx->pos;
@@ -81,7 +81,7 @@ static void emit_end(lexer *lx) {
 static void record_line_start(lexer *lx) {
   if (!lx->with_lines) return;
   mm_vec *v = &lx->lines;
-  uint32_t *start = v->len < v->cap ? (uint32_t *)v->items + v->len++ : mm_vec_push(v);
+  uint32_t *start = v->len < v->cap ? (uint32_t *)v->items + v->len++ : mm__vec_push(v);
   if (!start)
     oom(lx);
   else
@@ -153,11 +153,11 @@ static void invalid_character(lexer *lx) {
   size_t n;
   uint32_t cp = decode_utf8(lx->src, lx->pos, &n);
   if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && mm__identifier_class(cp) & MM_IDENT_UNPRINTABLE))
-    mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "invalid non-printable character U+%04X",
-                (unsigned)cp);
+    mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "invalid non-printable character U+%04X",
+                 (unsigned)cp);
   else
-    mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "invalid character '%.*s' (U+%04X)", (int)n,
-                lx->src + lx->pos, (unsigned)cp);
+    mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "invalid character '%.*s' (U+%04X)", (int)n,
+                 lx->src + lx->pos, (unsigned)cp);
 }
 
 /* A name Python would read as another one: it normalises names to NFKC
@@ -165,12 +165,12 @@ static void invalid_character(lexer *lx) {
 static void unstable_name(lexer *lx, size_t start, size_t end, size_t at) {
   size_t n;
   uint32_t cp = decode_utf8(lx->src, at, &n);
-  mm_diag_set(lx->diag, MM_ERR_LIMIT, lx->line,
-              "the name '%.*s' on line %u holds '%.*s' (U+%04X), which Python reads as "
-              "another character (it normalises names to NFKC); memory-map compares names as "
-              "written and would read this dump differently: rename it",
-              (int)(end - start < 200 ? end - start : 200), lx->src + start, (unsigned)lx->line,
-              (int)n, lx->src + at, (unsigned)cp);
+  mm__diag_set(lx->diag, MM_ERR_LIMIT, lx->line,
+               "the name '%.*s' on line %u holds '%.*s' (U+%04X), which Python reads as "
+               "another character (it normalises names to NFKC); memory-map compares names as "
+               "written and would read this dump differently: rename it",
+               (int)(end - start < 200 ? end - start : 200), lx->src + start, (unsigned)lx->line,
+               (int)n, lx->src + at, (unsigned)cp);
 }
 
 /* Advances over identifier characters; false when none. A non-ASCII one
@@ -245,7 +245,7 @@ static const struct {
  * in step with the table above (the C tests look up every keyword). */
 #define KW_LETTER(c) (1u << ((c) - 'a'))
 #define KW_PAIR(len, first, seconds) [(len)-2][(first) - 'a'] = (seconds)
-const uint32_t mm_keyword_pairs[7][26] = {
+const uint32_t mm__keyword_pairs[7][26] = {
     KW_PAIR(2, 'a', KW_LETTER('s')),
     KW_PAIR(2, 'i', KW_LETTER('f') | KW_LETTER('n') | KW_LETTER('s')),
     KW_PAIR(2, 'o', KW_LETTER('r')),
@@ -281,16 +281,16 @@ const uint32_t mm_keyword_pairs[7][26] = {
 #undef KW_LETTER
 
 static inline uint8_t keyword_kind(const char *text, size_t len) {
-  if (!mm_maybe_keyword(text, len)) return TK_NAME;
+  if (!mm__maybe_keyword(text, len)) return TK_NAME;
   for (size_t i = 0; i < 10 && keywords_by_length[len - 2][i].word; i++) {
     const char *word = keywords_by_length[len - 2][i].word;
-    if (word[0] == text[0] && mm_bytes_equal(word, text, len))
+    if (word[0] == text[0] && mm__bytes_equal(word, text, len))
       return keywords_by_length[len - 2][i].kind;
   }
   return TK_NAME;
 }
 
-uint8_t mm_keyword_kind(const char *text, size_t len) { return keyword_kind(text, len); }
+uint8_t mm__keyword_kind(const char *text, size_t len) { return keyword_kind(text, len); }
 
 /* String prefix flags for `text`, or -1 when it is not a string prefix. */
 static int string_prefix_flags(const char *text, size_t len) {
@@ -322,10 +322,10 @@ static void scan_string(lexer *lx, size_t start, int flags) {
   lx->pos += triple ? 3 : 1;
   for (;;) {
     if (lx->pos >= lx->end) {
-      mm_diag_set(lx->diag, MM_ERR_SYNTAX, line,
-                  triple ? "unterminated triple-quoted string literal (detected at line %u)"
-                         : "unterminated string literal (detected at line %u)",
-                  (unsigned)lx->line);
+      mm__diag_set(lx->diag, MM_ERR_SYNTAX, line,
+                   triple ? "unterminated triple-quoted string literal (detected at line %u)"
+                          : "unterminated string literal (detected at line %u)",
+                   (unsigned)lx->line);
       return;
     }
     char c = lx->src[lx->pos];
@@ -334,8 +334,8 @@ static void scan_string(lexer *lx, size_t start, int flags) {
       if (!take_newline(lx) && lx->pos < lx->end) lx->pos++;
     } else if (c == '\n' || c == '\r') {
       if (!triple) {
-        mm_diag_set(lx->diag, MM_ERR_SYNTAX, line,
-                    "unterminated string literal (detected at line %u)", (unsigned)lx->line);
+        mm__diag_set(lx->diag, MM_ERR_SYNTAX, line,
+                     "unterminated string literal (detected at line %u)", (unsigned)lx->line);
         return;
       }
       take_newline(lx);
@@ -419,22 +419,22 @@ static void scan_number(lexer *lx) {
     if (lx->pos < lx->end && lx->src[lx->pos] == '_') lx->pos++;
     int base = next == 'x' ? 16 : next == 'o' ? 8 : 2;
     if (!scan_digits(lx, base, true)) {
-      mm_diag_set(lx->diag, MM_ERR_SYNTAX, line, "invalid %s literal",
-                  base == 16  ? "hexadecimal"
-                  : base == 8 ? "octal"
-                              : "binary");
+      mm__diag_set(lx->diag, MM_ERR_SYNTAX, line, "invalid %s literal",
+                   base == 16  ? "hexadecimal"
+                   : base == 8 ? "octal"
+                               : "binary");
       return;
     }
   } else {
     if (c != '.' && !scan_digits(lx, 10, true)) {
-      mm_diag_set(lx->diag, MM_ERR_SYNTAX, line, "invalid decimal literal");
+      mm__diag_set(lx->diag, MM_ERR_SYNTAX, line, "invalid decimal literal");
       return;
     }
     if (lx->pos < lx->end && lx->src[lx->pos] == '.') {
       lx->pos++;
       is_float = true;
       if (!scan_digits(lx, 10, false)) {
-        mm_diag_set(lx->diag, MM_ERR_SYNTAX, line, "invalid decimal literal");
+        mm__diag_set(lx->diag, MM_ERR_SYNTAX, line, "invalid decimal literal");
         return;
       }
     }
@@ -442,9 +442,9 @@ static void scan_number(lexer *lx) {
     if (!is_float && c == '0') {
       for (size_t i = start; i < lx->pos; i++)
         if (lx->src[i] != '0' && lx->src[i] != '_') {
-          mm_diag_set(lx->diag, MM_ERR_SYNTAX, line,
-                      "leading zeros in decimal integer literals are not permitted; use an 0o "
-                      "prefix for octal integers");
+          mm__diag_set(lx->diag, MM_ERR_SYNTAX, line,
+                       "leading zeros in decimal integer literals are not permitted; use an 0o "
+                       "prefix for octal integers");
           return;
         }
     }
@@ -505,7 +505,7 @@ static void track_bracket(lexer *lx, uint8_t op) {
   char c = lx->src[lx->pos];
   if (op == OP_LPAR || op == OP_LSQB || op == OP_LBRACE) {
     if (lx->depth >= MAX_BRACKETS) {
-      mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "too many nested parentheses");
+      mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "too many nested parentheses");
       return;
     }
     lx->brackets[lx->depth] = c;
@@ -513,7 +513,7 @@ static void track_bracket(lexer *lx, uint8_t op) {
     lx->depth++;
   } else if (op == OP_RPAR || op == OP_RSQB || op == OP_RBRACE) {
     if (lx->depth <= lx->base_depth) {
-      mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "unmatched '%c'", c);
+      mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "unmatched '%c'", c);
       return;
     }
     char open = lx->brackets[lx->depth - 1];
@@ -521,12 +521,12 @@ static void track_bracket(lexer *lx, uint8_t op) {
     if (c != expected) {
       uint32_t open_line = lx->bracket_lines[lx->depth - 1];
       if (open_line != lx->line)
-        mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line,
-                    "closing parenthesis '%c' does not match opening parenthesis '%c' on line %u",
-                    c, open, (unsigned)open_line);
+        mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->line,
+                     "closing parenthesis '%c' does not match opening parenthesis '%c' on line %u",
+                     c, open, (unsigned)open_line);
       else
-        mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line,
-                    "closing parenthesis '%c' does not match opening parenthesis '%c'", c, open);
+        mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->line,
+                     "closing parenthesis '%c' does not match opening parenthesis '%c'", c, open);
       return;
     }
     lx->depth--;
@@ -575,7 +575,7 @@ static bool handle_indentation(lexer *lx) {
     if (alt != lx->alt_indents[top]) goto tab_error;
   } else if (col > lx->indents[top]) {
     if (top + 1 > MAX_INDENT) {
-      mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "too many levels of indentation");
+      mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "too many levels of indentation");
       return true;
     }
     if (alt <= lx->alt_indents[top]) goto tab_error;
@@ -589,16 +589,16 @@ static bool handle_indentation(lexer *lx) {
       emit(lx, TK_DEDENT, lx->pos, 0, lx->line);
     }
     if (col != lx->indents[lx->indent_top]) {
-      mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line,
-                  "unindent does not match any outer indentation level");
+      mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->line,
+                   "unindent does not match any outer indentation level");
       return true;
     }
     if (alt != lx->alt_indents[lx->indent_top]) goto tab_error;
   }
   return true;
 tab_error:
-  mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line,
-              "inconsistent use of tabs and spaces in indentation");
+  mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->line,
+               "inconsistent use of tabs and spaces in indentation");
   return true;
 }
 
@@ -643,12 +643,12 @@ static void scan_token(lexer *lx, bool *line_start) {
     lx->pos++;
     if (!take_newline(lx)) {
       if (lx->pos >= lx->end)
-        mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "unexpected EOF while parsing");
+        mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "unexpected EOF while parsing");
       else
-        mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line,
-                    "unexpected character after line continuation character");
+        mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->line,
+                     "unexpected character after line continuation character");
     } else if (lx->pos >= lx->end) {
-      mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "unexpected EOF while parsing");
+      mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "unexpected EOF while parsing");
     }
   } else if (is_ascii_ident_start(c)) {
     scan_name_or_string(lx);
@@ -661,13 +661,13 @@ static void scan_token(lexer *lx, bool *line_start) {
   }
 }
 
-static void finish(lexer *lx) {
+static void end_of_input(lexer *lx) {
   if (lx->depth > lx->base_depth) {
-    mm_diag_set(lx->diag, MM_ERR_SYNTAX, lx->bracket_lines[lx->depth - 1], "'%c' was never closed",
-                lx->brackets[lx->depth - 1]);
+    mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->bracket_lines[lx->depth - 1], "'%c' was never closed",
+                 lx->brackets[lx->depth - 1]);
     return;
   }
-  const mm_token *last = lx->count > lx->first ? mm_lexer_at(lx, lx->count - 1) : NULL;
+  const mm_token *last = lx->count > lx->first ? mm__lexer_at(lx, lx->count - 1) : NULL;
   if (last && last->kind != TK_NEWLINE && last->kind != TK_DEDENT && last->kind != TK_INDENT)
     emit(lx, TK_NEWLINE, lx->pos, 0, lx->line);
   while (lx->indent_top > 0) {
@@ -677,8 +677,8 @@ static void finish(lexer *lx) {
   emit(lx, TK_END, lx->pos, 0, lx->line);
 }
 
-void mm_lexer_init(mm_lexer *lx, const char *input, size_t begin, size_t end, uint32_t base_line,
-                   bool in_brackets, bool with_lines, mm_diag *diag) {
+void mm__lexer_init(mm_lexer *lx, const char *input, size_t begin, size_t end, uint32_t base_line,
+                    bool in_brackets, bool with_lines, mm_diag *diag) {
   memset(lx, 0, sizeof *lx);
   lx->src = input;
   lx->pos = begin;
@@ -689,7 +689,7 @@ void mm_lexer_init(mm_lexer *lx, const char *input, size_t begin, size_t end, ui
   lx->depth = lx->base_depth = in_brackets ? 1 : 0;
   if (in_brackets) lx->brackets[0] = '{';
   lx->line_start = !in_brackets;
-  mm_vec_init(&lx->lines, sizeof(uint32_t));
+  mm__vec_init(&lx->lines, sizeof(uint32_t));
   if (with_lines) { /* dumps hold about one line per 40 bytes: reserve that once */
     size_t lines = (end - begin) / 40 + 16;
     lx->lines.items = mm__alloc(lines * sizeof(uint32_t));
@@ -795,12 +795,12 @@ static void lex_run(lexer *lx, size_t want) {
   lx->next_slot = slot;
 }
 
-void mm_lexer_fill(mm_lexer *lx, size_t index) {
+void mm__lexer_fill(mm_lexer *lx, size_t index) {
   /* A few tokens more than asked: the parser mostly wants the next one. */
   size_t want = index < SIZE_MAX - 16 ? index + 16 : SIZE_MAX;
   while (!lx->done && lx->count <= want) {
     /* Not past a line end unless asked: the parser's fast path may read
-     * the next statement itself (mm_lexer_resume_at). */
+     * the next statement itself (mm__lexer_resume_at). */
     if (lx->line_start && lx->count > index) break;
     if (!failed(lx) && lx->pos < lx->end) {
       bool line_start = lx->line_start;
@@ -810,26 +810,26 @@ void mm_lexer_fill(mm_lexer *lx, size_t index) {
       if (line_start && !lx->line_start && lx->count > index) break;
       continue;
     }
-    if (!failed(lx)) finish(lx);
+    if (!failed(lx)) end_of_input(lx);
     if (failed(lx)) emit_end(lx); /* the parser reads up to here */
     if (lx->lines.failed) oom(lx);
     lx->done = true;
   }
 }
 
-bool mm_lexer_can_resume(const mm_lexer *lx, size_t next) {
+bool mm__lexer_can_resume(const mm_lexer *lx, size_t next) {
   return !lx->done && !failed(lx) && lx->base_depth == 0 &&
          (lx->pos < next || (lx->pos == next && lx->line_start));
 }
 
-bool mm_lexer_same_indent(const mm_lexer *lx, size_t spaces) {
+bool mm__lexer_same_indent(const mm_lexer *lx, size_t spaces) {
   return (size_t)lx->indents[lx->indent_top] == spaces &&
          (size_t)lx->alt_indents[lx->indent_top] == spaces;
 }
 
-void mm_lexer_resume_at(mm_lexer *lx, size_t index, size_t next, uint32_t next_line,
-                        const uint32_t *starts, size_t start_count) {
-  const mm_token *first = mm_lexer_at(lx, index);
+void mm__lexer_resume_at(mm_lexer *lx, size_t index, size_t next, uint32_t next_line,
+                         const uint32_t *starts, size_t start_count) {
+  const mm_token *first = mm__lexer_at(lx, index);
   size_t statement_start = first->start;
   uint32_t first_line = first->line;
   /* Drop the tokens from `index` on: the chunks after its own are freed. */
@@ -850,7 +850,7 @@ void mm_lexer_resume_at(mm_lexer *lx, size_t index, size_t next, uint32_t next_l
     }
   }
   while (lx->with_lines && lx->lines.len < next_line) {
-    size_t nl = mm_find_line_end(lx->src, lx->pos, next);
+    size_t nl = mm__find_line_end(lx->src, lx->pos, next);
     if (nl == next) break;
     lx->pos = nl + 1;
     record_line_start(lx);
@@ -861,7 +861,7 @@ void mm_lexer_resume_at(mm_lexer *lx, size_t index, size_t next, uint32_t next_l
   lx->depth = 0;
 }
 
-void mm_lexer_release(mm_lexer *lx, size_t index) {
+void mm__lexer_release(mm_lexer *lx, size_t index) {
   size_t drop = 0;
   /* Keep the chunk holding `index` and the one holding the last token. */
   size_t keep_from = index < lx->count ? index : lx->count ? lx->count - 1 : 0;
@@ -873,44 +873,44 @@ void mm_lexer_release(mm_lexer *lx, size_t index) {
   lx->first += drop * MM_TOKEN_CHUNK;
 }
 
-void mm_lexer_free(mm_lexer *lx) {
+void mm__lexer_free(mm_lexer *lx) {
   if (lx->chunks == lx->fallback_chunks) lx->chunk_count = 0, lx->chunks = NULL;
   for (size_t i = 0; i < lx->chunk_count; i++)
     mm__dealloc(lx->chunks[i]);
   mm__dealloc(lx->chunks);
-  mm_vec_free(&lx->lines);
+  mm__vec_free(&lx->lines);
   lx->chunks = NULL;
   lx->chunk_count = lx->chunk_cap = 0;
 }
 
-bool mm_lex_open_bracket(const char *input, size_t end, uint32_t *line, char *bracket) {
+bool mm__lex_open_bracket(const char *input, size_t end, uint32_t *line, char *bracket) {
   mm_diag diag = {0};
   lexer lx;
-  mm_lexer_init(&lx, input, 0, end, 1, false, false, &diag);
+  mm__lexer_init(&lx, input, 0, end, 1, false, false, &diag);
   while (!failed(&lx) && lx.pos < lx.end) {
     lex_step(&lx);
-    mm_lexer_release(&lx, lx.count); /* only the bracket stack matters */
+    mm__lexer_release(&lx, lx.count); /* only the bracket stack matters */
   }
   bool open = !failed(&lx) && lx.depth > 0;
   if (open) {
     *line = lx.bracket_lines[lx.depth - 1];
     *bracket = lx.brackets[lx.depth - 1];
   }
-  mm_lexer_free(&lx);
+  mm__lexer_free(&lx);
   return open;
 }
 
-bool mm_lex(const char *input, size_t begin, size_t end, uint32_t base_line, bool in_brackets,
-            bool with_lines, mm_lexed *out, mm_diag *diag) {
+bool mm__lex(const char *input, size_t begin, size_t end, uint32_t base_line, bool in_brackets,
+             bool with_lines, mm_lexed *out, mm_diag *diag) {
   lexer lx;
-  mm_lexer_init(&lx, input, begin, end, base_line, in_brackets, with_lines, diag);
-  mm_lexer_fill(&lx, SIZE_MAX);
+  mm__lexer_init(&lx, input, begin, end, base_line, in_brackets, with_lines, diag);
+  mm__lexer_fill(&lx, SIZE_MAX);
   memset(out, 0, sizeof *out);
   size_t n = lx.count - lx.first;
   out->tokens = mm__alloc((n ? n : 1) * sizeof *out->tokens);
   if (out->tokens) {
     for (size_t i = 0; i < n; i++)
-      out->tokens[i] = *mm_lexer_at(&lx, lx.first + i);
+      out->tokens[i] = *mm__lexer_at(&lx, lx.first + i);
     out->count = n;
   } else {
     oom(&lx);
@@ -918,11 +918,11 @@ bool mm_lex(const char *input, size_t begin, size_t end, uint32_t base_line, boo
   out->line_starts = lx.lines.items;
   out->line_count = lx.lines.len;
   lx.lines.items = NULL;
-  mm_lexer_free(&lx);
+  mm__lexer_free(&lx);
   return !failed(&lx);
 }
 
-void mm_lexed_free(mm_lexed *lexed) {
+void mm__lexed_free(mm_lexed *lexed) {
   mm__dealloc(lexed->tokens);
   mm__dealloc(lexed->line_starts);
   memset(lexed, 0, sizeof *lexed);

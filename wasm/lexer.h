@@ -163,40 +163,40 @@ typedef struct mm_lexer {
  * records line starts. Errors go to `diag`; the tokens made before one
  * are kept and ended by TK_END (CPython's parser reports its own error
  * first when it fails before reaching the tokenizer's). */
-void mm_lexer_init(mm_lexer *lx, const char *input, size_t begin, size_t end, uint32_t base_line,
-                   bool in_brackets, bool with_lines, mm_diag *diag);
+void mm__lexer_init(mm_lexer *lx, const char *input, size_t begin, size_t end, uint32_t base_line,
+                    bool in_brackets, bool with_lines, mm_diag *diag);
 /* Makes tokens until token `index` exists or TK_END has been made
  * (SIZE_MAX: all of them). */
-void mm_lexer_fill(mm_lexer *lx, size_t index);
+void mm__lexer_fill(mm_lexer *lx, size_t index);
 /* Whether tokenizing may resume at byte `next`, a line start the lexer
  * has not passed: it has made no token beyond that line and met no error. */
-bool mm_lexer_can_resume(const mm_lexer *lx, size_t next);
+bool mm__lexer_can_resume(const mm_lexer *lx, size_t next);
 /* The statement whose first token is `index` was read without tokens, up
  * to byte `next` (after its '\n'; line `next_line` starts there): drops
  * the tokens from `index` on and resumes at `next`, at a line start.
  * `starts`: the starts of the lines after the first up to `next`, when
  * the caller knows them (`start_count` of them); else they are found. */
-void mm_lexer_resume_at(mm_lexer *lx, size_t index, size_t next, uint32_t next_line,
-                        const uint32_t *starts, size_t start_count);
+void mm__lexer_resume_at(mm_lexer *lx, size_t index, size_t next, uint32_t next_line,
+                         const uint32_t *starts, size_t start_count);
 /* Whether a line indented by `spaces` spaces (and no tab) continues the
  * block the lexer is in: no INDENT or DEDENT, no inconsistency. */
-bool mm_lexer_same_indent(const mm_lexer *lx, size_t spaces);
+bool mm__lexer_same_indent(const mm_lexer *lx, size_t spaces);
 /* Frees the chunks holding only tokens before `index`. */
-void mm_lexer_release(mm_lexer *lx, size_t index);
-void mm_lexer_free(mm_lexer *lx);
+void mm__lexer_release(mm_lexer *lx, size_t index);
+void mm__lexer_free(mm_lexer *lx);
 
 /* Token `index`, which must have been made and not released. */
-static inline const mm_token *mm_lexer_at(const mm_lexer *lx, size_t index) {
+static inline const mm_token *mm__lexer_at(const mm_lexer *lx, size_t index) {
   size_t k = index - lx->first;
   return &lx->chunks[k / MM_TOKEN_CHUNK][k % MM_TOKEN_CHUNK];
 }
 
 /* The innermost bracket still open before input[end]: false when none.
  * For CPython's "'(' was never closed" rule (lexes the prefix again). */
-bool mm_lex_open_bracket(const char *input, size_t end, uint32_t *line, char *bracket);
+bool mm__lex_open_bracket(const char *input, size_t end, uint32_t *line, char *bracket);
 
 /* The whole token array at once (for tests): as mm_lexer, with the tokens
- * and line starts copied out; release with mm_lexed_free. */
+ * and line starts copied out; release with mm__lexed_free. */
 typedef struct mm_lexed {
   mm_token *tokens;
   size_t count;
@@ -204,21 +204,21 @@ typedef struct mm_lexed {
   size_t line_count;
 } mm_lexed;
 
-bool mm_lex(const char *input, size_t begin, size_t end, uint32_t base_line, bool in_brackets,
-            bool with_lines, mm_lexed *out, mm_diag *diag);
-void mm_lexed_free(mm_lexed *lexed);
+bool mm__lex(const char *input, size_t begin, size_t end, uint32_t base_line, bool in_brackets,
+             bool with_lines, mm_lexed *out, mm_diag *diag);
+void mm__lexed_free(mm_lexed *lexed);
 
 /* The keyword token kind of `text` (TK_NAME when it is no keyword). */
-uint8_t mm_keyword_kind(const char *text, size_t len);
+uint8_t mm__keyword_kind(const char *text, size_t len);
 /* Bit (second letter | 0x20) - 'a' of entry [len - 2][(first letter |
  * 0x20) - 'a']: some keyword of that length starts with those letters. */
-extern const uint32_t mm_keyword_pairs[7][26];
+extern const uint32_t mm__keyword_pairs[7][26];
 /* False for most names at the cost of one look-up; true may be a keyword. */
-static inline bool mm_maybe_keyword(const char *text, size_t len) {
+static inline bool mm__maybe_keyword(const char *text, size_t len) {
   if (len < 2 || len > 8) return false;
   unsigned first = (unsigned)((unsigned char)text[0] | 0x20) - 'a';
   unsigned second = (unsigned)((unsigned char)text[1] | 0x20) - 'a';
-  return first < 26 && second < 26 && (mm_keyword_pairs[len - 2][first] >> second & 1);
+  return first < 26 && second < 26 && (mm__keyword_pairs[len - 2][first] >> second & 1);
 }
 
 /* True when a token is an identifier (soft keywords included). */

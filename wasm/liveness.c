@@ -125,7 +125,7 @@ static bool sweep_space(mm_function *fn, mm_space_usage *u, space_scratch *s, mm
   memset(s->covered, 0, 4 * segments * sizeof *s->covered);
   cover_tree tree = {s->bounds, s->count, s->covered};
 
-  u->profile = mm_arena_alloc(arena, (ne + 1) * sizeof *u->profile);
+  u->profile = mm__arena_alloc(arena, (ne + 1) * sizeof *u->profile);
   if (!u->profile) return false;
   u->profile_len = 0;
   u->peak_live = 0;
@@ -175,7 +175,7 @@ static bool peak_composition(mm_function *fn, mm_space_usage *u, space_scratch *
       entries[n++] = (peak_entry){box->tile->size, s->members[i]};
   }
   if (!sort_peak(entries, n)) return false;
-  u->peak_boxes = mm_arena_alloc(arena, (n ? n : 1) * sizeof *u->peak_boxes);
+  u->peak_boxes = mm__arena_alloc(arena, (n ? n : 1) * sizeof *u->peak_boxes);
   if (!u->peak_boxes) return false;
   for (size_t i = 0; i < n; i++)
     u->peak_boxes[i] = entries[i].box;
@@ -199,7 +199,7 @@ static bool space_liveness(mm_function *fn, mm_space_usage *u, space_scratch *s,
   return sweep_space(fn, u, s, arena) && peak_composition(fn, u, s, arena);
 }
 
-bool mm_function_liveness(mm_function *fn, mm_arena *arena) {
+bool mm__function_liveness(mm_function *fn, mm_arena *arena) {
   size_t n = fn->box_count + fn->window_count ? fn->box_count + fn->window_count : 1;
   space_scratch s = {0};
   s.members = mm__alloc(n * sizeof *s.members);

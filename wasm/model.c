@@ -80,8 +80,8 @@ static bool choose_backend(mm_model *model, const mm_options *options, mm_diag *
         if (i) strncat(known, ", ", sizeof known - strlen(known) - 1);
         strncat(known, mm_backend_at(i)->name, sizeof known - strlen(known) - 1);
       }
-      mm_diag_set(diag, MM_ERR_BACKEND, 0, "unknown backend '%.100s'; known backends: %s",
-                  options->backend, known);
+      mm__diag_set(diag, MM_ERR_BACKEND, 0, "unknown backend '%.100s'; known backends: %s",
+                   options->backend, known);
       return false;
     }
     return true;
@@ -97,7 +97,7 @@ static bool choose_backend(mm_model *model, const mm_options *options, mm_diag *
 static bool name_dump(mm_model *model, const mm_options *options) {
   const char *dump = options && options->dump_name ? options->dump_name : "dump.py";
   size_t len = strlen(dump);
-  model->dump = mm_arena_strndup(&model->arena, dump, len);
+  model->dump = mm__arena_strndup(&model->arena, dump, len);
   /* pass_name: without a leading "<digits>_after_" and the ".py" suffix */
   size_t begin = 0, digits = 0;
   while (digits < len && dump[digits] >= '0' && dump[digits] <= '9')
@@ -105,7 +105,7 @@ static bool name_dump(mm_model *model, const mm_options *options) {
   if (digits && len - digits >= 7 && memcmp(dump + digits, "_after_", 7) == 0) begin = digits + 7;
   size_t end = len;
   if (end - begin >= 3 && memcmp(dump + end - 3, ".py", 3) == 0) end -= 3;
-  model->pass_name = mm_arena_strndup(&model->arena, dump + begin, end - begin);
+  model->pass_name = mm__arena_strndup(&model->arena, dump + begin, end - begin);
   return model->dump && model->pass_name;
 }
 
@@ -114,27 +114,27 @@ static bool name_dump(mm_model *model, const mm_options *options) {
 static bool refuse_unallocated(const mm_model *model, mm_error *error) {
   size_t count = 0;
   for (size_t i = 0; i < model->functions.len; i++)
-    count += ((const mm_function *)mm_vec_at(&model->functions, i))->unallocated;
+    count += ((const mm_function *)mm__vec_at(&model->functions, i))->unallocated;
   if (!count) return false;
   mm_buf names = {0};
   mm_error_clear(error);
   error->status = MM_ERR_UNALLOCATED;
   error->functions = mm__alloc(count * sizeof *error->functions);
   for (size_t i = 0; i < model->functions.len; i++) {
-    const mm_function *fn = mm_vec_at(&model->functions, i);
+    const mm_function *fn = mm__vec_at(&model->functions, i);
     if (!fn->unallocated) continue;
-    if (names.len) mm_buf_puts(&names, ", ");
-    mm_buf_puts(&names, fn->name);
+    if (names.len) mm__buf_puts(&names, ", ");
+    mm__buf_puts(&names, fn->name);
     if (error->functions) error->functions[error->function_count++] = heap_copy(fn->name);
   }
   mm_buf msg = {0};
-  mm_buf_puts(&msg, "addresses are not assigned yet: every MemRef still sits at offset 0 in ");
-  mm_buf_puts(&msg, names.data ? names.data : "");
-  mm_buf_puts(&msg, ", so the dump predates AllocateMemoryAddr. Use the dump written after "
-                    "AllocateMemoryAddr (or a later pass).");
+  mm__buf_puts(&msg, "addresses are not assigned yet: every MemRef still sits at offset 0 in ");
+  mm__buf_puts(&msg, names.data ? names.data : "");
+  mm__buf_puts(&msg, ", so the dump predates AllocateMemoryAddr. Use the dump written after "
+                     "AllocateMemoryAddr (or a later pass).");
   error->message = msg.failed ? NULL : msg.data;
-  if (msg.failed) mm_buf_free(&msg);
-  mm_buf_free(&names);
+  if (msg.failed) mm__buf_free(&msg);
+  mm__buf_free(&names);
   return true;
 }
 
@@ -154,14 +154,14 @@ static bool model_function(void *context, const mm_function_reading *reading) {
   pipeline *pipe = context;
   mm_model *model = pipe->model;
   mm_arena *arena = &model->arena;
-  mm_function *fn = mm_vec_push(&model->functions);
-  return fn && mm_function_tiles(reading, fn, arena) &&                    /* function_tiles.c */
-         (!pipe->keep_source || mm_function_source(reading, fn, arena)) && /* function_tiles.c */
-         mm__window_reading_finish(reading->windows, fn, arena) &&         /* windows.c */
-         mm_function_layout(fn, model->backend, arena) &&                  /* layout.c */
-         mm_function_windows(fn, model->backend, arena) &&                 /* windows.c */
-         mm_function_liveness(fn, arena) &&                                /* liveness.c */
-         mm_function_idle(fn, arena);                                      /* uses.c */
+  mm_function *fn = mm__vec_push(&model->functions);
+  return fn && mm__function_tiles(reading, fn, arena) &&                    /* function_tiles.c */
+         (!pipe->keep_source || mm__function_source(reading, fn, arena)) && /* function_tiles.c */
+         mm__window_reading_finish(reading->windows, fn, arena) &&          /* windows.c */
+         mm__function_layout(fn, model->backend, arena) &&                  /* layout.c */
+         mm__function_windows(fn, model->backend, arena) &&                 /* windows.c */
+         mm__function_liveness(fn, arena) &&                                /* liveness.c */
+         mm__function_idle(fn, arena);                                      /* uses.c */
 }
 
 /* The text check, then the parse, the general way or the fast path first
@@ -169,26 +169,26 @@ static bool model_function(void *context, const mm_function_reading *reading) {
 static bool analyse(mm_model *model, const char *input, size_t len, const mm_options *options,
                     mm_diag *diag) {
   bool fast_path = !(options && options->general_parser_only);
-  if (!mm_check_text(input, len, diag)) return false; /* text_check.c */
+  if (!mm__check_text(input, len, diag)) return false; /* text_check.c */
   mm_diag lex_diag = {0};
   mm_lexer lexer;
-  mm_lexer_init(&lexer, input, 0, len, 1, false, true, &lex_diag);
+  mm__lexer_init(&lexer, input, 0, len, 1, false, true, &lex_diag);
   pipeline pipe = {model, !(options && options->without_source)};
   mm_collector collector;
   size_t stopped_at = 0;
-  mm_collector_init(&collector, input, len, &lexer, &model->arena, diag, model_function, &pipe);
-  bool ok = mm_parse_with(input, &lexer, &collector.events, diag, &stopped_at, fast_path) &&
-            !mm_diag_failed(diag);
-  mm_collector_free(&collector);
+  mm__collector_init(&collector, input, len, &lexer, &model->arena, diag, model_function, &pipe);
+  bool ok = mm__parse_with(input, &lexer, &collector.events, diag, &stopped_at, fast_path) &&
+            !mm__diag_failed(diag);
+  mm__collector_free(&collector);
   /* Like CPython, the tokenizer's error is reported when parsing got to it
    * (a grammar error met before it is the one to report), and always when
    * the tokenizer ran out of memory. */
   bool reached_end = lexer.count && stopped_at + 1 >= lexer.count;
-  if (mm_diag_failed(&lex_diag) && (ok || reached_end || lex_diag.status != MM_ERR_SYNTAX)) {
+  if (mm__diag_failed(&lex_diag) && (ok || reached_end || lex_diag.status != MM_ERR_SYNTAX)) {
     *diag = lex_diag;
     ok = false;
   }
-  mm_lexer_free(&lexer);
+  mm__lexer_free(&lexer);
   return ok;
 }
 
@@ -198,30 +198,30 @@ mm_model *mm_model_parse(const char *input, size_t len, const mm_options *option
   if (error) memset(error, 0, sizeof *error);
   mm_model *model = mm__alloc(sizeof *model);
   if (!model) {
-    mm_diag_set(&diag, MM_ERR_NO_MEMORY, 0, "out of memory");
+    mm__diag_set(&diag, MM_ERR_NO_MEMORY, 0, "out of memory");
     fail(error, &diag);
     return NULL;
   }
   memset(model, 0, sizeof *model);
-  mm_arena_init(&model->arena);
-  mm_vec_init(&model->functions, sizeof(mm_function));
+  mm__arena_init(&model->arena);
+  mm__vec_init(&model->functions, sizeof(mm_function));
   if (len > MM_MAX_INPUT_BYTES) {
-    mm_diag_set(&diag, MM_ERR_LIMIT, 0,
-                "the dump is %zu bytes; the largest accepted is %zu bytes (256 MiB)", len,
-                MM_MAX_INPUT_BYTES);
+    mm__diag_set(&diag, MM_ERR_LIMIT, 0,
+                 "the dump is %zu bytes; the largest accepted is %zu bytes (256 MiB)", len,
+                 MM_MAX_INPUT_BYTES);
   } else if (!input && len) {
-    mm_diag_set(&diag, MM_ERR_LIMIT, 0, "no input");
+    mm__diag_set(&diag, MM_ERR_LIMIT, 0, "no input");
   } else if (choose_backend(model, options, &diag) && name_dump(model, options)) {
     analyse(model, input ? input : "", len, options, &diag);
-  } else if (!mm_diag_failed(&diag)) {
-    mm_diag_set(&diag, MM_ERR_NO_MEMORY, 0, "out of memory");
+  } else if (!mm__diag_failed(&diag)) {
+    mm__diag_set(&diag, MM_ERR_NO_MEMORY, 0, "out of memory");
   }
-  if (!mm_diag_failed(&diag) && model->functions.len == 0)
-    mm_diag_set(&diag, MM_ERR_NO_TILES, 0,
-                "no compute function (AIC, AIV or InCore) binds a tile with a MemRef: use a "
-                "dump written at or after the AllocateMemoryAddr pass; earlier passes carry no "
-                "MemRef addresses");
-  if (mm_diag_failed(&diag)) {
+  if (!mm__diag_failed(&diag) && model->functions.len == 0)
+    mm__diag_set(&diag, MM_ERR_NO_TILES, 0,
+                 "no compute function (AIC, AIV or InCore) binds a tile with a MemRef: use a "
+                 "dump written at or after the AllocateMemoryAddr pass; earlier passes carry no "
+                 "MemRef addresses");
+  if (mm__diag_failed(&diag)) {
     fail(error, &diag);
   } else if (!refuse_unallocated(model, error)) {
     return model;
@@ -232,8 +232,8 @@ mm_model *mm_model_parse(const char *input, size_t len, const mm_options *option
 
 void mm_model_free(mm_model *model) {
   if (!model) return;
-  mm_vec_free(&model->functions);
-  mm_arena_free(&model->arena);
+  mm__vec_free(&model->functions);
+  mm__arena_free(&model->arena);
   mm__dealloc(model);
 }
 
@@ -242,7 +242,7 @@ size_t mm_model_function_count(const mm_model *model) { return model->functions.
 size_t mm_model_box_count(const mm_model *model) {
   size_t n = 0;
   for (size_t i = 0; i < model->functions.len; i++)
-    n += ((const mm_function *)mm_vec_at(&model->functions, i))->box_count;
+    n += ((const mm_function *)mm__vec_at(&model->functions, i))->box_count;
   return n;
 }
 

@@ -131,22 +131,22 @@ struct mm_model {
 
 /* Groups a function's tiles into boxes, finds views and conflicts, and
  * sums up each space (layout.c). False when out of memory. */
-bool mm_function_layout(mm_function *fn, const mm_backend *backend, mm_arena *arena);
+bool mm__function_layout(mm_function *fn, const mm_backend *backend, mm_arena *arena);
 
 /* Places the reserved windows in their spaces (a space of windows only
  * is added), sums their bytes, flags the boxes sharing their bytes and
  * finds the high-water mark with one more ring slot; after
- * mm_function_layout. False when out of memory (windows.c). */
-bool mm_function_windows(mm_function *fn, const mm_backend *backend, mm_arena *arena);
+ * mm__function_layout. False when out of memory (windows.c). */
+bool mm__function_windows(mm_function *fn, const mm_backend *backend, mm_arena *arena);
 
 /* Fills each space's live profile, peak and peak composition, windows
- * included; after mm_function_windows. False when out of memory
+ * included; after mm__function_windows. False when out of memory
  * (liveness.c). */
-bool mm_function_liveness(mm_function *fn, mm_arena *arena);
+bool mm__function_liveness(mm_function *fn, mm_arena *arena);
 
 /* Each box's uses (its run's tiles' together) and longest idle span;
- * after mm_function_layout. False when out of memory (uses.c). */
-bool mm_function_idle(mm_function *fn, mm_arena *arena);
+ * after mm__function_layout. False when out of memory (uses.c). */
+bool mm__function_idle(mm_function *fn, mm_arena *arena);
 
 /* A box's bytes x idle lines (0 without an idle span or bytes), at most
  * 2^53 so a JSON reader holds it exactly (uses.c). */
@@ -154,7 +154,7 @@ int64_t mm__idle_cost(const mm_box *box);
 
 /* Rank of a space in the fixed order Vec, Mat, Left, LeftScale, Right,
  * RightScale, Acc, Bias; 8 for any other (backends.c). */
-uint32_t mm_space_rank(const char *space);
+uint32_t mm__space_rank(const char *space);
 
 /* The known space of `rank`, NULL past the last (backends.c). */
 const char *mm__space_at(size_t rank);

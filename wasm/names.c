@@ -17,7 +17,7 @@ static mm_name_entry *probe(mm_name_entry *slots, size_t cap, uint32_t stamp, co
   for (;;) {
     mm_name_entry *e = &slots[i];
     if (is_empty(e, stamp) ||
-        (e->hash == hash && e->len == len && mm_bytes_equal(e->key, key, len)))
+        (e->hash == hash && e->len == len && mm__bytes_equal(e->key, key, len)))
       return e;
     i = (i + 1) & (cap - 1);
   }
@@ -39,10 +39,10 @@ static bool grow(mm_names *names) {
   return true;
 }
 
-mm_name_entry *mm_names_upsert(mm_names *names, const char *key, size_t len, bool *added) {
+mm_name_entry *mm__names_upsert(mm_names *names, const char *key, size_t len, bool *added) {
   *added = false;
   if ((names->count + 1) * 4 > names->cap * 3 && !grow(names)) return NULL;
-  uint32_t hash = mm_hash_bytes(key, len);
+  uint32_t hash = mm__hash_bytes(key, len);
   mm_name_entry *e = probe(names->slots, names->cap, names->stamp, key, len, hash);
   if (is_empty(e, names->stamp)) {
     e->key = key;
@@ -56,20 +56,20 @@ mm_name_entry *mm_names_upsert(mm_names *names, const char *key, size_t len, boo
   return e;
 }
 
-const mm_name_entry *mm_names_find(const mm_names *names, const char *key, size_t len) {
+const mm_name_entry *mm__names_find(const mm_names *names, const char *key, size_t len) {
   if (!names->cap) return NULL;
   const mm_name_entry *e =
-      probe(names->slots, names->cap, names->stamp, key, len, mm_hash_bytes(key, len));
+      probe(names->slots, names->cap, names->stamp, key, len, mm__hash_bytes(key, len));
   return is_empty(e, names->stamp) ? NULL : e;
 }
 
-void mm_names_clear(mm_names *names) {
+void mm__names_clear(mm_names *names) {
   names->count = 0;
   if (++names->stamp == 0 && names->slots) /* after 2^32 clears: every slot empty again */
     memset(names->slots, 0, names->cap * sizeof *names->slots);
 }
 
-void mm_names_free(mm_names *names) {
+void mm__names_free(mm_names *names) {
   mm__dealloc(names->slots);
   memset(names, 0, sizeof *names);
 }

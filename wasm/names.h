@@ -25,11 +25,11 @@ typedef struct mm_names {
 
 /* The entry for `key`, added with zero values when missing (`*added` set);
  * NULL when out of memory. `key` must outlive the table. */
-mm_name_entry *mm_names_upsert(mm_names *names, const char *key, size_t len, bool *added);
+mm_name_entry *mm__names_upsert(mm_names *names, const char *key, size_t len, bool *added);
 /* The entry for `key`, or NULL. */
-const mm_name_entry *mm_names_find(const mm_names *names, const char *key, size_t len);
+const mm_name_entry *mm__names_find(const mm_names *names, const char *key, size_t len);
 /* Empties the table, keeping its memory (in constant time). */
-void mm_names_clear(mm_names *names);
-void mm_names_free(mm_names *names);
+void mm__names_clear(mm_names *names);
+void mm__names_free(mm_names *names);
 
 #endif

@@ -5,40 +5,40 @@
 
 #include "parser_internal.h"
 
-bool p_at_name(const parser *p, const char *word) {
+bool mm__parser_at_name(const parser *p, const char *word) {
   const mm_token *t = p_peek(p);
   size_t n = strlen(word);
   return t->kind == TK_NAME && t->len == n && memcmp(p->src + t->start, word, n) == 0;
 }
 
-void p_start(parser *p, mm_lexer *lexer) {
+void mm__parser_start(parser *p, mm_lexer *lexer) {
   p->lx = lexer;
   p->pos = lexer->first;
-  mm_lexer_fill(lexer, p->pos);
-  p->current = mm_lexer_at(lexer, p->pos);
+  mm__lexer_fill(lexer, p->pos);
+  p->current = mm__lexer_at(lexer, p->pos);
 }
 
-bool p_accept_op(parser *p, int op) {
+bool mm__parser_accept_op(parser *p, int op) {
   if (!p_at_op(p, op)) return false;
   p_advance(p);
   return true;
 }
 
-bool p_accept(parser *p, int kind) {
+bool mm__parser_accept(parser *p, int kind) {
   if (!p_at(p, kind)) return false;
   p_advance(p);
   return true;
 }
 
-void p_error_at(parser *p, const mm_token *tok, const char *message) {
+void mm__parser_error_at(parser *p, const mm_token *tok, const char *message) {
   if (tok->kind == TK_INDENT) {
-    mm_diag_set(p->diag, MM_ERR_SYNTAX, tok->line, "unexpected indent");
+    mm__diag_set(p->diag, MM_ERR_SYNTAX, tok->line, "unexpected indent");
   } else if (tok->kind == TK_DEDENT) {
-    mm_diag_set(p->diag, MM_ERR_SYNTAX, tok->line, "%s (unexpected end of block)", message);
+    mm__diag_set(p->diag, MM_ERR_SYNTAX, tok->line, "%s (unexpected end of block)", message);
   } else if (tok->kind == TK_END) {
-    mm_diag_set(p->diag, MM_ERR_SYNTAX, tok->line, "%s (unexpected end of file)", message);
+    mm__diag_set(p->diag, MM_ERR_SYNTAX, tok->line, "%s (unexpected end of file)", message);
   } else if (tok->kind == TK_NEWLINE) {
-    mm_diag_set(p->diag, MM_ERR_SYNTAX, tok->line, "%s (unexpected end of line)", message);
+    mm__diag_set(p->diag, MM_ERR_SYNTAX, tok->line, "%s (unexpected end of line)", message);
   } else {
     /* Quote the token so the user can find it on the line; long tokens
      * (strings) are cut, and a cut never splits a UTF-8 sequence. */
@@ -48,21 +48,21 @@ void p_error_at(parser *p, const mm_token *tok, const char *message) {
       while (n > 0 && ((unsigned char)p->src[tok->start + n] & 0xC0) == 0x80)
         n--;
     }
-    mm_diag_set(p->diag, MM_ERR_SYNTAX, tok->line, "%s at '%.*s%s'", message, (int)n,
-                p->src + tok->start, n < tok->len ? "..." : "");
+    mm__diag_set(p->diag, MM_ERR_SYNTAX, tok->line, "%s at '%.*s%s'", message, (int)n,
+                 p->src + tok->start, n < tok->len ? "..." : "");
   }
 }
 
-void p_error_node(parser *p, const mm_node *node, const char *message) {
-  mm_diag_set(p->diag, MM_ERR_SYNTAX, node->line, "%s", message);
+void mm__parser_error_node(parser *p, const mm_node *node, const char *message) {
+  mm__diag_set(p->diag, MM_ERR_SYNTAX, node->line, "%s", message);
 }
 
-bool p_expect_op(parser *p, int op, const char *what) {
-  if (p_accept_op(p, op)) return true;
+bool mm__parser_expect_op(parser *p, int op, const char *what) {
+  if (mm__parser_accept_op(p, op)) return true;
   if (!p_failed(p)) {
     char message[64];
     snprintf(message, sizeof message, "invalid syntax: expected '%s'", what);
-    p_error_at(p, p_peek(p), message);
+    mm__parser_error_at(p, p_peek(p), message);
   }
   return false;
 }
@@ -70,9 +70,9 @@ bool p_expect_op(parser *p, int op, const char *what) {
 /* A node of `kind` over the text [start, start + len) on lines line..end_line. */
 static mm_node *node_over(parser *p, int kind, uint32_t start, uint32_t len, uint32_t line,
                           uint32_t end_line) {
-  mm_node *node = mm_arena_alloc(p->arena, sizeof *node);
+  mm_node *node = mm__arena_alloc(p->arena, sizeof *node);
   if (!node) {
-    mm_diag_set(p->diag, MM_ERR_NO_MEMORY, p_peek(p)->line, "out of memory");
+    mm__diag_set(p->diag, MM_ERR_NO_MEMORY, p_peek(p)->line, "out of memory");
     return NULL;
   }
   memset(node, 0, sizeof *node);
@@ -84,23 +84,23 @@ static mm_node *node_over(parser *p, int kind, uint32_t start, uint32_t len, uin
   return node;
 }
 
-mm_node *p_node(parser *p, int kind, const mm_token *first) {
+mm_node *mm__parser_node(parser *p, int kind, const mm_token *first) {
   return node_over(p, kind, first->start, first->len, first->line, first->end_line);
 }
 
-mm_node *p_node_at(parser *p, int kind, const mm_node *first) {
+mm_node *mm__parser_node_at(parser *p, int kind, const mm_node *first) {
   return node_over(p, kind, first->start, first->len, first->line, first->end_line);
 }
 
-size_t p_mark(const parser *p) { return p->scratch->len; }
+size_t mm__parser_mark(const parser *p) { return p->scratch->len; }
 
-mm_node *p_finish(parser *p, mm_node *node, size_t mark) {
+mm_node *mm__parser_finish(parser *p, mm_node *node, size_t mark) {
   if (!node || p_failed(p)) return NULL;
   size_t count = p->scratch->len - mark;
   if (count) {
-    node->kids = mm_arena_alloc(p->arena, count * sizeof *node->kids);
+    node->kids = mm__arena_alloc(p->arena, count * sizeof *node->kids);
     if (!node->kids) {
-      mm_diag_set(p->diag, MM_ERR_NO_MEMORY, node->line, "out of memory");
+      mm__diag_set(p->diag, MM_ERR_NO_MEMORY, node->line, "out of memory");
       return NULL;
     }
     memcpy(node->kids, (mm_node **)p->scratch->items + mark, count * sizeof *node->kids);
@@ -111,10 +111,10 @@ mm_node *p_finish(parser *p, mm_node *node, size_t mark) {
   return node;
 }
 
-bool p_enter(parser *p, const mm_token *at) {
+bool mm__parser_enter(parser *p, const mm_token *at) {
   if (++p->nesting > MM_MAX_NESTING) {
-    mm_diag_set(p->diag, MM_ERR_SYNTAX, at->line,
-                "expression nested too deeply (more than %d levels)", MM_MAX_NESTING);
+    mm__diag_set(p->diag, MM_ERR_SYNTAX, at->line,
+                 "expression nested too deeply (more than %d levels)", MM_MAX_NESTING);
     return false;
   }
   return true;
@@ -141,7 +141,7 @@ static const char *describe(const mm_node *node) {
   }
 }
 
-bool check_target(parser *p, mm_node *node, target_kind kind) {
+bool mm__parser_check_target(parser *p, mm_node *node, target_kind kind) {
   char message[96];
   switch (node->kind) {
   case N_NAME:
@@ -152,44 +152,44 @@ bool check_target(parser *p, mm_node *node, target_kind kind) {
     if (kind == TARGET_AUG) {
       snprintf(message, sizeof message, "'%s' is an illegal expression for augmented assignment",
                node->kind == N_TUPLE ? "tuple" : "list");
-      p_error_node(p, node, message);
+      mm__parser_error_node(p, node, message);
       return false;
     }
     if (kind == TARGET_ANN) {
-      p_error_node(p, node, "only single target (not tuple) can be annotated");
+      mm__parser_error_node(p, node, "only single target (not tuple) can be annotated");
       return false;
     }
     node->ctx = kind == TARGET_DEL ? CTX_DEL : CTX_STORE;
     for (uint32_t i = 0; i < node->count; i++)
-      if (!check_target(p, node->kids[i], kind)) return false;
+      if (!mm__parser_check_target(p, node->kids[i], kind)) return false;
     return true;
   case N_STARRED:
     if (kind == TARGET_DEL || kind == TARGET_AUG || kind == TARGET_ANN) {
-      p_error_node(p, node, "cannot use starred expression here");
+      mm__parser_error_node(p, node, "cannot use starred expression here");
       return false;
     }
     node->ctx = CTX_STORE;
-    return check_target(p, node->kids[0], kind);
+    return mm__parser_check_target(p, node->kids[0], kind);
   default:
     snprintf(message, sizeof message, "cannot %s %s", kind == TARGET_DEL ? "delete" : "assign to",
              describe(node));
-    p_error_node(p, node, message);
+    mm__parser_error_node(p, node, message);
     return false;
   }
 }
 
-void p_emit_loads(parser *p, const mm_node *node) {
+void mm__parser_emit_loads(parser *p, const mm_node *node) {
   if (!p->tracking || !node || p_failed(p)) return;
   /* Iterative: chains such as a + b + ... nest as deep as they are long. */
   p->walk->len = 0;
-  if (!mm_vec_push_ptr(p->walk, node)) goto oom;
+  if (!mm__vec_push_ptr(p->walk, node)) goto oom;
   while (p->walk->len) {
     const mm_node *n = ((const mm_node **)p->walk->items)[--p->walk->len];
     if (n->kind == N_NAME && n->ctx == CTX_LOAD) p->events->load(p->events->context, n);
     for (uint32_t i = 0; i < n->count; i++)
-      if (!mm_vec_push_ptr(p->walk, n->kids[i])) goto oom;
+      if (!mm__vec_push_ptr(p->walk, n->kids[i])) goto oom;
   }
   return;
 oom:
-  mm_diag_set(p->diag, MM_ERR_NO_MEMORY, node->line, "out of memory");
+  mm__diag_set(p->diag, MM_ERR_NO_MEMORY, node->line, "out of memory");
 }

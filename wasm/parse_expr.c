@@ -9,7 +9,7 @@ static mm_node *parse_factor(parser *p);
 static mm_node *parse_star_named_expression(parser *p);
 static mm_node *parse_lambda(parser *p);
 
-bool starts_expression(const parser *p) {
+bool mm__parser_starts_expression(const parser *p) {
   const mm_token *t = p_peek(p);
   switch (t->kind) {
   case TK_NAME:
@@ -30,13 +30,13 @@ bool starts_expression(const parser *p) {
 
 static mm_node *binop(parser *p, mm_node *left, mm_node *right, int op) {
   if (!left || !right) return NULL;
-  mm_node *node = p_node_at(p, N_BINOP, left);
+  mm_node *node = mm__parser_node_at(p, N_BINOP, left);
   if (!node) return NULL;
   node->op = (uint8_t)op;
-  size_t mark = p_mark(p);
+  size_t mark = mm__parser_mark(p);
   p_push(p, left);
   p_push(p, right);
-  return p_finish(p, node, mark);
+  return mm__parser_finish(p, node, mark);
 }
 
 /* ----------------------------------------------------- binary operators */
@@ -74,7 +74,7 @@ static mm_node *parse_binary(parser *p, int min_power) {
   return p_failed(p) ? NULL : left;
 }
 
-mm_node *parse_bitwise_or(parser *p) { return parse_binary(p, 1); }
+mm_node *mm__parse_bitwise_or(parser *p) { return parse_binary(p, 1); }
 
 /* ------------------------------------------------------ unary and power */
 
@@ -83,17 +83,17 @@ static mm_node *parse_primary(parser *p);
 static mm_node *parse_power(parser *p) {
   const mm_token *first = p_peek(p);
   mm_node *base;
-  if (!p->parsed_primary && p_accept(p, TK_KW_AWAIT)) {
+  if (!p->parsed_primary && mm__parser_accept(p, TK_KW_AWAIT)) {
     mm_node *value = parse_primary(p);
     if (!value) return NULL;
-    base = p_node(p, N_AWAIT, first);
-    size_t mark = p_mark(p);
+    base = mm__parser_node(p, N_AWAIT, first);
+    size_t mark = mm__parser_mark(p);
     p_push(p, value);
-    base = p_finish(p, base, mark);
+    base = mm__parser_finish(p, base, mark);
   } else {
     base = parse_primary(p);
   }
-  if (base && p_accept_op(p, OP_DSTAR)) return binop(p, base, parse_factor(p), OP_DSTAR);
+  if (base && mm__parser_accept_op(p, OP_DSTAR)) return binop(p, base, parse_factor(p), OP_DSTAR);
   return base;
 }
 
@@ -105,17 +105,17 @@ static bool is_unary_sign(const mm_token *t) {
 static mm_node *parse_factor(parser *p) {
   const mm_token *t = p_peek(p);
   if (!p->parsed_primary && is_unary_sign(t)) {
-    if (!p_enter(p, t)) return NULL;
+    if (!mm__parser_enter(p, t)) return NULL;
     p_advance(p);
     mm_node *operand = parse_factor(p);
     p_leave(p);
     if (!operand) return NULL;
-    mm_node *node = p_node(p, N_UNARY, t);
+    mm_node *node = mm__parser_node(p, N_UNARY, t);
     if (!node) return NULL;
     node->op = t->op;
-    size_t mark = p_mark(p);
+    size_t mark = mm__parser_mark(p);
     p_push(p, operand);
-    return p_finish(p, node, mark);
+    return mm__parser_finish(p, node, mark);
   }
   return parse_power(p);
 }
@@ -141,51 +141,51 @@ static bool at_compare_op(parser *p, size_t *width) {
 }
 
 static mm_node *parse_comparison(parser *p) {
-  mm_node *left = parse_bitwise_or(p);
+  mm_node *left = mm__parse_bitwise_or(p);
   size_t width;
   if (!left || !at_compare_op(p, &width)) return left;
-  mm_node *node = p_node_at(p, N_COMPARE, left);
-  size_t mark = p_mark(p);
+  mm_node *node = mm__parser_node_at(p, N_COMPARE, left);
+  size_t mark = mm__parser_mark(p);
   p_push(p, left);
   while (!p_failed(p) && at_compare_op(p, &width)) {
     while (width--)
       p_advance(p);
-    mm_node *right = parse_bitwise_or(p);
+    mm_node *right = mm__parse_bitwise_or(p);
     if (!right) return NULL;
     p_push(p, right);
   }
-  return p_finish(p, node, mark);
+  return mm__parser_finish(p, node, mark);
 }
 
 static mm_node *parse_inversion(parser *p) {
   const mm_token *t = p_peek(p);
   if (p->parsed_primary || t->kind != TK_KW_NOT) return parse_comparison(p);
-  if (!p_enter(p, t)) return NULL;
+  if (!mm__parser_enter(p, t)) return NULL;
   p_advance(p);
   mm_node *operand = parse_inversion(p);
   p_leave(p);
   if (!operand) return NULL;
-  mm_node *node = p_node(p, N_UNARY, t);
-  size_t mark = p_mark(p);
+  mm_node *node = mm__parser_node(p, N_UNARY, t);
+  size_t mark = mm__parser_mark(p);
   p_push(p, operand);
-  return p_finish(p, node, mark);
+  return mm__parser_finish(p, node, mark);
 }
 
 static mm_node *parse_boolop(parser *p, int keyword) {
   mm_node *first = keyword == TK_KW_OR ? parse_boolop(p, TK_KW_AND) : parse_inversion(p);
   if (!first || !p_at(p, keyword)) return first;
-  mm_node *node = p_node_at(p, N_BOOLOP, first);
-  size_t mark = p_mark(p);
+  mm_node *node = mm__parser_node_at(p, N_BOOLOP, first);
+  size_t mark = mm__parser_mark(p);
   p_push(p, first);
-  while (!p_failed(p) && p_accept(p, keyword)) {
+  while (!p_failed(p) && mm__parser_accept(p, keyword)) {
     mm_node *next = keyword == TK_KW_OR ? parse_boolop(p, TK_KW_AND) : parse_inversion(p);
     if (!next) return NULL;
     p_push(p, next);
   }
-  return p_finish(p, node, mark);
+  return mm__parser_finish(p, node, mark);
 }
 
-mm_node *parse_disjunction(parser *p) { return parse_boolop(p, TK_KW_OR); }
+mm_node *mm__parse_disjunction(parser *p) { return parse_boolop(p, TK_KW_OR); }
 
 /* Tokens that end an expression which is a bare primary. */
 static bool ends_primary_expression(const mm_token *t) {
@@ -209,62 +209,62 @@ static bool ends_primary_expression(const mm_token *t) {
  * errors, a fraction of the calls. */
 static mm_node *parse_operand_chain(parser *p, const mm_token *first) {
   if (first->kind == TK_KW_NOT || first->kind == TK_KW_AWAIT || is_unary_sign(first))
-    return parse_disjunction(p);
+    return mm__parse_disjunction(p);
   mm_node *primary = parse_primary(p);
   if (!primary || ends_primary_expression(p_peek(p))) return primary;
   p->parsed_primary = primary;
-  mm_node *result = parse_disjunction(p);
+  mm_node *result = mm__parse_disjunction(p);
   /* The levels reach parse_primary, which takes it, before reading a token;
    * cleared anyway so that no later parse could be handed a stale node. */
   p->parsed_primary = NULL;
   return result;
 }
 
-mm_node *parse_expression(parser *p) {
+mm_node *mm__parse_expression(parser *p) {
   const mm_token *first = p_peek(p);
-  if (!p_enter(p, first)) return NULL;
+  if (!mm__parser_enter(p, first)) return NULL;
   mm_node *result;
   if (first->kind == TK_KW_LAMBDA) {
     result = parse_lambda(p);
   } else {
     result = parse_operand_chain(p, first);
-    if (result && p_accept(p, TK_KW_IF)) {
-      mm_node *test = parse_disjunction(p);
+    if (result && mm__parser_accept(p, TK_KW_IF)) {
+      mm_node *test = mm__parse_disjunction(p);
       mm_node *orelse = NULL;
-      if (test && !p_accept(p, TK_KW_ELSE))
-        p_error_at(p, p_peek(p), "expected 'else' after 'if' expression");
+      if (test && !mm__parser_accept(p, TK_KW_ELSE))
+        mm__parser_error_at(p, p_peek(p), "expected 'else' after 'if' expression");
       else if (test)
-        orelse = parse_expression(p);
-      mm_node *node = orelse ? p_node_at(p, N_IFEXP, result) : NULL;
-      size_t mark = p_mark(p);
+        orelse = mm__parse_expression(p);
+      mm_node *node = orelse ? mm__parser_node_at(p, N_IFEXP, result) : NULL;
+      size_t mark = mm__parser_mark(p);
       if (node) {
         p_push(p, test);
         p_push(p, result);
         p_push(p, orelse);
       }
-      result = p_finish(p, node, mark);
+      result = mm__parser_finish(p, node, mark);
     }
   }
   p_leave(p);
   return p_failed(p) ? NULL : result;
 }
 
-mm_node *parse_named_expression(parser *p) {
+mm_node *mm__parse_named_expression(parser *p) {
   if (p_at(p, TK_NAME) && p_peek_at(p, 1)->kind == TK_OP && p_peek_at(p, 1)->op == OP_WALRUS) {
-    mm_node *target = p_node(p, N_NAME, p_advance(p));
+    mm_node *target = mm__parser_node(p, N_NAME, p_advance(p));
     p_advance(p);
-    mm_node *value = parse_expression(p);
+    mm_node *value = mm__parse_expression(p);
     if (!target || !value) return NULL;
     target->ctx = CTX_STORE;
-    mm_node *node = p_node_at(p, N_NAMEDEXPR, target);
-    size_t mark = p_mark(p);
+    mm_node *node = mm__parser_node_at(p, N_NAMEDEXPR, target);
+    size_t mark = mm__parser_mark(p);
     p_push(p, target);
     p_push(p, value);
-    return p_finish(p, node, mark);
+    return mm__parser_finish(p, node, mark);
   }
-  mm_node *expr = parse_expression(p);
+  mm_node *expr = mm__parse_expression(p);
   if (expr && p_at_op(p, OP_WALRUS)) {
-    p_error_node(p, expr, "cannot use assignment expressions with this expression");
+    mm__parser_error_node(p, expr, "cannot use assignment expressions with this expression");
     return NULL;
   }
   return expr;
@@ -273,22 +273,22 @@ mm_node *parse_named_expression(parser *p) {
 /* At '*': `*` bitwise_or, a starred element. */
 static mm_node *parse_starred(parser *p) {
   const mm_token *t = p_advance(p);
-  mm_node *value = parse_bitwise_or(p);
+  mm_node *value = mm__parse_bitwise_or(p);
   if (!value) return NULL;
-  mm_node *node = p_node(p, N_STARRED, t);
-  size_t mark = p_mark(p);
+  mm_node *node = mm__parser_node(p, N_STARRED, t);
+  size_t mark = mm__parser_mark(p);
   p_push(p, value);
-  return p_finish(p, node, mark);
+  return mm__parser_finish(p, node, mark);
 }
 
 /* '*' bitwise_or, or a named expression (elements of displays). */
 static mm_node *parse_star_named_expression(parser *p) {
-  return p_at_op(p, OP_STAR) ? parse_starred(p) : parse_named_expression(p);
+  return p_at_op(p, OP_STAR) ? parse_starred(p) : mm__parse_named_expression(p);
 }
 
 static mm_node *parse_star_expression(parser *p) {
   if (p_at_op(p, OP_STAR)) return parse_star_named_expression(p);
-  return parse_expression(p);
+  return mm__parse_expression(p);
 }
 
 /* A comma-separated sequence; a single element without a comma stays as
@@ -297,49 +297,49 @@ static mm_node *parse_sequence(parser *p, mm_node *(*element)(parser *)) {
   const mm_token *first_tok = p_peek(p);
   mm_node *first = element(p);
   if (!first || !p_at_op(p, OP_COMMA)) return first;
-  mm_node *tuple = p_node(p, N_TUPLE, first_tok);
-  size_t mark = p_mark(p);
+  mm_node *tuple = mm__parser_node(p, N_TUPLE, first_tok);
+  size_t mark = mm__parser_mark(p);
   p_push(p, first);
-  while (!p_failed(p) && p_accept_op(p, OP_COMMA)) {
-    if (!starts_expression(p)) break;
+  while (!p_failed(p) && mm__parser_accept_op(p, OP_COMMA)) {
+    if (!mm__parser_starts_expression(p)) break;
     mm_node *next = element(p);
     if (!next) return NULL;
     p_push(p, next);
   }
-  return p_finish(p, tuple, mark);
+  return mm__parser_finish(p, tuple, mark);
 }
 
-mm_node *parse_star_expressions(parser *p) { return parse_sequence(p, parse_star_expression); }
+mm_node *mm__parse_star_expressions(parser *p) { return parse_sequence(p, parse_star_expression); }
 
-mm_node *parse_star_named_expressions_tuple(parser *p) {
+mm_node *mm__parse_star_named_expressions_tuple(parser *p) {
   return parse_sequence(p, parse_star_named_expression);
 }
 
-mm_node *parse_yield_expression(parser *p) {
+mm_node *mm__parse_yield_expression(parser *p) {
   const mm_token *t = p_advance(p); /* 'yield' */
   mm_node *value = NULL;
-  if (p_accept(p, TK_KW_FROM))
-    value = parse_expression(p);
-  else if (starts_expression(p))
-    value = parse_star_expressions(p);
+  if (mm__parser_accept(p, TK_KW_FROM))
+    value = mm__parse_expression(p);
+  else if (mm__parser_starts_expression(p))
+    value = mm__parse_star_expressions(p);
   if (p_failed(p)) return NULL;
-  mm_node *node = p_node(p, N_YIELD, t);
-  size_t mark = p_mark(p);
+  mm_node *node = mm__parser_node(p, N_YIELD, t);
+  size_t mark = mm__parser_mark(p);
   if (value) p_push(p, value);
-  return p_finish(p, node, mark);
+  return mm__parser_finish(p, node, mark);
 }
 
 /* ---------------------------------------------------------- targets */
 
 static mm_node *parse_target_element(parser *p) {
-  return p_at_op(p, OP_STAR) ? parse_starred(p) : parse_bitwise_or(p);
+  return p_at_op(p, OP_STAR) ? parse_starred(p) : mm__parse_bitwise_or(p);
 }
 
 /* Targets of `for` and comprehensions stop before `in`, so they are parsed
  * at the level of `|`, then checked as assignment targets. */
-mm_node *parse_target_list(parser *p, bool allow_tuple) {
+mm_node *mm__parse_target_list(parser *p, bool allow_tuple) {
   mm_node *target = allow_tuple ? parse_sequence(p, parse_target_element) : parse_target_element(p);
-  if (target && !check_target(p, target, TARGET_FOR)) return NULL;
+  if (target && !mm__parser_check_target(p, target, TARGET_FOR)) return NULL;
   return target;
 }
 
@@ -353,72 +353,72 @@ static bool at_comprehension(const parser *p) {
 static void parse_generators(parser *p) {
   while (!p_failed(p) && at_comprehension(p)) {
     const mm_token *t = p_peek(p);
-    p_accept(p, TK_KW_ASYNC);
+    mm__parser_accept(p, TK_KW_ASYNC);
     p_advance(p); /* for */
-    mm_node *target = parse_target_list(p, true);
+    mm_node *target = mm__parse_target_list(p, true);
     if (!target) return;
-    if (!p_accept(p, TK_KW_IN)) {
-      p_error_at(p, p_peek(p), "invalid syntax: expected 'in'");
+    if (!mm__parser_accept(p, TK_KW_IN)) {
+      mm__parser_error_at(p, p_peek(p), "invalid syntax: expected 'in'");
       return;
     }
-    mm_node *iter = parse_disjunction(p);
+    mm_node *iter = mm__parse_disjunction(p);
     if (!iter) return;
-    mm_node *gen = p_node(p, N_GENERATOR, t);
-    size_t mark = p_mark(p);
+    mm_node *gen = mm__parser_node(p, N_GENERATOR, t);
+    size_t mark = mm__parser_mark(p);
     p_push(p, target);
     p_push(p, iter);
-    while (!p_failed(p) && p_accept(p, TK_KW_IF))
-      p_push(p, parse_disjunction(p));
-    gen = p_finish(p, gen, mark);
+    while (!p_failed(p) && mm__parser_accept(p, TK_KW_IF))
+      p_push(p, mm__parse_disjunction(p));
+    gen = mm__parser_finish(p, gen, mark);
     if (gen) p_push(p, gen);
   }
 }
 
 static mm_node *comprehension(parser *p, const mm_token *open, mm_node *elt, mm_node *value) {
-  mm_node *node = p_node(p, N_COMP, open);
-  size_t mark = p_mark(p);
+  mm_node *node = mm__parser_node(p, N_COMP, open);
+  size_t mark = mm__parser_mark(p);
   p_push(p, elt);
   if (value) p_push(p, value);
   parse_generators(p);
-  return p_finish(p, node, mark);
+  return mm__parser_finish(p, node, mark);
 }
 
 /* ------------------------------------------------------------ atoms */
 
 static mm_node *parse_group_or_tuple(parser *p) {
   const mm_token *open = p_advance(p);
-  if (p_accept_op(p, OP_RPAR)) {
-    mm_node *empty = p_node(p, N_TUPLE, open);
-    return p_finish(p, empty, p_mark(p));
+  if (mm__parser_accept_op(p, OP_RPAR)) {
+    mm_node *empty = mm__parser_node(p, N_TUPLE, open);
+    return mm__parser_finish(p, empty, mm__parser_mark(p));
   }
   mm_node *first;
   if (p_at(p, TK_KW_YIELD)) {
-    first = parse_yield_expression(p);
-    if (first && p_expect_op(p, OP_RPAR, ")")) first->parenthesized = 1;
+    first = mm__parse_yield_expression(p);
+    if (first && mm__parser_expect_op(p, OP_RPAR, ")")) first->parenthesized = 1;
     return p_failed(p) ? NULL : first;
   }
   first = parse_star_named_expression(p);
   if (!first) return NULL;
   if (at_comprehension(p)) {
     mm_node *gen = comprehension(p, open, first, NULL);
-    return p_expect_op(p, OP_RPAR, ")") ? gen : NULL;
+    return mm__parser_expect_op(p, OP_RPAR, ")") ? gen : NULL;
   }
   if (p_at_op(p, OP_COMMA)) {
-    mm_node *tuple = p_node(p, N_TUPLE, open);
-    size_t mark = p_mark(p);
+    mm_node *tuple = mm__parser_node(p, N_TUPLE, open);
+    size_t mark = mm__parser_mark(p);
     p_push(p, first);
-    while (!p_failed(p) && p_accept_op(p, OP_COMMA)) {
+    while (!p_failed(p) && mm__parser_accept_op(p, OP_COMMA)) {
       if (p_at_op(p, OP_RPAR)) break;
       p_push(p, parse_star_named_expression(p));
     }
-    if (!p_expect_op(p, OP_RPAR, ")")) return NULL;
-    tuple = p_finish(p, tuple, mark);
+    if (!mm__parser_expect_op(p, OP_RPAR, ")")) return NULL;
+    tuple = mm__parser_finish(p, tuple, mark);
     if (tuple) tuple->parenthesized = 1;
     return tuple;
   }
-  if (!p_expect_op(p, OP_RPAR, ")")) return NULL;
+  if (!mm__parser_expect_op(p, OP_RPAR, ")")) return NULL;
   if (first->kind == N_STARRED) {
-    p_error_node(p, first, "cannot use starred expression here");
+    mm__parser_error_node(p, first, "cannot use starred expression here");
     return NULL;
   }
   first->parenthesized = 1;
@@ -427,22 +427,22 @@ static mm_node *parse_group_or_tuple(parser *p) {
 
 static mm_node *parse_list(parser *p) {
   const mm_token *open = p_advance(p);
-  mm_node *list = p_node(p, N_LIST, open);
-  size_t mark = p_mark(p);
-  if (p_accept_op(p, OP_RSQB)) return p_finish(p, list, mark);
+  mm_node *list = mm__parser_node(p, N_LIST, open);
+  size_t mark = mm__parser_mark(p);
+  if (mm__parser_accept_op(p, OP_RSQB)) return mm__parser_finish(p, list, mark);
   mm_node *first = parse_star_named_expression(p);
   if (!first) return NULL;
   if (at_comprehension(p)) {
     mm_node *comp = comprehension(p, open, first, NULL);
-    return p_expect_op(p, OP_RSQB, "]") ? comp : NULL;
+    return mm__parser_expect_op(p, OP_RSQB, "]") ? comp : NULL;
   }
   p_push(p, first);
-  while (!p_failed(p) && p_accept_op(p, OP_COMMA)) {
+  while (!p_failed(p) && mm__parser_accept_op(p, OP_COMMA)) {
     if (p_at_op(p, OP_RSQB)) break;
     p_push(p, parse_star_named_expression(p));
   }
-  if (!p_expect_op(p, OP_RSQB, "]")) return NULL;
-  return p_finish(p, list, mark);
+  if (!mm__parser_expect_op(p, OP_RSQB, "]")) return NULL;
+  return mm__parser_finish(p, list, mark);
 }
 
 /* Dict kids are pushed as (key or NULL, value) pairs, then laid out as
@@ -451,9 +451,9 @@ static mm_node *finish_dict(parser *p, mm_node *dict, size_t mark) {
   if (p_failed(p)) return NULL;
   size_t n = p->scratch->len - mark;
   mm_node **pairs = (mm_node **)p->scratch->items + mark;
-  mm_node **ordered = mm_arena_alloc(p->arena, (n ? n : 1) * sizeof *ordered);
+  mm_node **ordered = mm__arena_alloc(p->arena, (n ? n : 1) * sizeof *ordered);
   if (!ordered) {
-    mm_diag_set(p->diag, MM_ERR_NO_MEMORY, dict->line, "out of memory");
+    mm__diag_set(p->diag, MM_ERR_NO_MEMORY, dict->line, "out of memory");
     return NULL;
   }
   size_t k = 0;
@@ -463,27 +463,27 @@ static mm_node *finish_dict(parser *p, mm_node *dict, size_t mark) {
     ordered[k++] = pairs[i];
   memcpy(pairs, ordered, k * sizeof *ordered);
   p->scratch->len = mark + k;
-  return p_finish(p, dict, mark);
+  return mm__parser_finish(p, dict, mark);
 }
 
 static bool parse_dict_entry(parser *p) {
-  if (p_accept_op(p, OP_DSTAR)) {
+  if (mm__parser_accept_op(p, OP_DSTAR)) {
     p_push(p, NULL);
-    p_push(p, parse_bitwise_or(p));
+    p_push(p, mm__parse_bitwise_or(p));
     return !p_failed(p);
   }
-  mm_node *key = parse_expression(p);
-  if (!key || !p_expect_op(p, OP_COLON, ":")) return false;
+  mm_node *key = mm__parse_expression(p);
+  if (!key || !mm__parser_expect_op(p, OP_COLON, ":")) return false;
   p_push(p, key);
-  p_push(p, parse_expression(p));
+  p_push(p, mm__parse_expression(p));
   return !p_failed(p);
 }
 
 static mm_node *parse_brace(parser *p) {
   const mm_token *open = p_advance(p);
-  if (p_accept_op(p, OP_RBRACE)) {
-    mm_node *dict = p_node(p, N_DICT, open);
-    return p_finish(p, dict, p_mark(p));
+  if (mm__parser_accept_op(p, OP_RBRACE)) {
+    mm_node *dict = mm__parser_node(p, N_DICT, open);
+    return mm__parser_finish(p, dict, mm__parser_mark(p));
   }
   bool is_dict = p_at_op(p, OP_DSTAR);
   mm_node *first = NULL;
@@ -492,15 +492,15 @@ static mm_node *parse_brace(parser *p) {
     if (!first) return NULL;
     is_dict = p_at_op(p, OP_COLON);
   }
-  mm_node *node = p_node(p, is_dict ? N_DICT : N_SET, open);
-  size_t mark = p_mark(p);
+  mm_node *node = mm__parser_node(p, is_dict ? N_DICT : N_SET, open);
+  size_t mark = mm__parser_mark(p);
   if (is_dict && first) {
     p_advance(p); /* ':' */
-    mm_node *value = parse_expression(p);
+    mm_node *value = mm__parse_expression(p);
     if (!value) return NULL;
     if (at_comprehension(p)) {
       mm_node *comp = comprehension(p, open, first, value);
-      return p_expect_op(p, OP_RBRACE, "}") ? comp : NULL;
+      return mm__parser_expect_op(p, OP_RBRACE, "}") ? comp : NULL;
     }
     p_push(p, first);
     p_push(p, value);
@@ -509,52 +509,52 @@ static mm_node *parse_brace(parser *p) {
   } else {
     if (at_comprehension(p)) {
       mm_node *comp = comprehension(p, open, first, NULL);
-      return p_expect_op(p, OP_RBRACE, "}") ? comp : NULL;
+      return mm__parser_expect_op(p, OP_RBRACE, "}") ? comp : NULL;
     }
     p_push(p, first);
   }
-  while (!p_failed(p) && p_accept_op(p, OP_COMMA)) {
+  while (!p_failed(p) && mm__parser_accept_op(p, OP_COMMA)) {
     if (p_at_op(p, OP_RBRACE)) break;
     if (is_dict)
       parse_dict_entry(p);
     else
       p_push(p, parse_star_named_expression(p));
   }
-  if (!p_expect_op(p, OP_RBRACE, "}")) return NULL;
-  return is_dict ? finish_dict(p, node, mark) : p_finish(p, node, mark);
+  if (!mm__parser_expect_op(p, OP_RBRACE, "}")) return NULL;
+  return is_dict ? finish_dict(p, node, mark) : mm__parser_finish(p, node, mark);
 }
 
 /* ---------------------------------------------------------- strings */
 
 /* Parses the `{...}` fields of one f-string literal (CPython 3.11 rules:
  * a field cannot reuse the literal's quote) and pushes them. */
-void parse_fstring_fields(parser *p, const mm_token *tok);
+void mm__parse_fstring_fields(parser *p, const mm_token *tok);
 
 static mm_node *parse_strings(parser *p) {
   const mm_token *first = p_peek(p);
   int bytes = -1;
   bool format = false;
-  size_t mark = p_mark(p);
+  size_t mark = mm__parser_mark(p);
   const mm_token *last = first;
   while (!p_failed(p) && p_at(p, TK_STRING)) {
     const mm_token *t = p_advance(p);
     int is_bytes = (t->flags & STR_BYTES) != 0;
     if (bytes >= 0 && is_bytes != bytes) {
-      p_error_at(p, t, "cannot mix bytes and nonbytes literals");
+      mm__parser_error_at(p, t, "cannot mix bytes and nonbytes literals");
       return NULL;
     }
     bytes = is_bytes;
     if (t->flags & STR_FORMAT) {
       format = true;
-      parse_fstring_fields(p, t);
+      mm__parse_fstring_fields(p, t);
     }
     last = t;
   }
   if (p_failed(p)) return NULL;
-  mm_node *node = p_node(p, format ? N_JOINEDSTR : bytes ? N_BYTES : N_STR, first);
+  mm_node *node = mm__parser_node(p, format ? N_JOINEDSTR : bytes ? N_BYTES : N_STR, first);
   if (!node) return NULL;
   node->len = last->start + last->len - first->start;
-  return p_finish(p, node, mark);
+  return mm__parser_finish(p, node, mark);
 }
 
 static bool is_integer_literal(const char *text, size_t len) {
@@ -567,17 +567,17 @@ static bool is_integer_literal(const char *text, size_t len) {
 static mm_node *parse_atom(parser *p) {
   const mm_token *t = p_peek(p);
   switch (t->kind) {
-  case TK_NAME: p_advance(p); return p_node(p, N_NAME, t);
+  case TK_NAME: p_advance(p); return mm__parser_node(p, N_NAME, t);
   case TK_NUMBER:
     p_advance(p);
-    return p_node(p, is_integer_literal(p->src + t->start, t->len) ? N_INT : N_CONST, t);
+    return mm__parser_node(p, is_integer_literal(p->src + t->start, t->len) ? N_INT : N_CONST, t);
   case TK_STRING: return parse_strings(p);
   case TK_KW_TRUE:
   case TK_KW_FALSE:
-  case TK_KW_NONE: p_advance(p); return p_node(p, N_CONST, t);
+  case TK_KW_NONE: p_advance(p); return mm__parser_node(p, N_CONST, t);
   case TK_OP:
     if (t->op == OP_LPAR || t->op == OP_LSQB || t->op == OP_LBRACE) {
-      if (!p_enter(p, t)) return NULL;
+      if (!mm__parser_enter(p, t)) return NULL;
       mm_node *node = t->op == OP_LPAR   ? parse_group_or_tuple(p)
                       : t->op == OP_LSQB ? parse_list(p)
                                          : parse_brace(p);
@@ -586,12 +586,12 @@ static mm_node *parse_atom(parser *p) {
     }
     if (t->op == OP_ELLIPSIS) {
       p_advance(p);
-      return p_node(p, N_CONST, t);
+      return mm__parser_node(p, N_CONST, t);
     }
     break;
   default: break;
   }
-  p_error_at(p, t, "invalid syntax");
+  mm__parser_error_at(p, t, "invalid syntax");
   return NULL;
 }
 
@@ -600,69 +600,70 @@ static mm_node *parse_atom(parser *p) {
 static bool parse_call_arguments(parser *p, mm_node *call) {
   /* Positional arguments go before keywords, as in Python's AST, whatever
    * their order in the source (f(a=1, *b) is valid). */
-  size_t mark = p_mark(p);
+  size_t mark = mm__parser_mark(p);
   mm_vec keywords;
-  mm_vec_init(&keywords, sizeof(mm_node *));
+  mm__vec_init(&keywords, sizeof(mm_node *));
   bool seen_keyword = false, seen_unpack = false;
   while (!p_failed(p) && !p_at_op(p, OP_RPAR)) {
     const mm_token *t = p_peek(p);
     mm_node *arg = NULL, *keyword = NULL;
-    if (p_accept_op(p, OP_STAR)) {
+    if (mm__parser_accept_op(p, OP_STAR)) {
       if (seen_unpack) {
-        p_error_at(p, t, "iterable argument unpacking follows keyword argument unpacking");
+        mm__parser_error_at(p, t, "iterable argument unpacking follows keyword argument unpacking");
         break;
       }
-      mm_node *value = parse_expression(p);
-      if (value && (arg = p_node(p, N_STARRED, t))) {
-        size_t m = p_mark(p);
+      mm_node *value = mm__parse_expression(p);
+      if (value && (arg = mm__parser_node(p, N_STARRED, t))) {
+        size_t m = mm__parser_mark(p);
         p_push(p, value);
-        arg = p_finish(p, arg, m);
+        arg = mm__parser_finish(p, arg, m);
       }
-    } else if (p_accept_op(p, OP_DSTAR) || (t->kind == TK_NAME && p_peek_at(p, 1)->kind == TK_OP &&
-                                            p_peek_at(p, 1)->op == OP_EQUAL)) {
+    } else if (mm__parser_accept_op(p, OP_DSTAR) ||
+               (t->kind == TK_NAME && p_peek_at(p, 1)->kind == TK_OP &&
+                p_peek_at(p, 1)->op == OP_EQUAL)) {
       bool unpack = t->kind == TK_OP;
       if (!unpack) {
         p_advance(p);
         p_advance(p);
       }
-      mm_node *value = parse_expression(p);
-      if (value && (keyword = p_node(p, N_KEYWORD, t))) {
+      mm_node *value = mm__parse_expression(p);
+      if (value && (keyword = mm__parser_node(p, N_KEYWORD, t))) {
         if (unpack) keyword->len = 0;
-        size_t m = p_mark(p);
+        size_t m = mm__parser_mark(p);
         p_push(p, value);
-        keyword = p_finish(p, keyword, m);
+        keyword = mm__parser_finish(p, keyword, m);
       }
       seen_keyword = true;
       seen_unpack |= unpack;
     } else {
-      arg = parse_named_expression(p);
+      arg = mm__parse_named_expression(p);
       if (arg && at_comprehension(p)) {
         /* f(x for x in y): only as the sole argument */
         arg = comprehension(p, t, arg, NULL);
         if (arg && (p->scratch->len > mark || keywords.len || !p_at_op(p, OP_RPAR)))
-          p_error_node(p, arg, "Generator expression must be parenthesized");
+          mm__parser_error_node(p, arg, "Generator expression must be parenthesized");
       }
       if (arg && seen_keyword)
-        p_error_node(p, arg,
-                     seen_unpack ? "positional argument follows keyword argument unpacking"
-                                 : "positional argument follows keyword argument");
+        mm__parser_error_node(p, arg,
+                              seen_unpack ? "positional argument follows keyword argument unpacking"
+                                          : "positional argument follows keyword argument");
     }
     if (p_failed(p)) break;
     if (arg) p_push(p, arg);
     if (keyword) {
-      mm_node **slot = mm_vec_push(&keywords);
+      mm_node **slot = mm__vec_push(&keywords);
       if (!slot)
-        mm_diag_set(p->diag, MM_ERR_NO_MEMORY, t->line, "out of memory");
+        mm__diag_set(p->diag, MM_ERR_NO_MEMORY, t->line, "out of memory");
       else
         *slot = keyword;
     }
-    if (!p_accept_op(p, OP_COMMA)) break;
+    if (!mm__parser_accept_op(p, OP_COMMA)) break;
   }
   call->positional = (uint32_t)(p->scratch->len - mark);
   for (size_t i = 0; i < keywords.len && !p_failed(p); i++)
     p_push(p, ((mm_node **)keywords.items)[i]);
-  mm_vec_free(&keywords);
-  return p_expect_op(p, OP_RPAR, ")");
+  mm__vec_free(&keywords);
+  return mm__parser_expect_op(p, OP_RPAR, ")");
 }
 
 static mm_node *parse_slice(parser *p) {
@@ -670,23 +671,23 @@ static mm_node *parse_slice(parser *p) {
   mm_node *lower = NULL;
   if (p_at_op(p, OP_STAR)) return parse_star_named_expression(p);
   if (!p_at_op(p, OP_COLON)) {
-    lower = parse_named_expression(p);
+    lower = mm__parse_named_expression(p);
     if (!lower || !p_at_op(p, OP_COLON)) return lower;
     if (lower->kind == N_NAMEDEXPR && !lower->parenthesized) {
-      p_error_node(p, lower, "invalid syntax");
+      mm__parser_error_node(p, lower, "invalid syntax");
       return NULL;
     }
   }
-  mm_node *slice = p_node(p, N_SLICE, t);
-  size_t mark = p_mark(p);
+  mm_node *slice = mm__parser_node(p, N_SLICE, t);
+  size_t mark = mm__parser_mark(p);
   if (lower) p_push(p, lower);
   p_advance(p); /* ':' */
   for (int part = 0; part < 2 && !p_failed(p); part++) {
     if (!p_at_op(p, OP_COLON) && !p_at_op(p, OP_COMMA) && !p_at_op(p, OP_RSQB))
-      p_push(p, parse_expression(p));
-    if (part == 0 && !p_accept_op(p, OP_COLON)) break;
+      p_push(p, mm__parse_expression(p));
+    if (part == 0 && !mm__parser_accept_op(p, OP_COLON)) break;
   }
-  return p_finish(p, slice, mark);
+  return mm__parser_finish(p, slice, mark);
 }
 
 static mm_node *parse_subscript(parser *p, mm_node *value) {
@@ -694,31 +695,31 @@ static mm_node *parse_subscript(parser *p, mm_node *value) {
   const mm_token *first_tok = p_peek(p);
   mm_node *index = parse_slice(p);
   if (index && p_at_op(p, OP_COMMA)) {
-    mm_node *tuple = p_node(p, N_TUPLE, first_tok);
-    size_t mark = p_mark(p);
+    mm_node *tuple = mm__parser_node(p, N_TUPLE, first_tok);
+    size_t mark = mm__parser_mark(p);
     p_push(p, index);
-    while (!p_failed(p) && p_accept_op(p, OP_COMMA)) {
+    while (!p_failed(p) && mm__parser_accept_op(p, OP_COMMA)) {
       if (p_at_op(p, OP_RSQB)) break;
       p_push(p, parse_slice(p));
     }
-    index = p_finish(p, tuple, mark);
+    index = mm__parser_finish(p, tuple, mark);
   }
-  if (!index || !p_expect_op(p, OP_RSQB, "]")) return NULL;
+  if (!index || !mm__parser_expect_op(p, OP_RSQB, "]")) return NULL;
   (void)open;
-  mm_node *node = p_node_at(p, N_SUBSCRIPT, value);
-  size_t mark = p_mark(p);
+  mm_node *node = mm__parser_node_at(p, N_SUBSCRIPT, value);
+  size_t mark = mm__parser_mark(p);
   p_push(p, value);
   p_push(p, index);
-  return p_finish(p, node, mark);
+  return mm__parser_finish(p, node, mark);
 }
 
-mm_node *parse_call_tail(parser *p, mm_node *func) {
+mm_node *mm__parse_call_tail(parser *p, mm_node *func) {
   p_advance(p); /* '(' */
-  mm_node *call = p_node_at(p, N_CALL, func);
-  size_t mark = p_mark(p);
+  mm_node *call = mm__parser_node_at(p, N_CALL, func);
+  size_t mark = mm__parser_mark(p);
   p_push(p, func);
   if (!call || !parse_call_arguments(p, call)) return NULL;
-  call = p_finish(p, call, mark);
+  call = mm__parser_finish(p, call, mark);
   if (call) call->positional++; /* func itself comes first */
   return call;
 }
@@ -728,21 +729,21 @@ static mm_node *parse_attribute(parser *p, mm_node *value) {
   p_advance(p); /* '.' */
   const mm_token *name = p_peek(p);
   if (name->kind != TK_NAME) {
-    p_error_at(p, name, "invalid syntax: expected an attribute name");
+    mm__parser_error_at(p, name, "invalid syntax: expected an attribute name");
     return NULL;
   }
   p_advance(p);
-  mm_node *attr = p_node_at(p, N_ATTRIBUTE, value);
+  mm_node *attr = mm__parser_node_at(p, N_ATTRIBUTE, value);
   if (!attr) return NULL;
   attr->start = name->start;
   attr->len = name->len;
-  size_t mark = p_mark(p);
+  size_t mark = mm__parser_mark(p);
   p_push(p, value);
-  return p_finish(p, attr, mark);
+  return mm__parser_finish(p, attr, mark);
 }
 
 static mm_node *parse_primary(parser *p) {
-  if (p->parsed_primary) { /* parsed already by parse_expression's fast path */
+  if (p->parsed_primary) { /* parsed already by mm__parse_expression's fast path */
     mm_node *parsed = p->parsed_primary;
     p->parsed_primary = NULL;
     return parsed;
@@ -754,11 +755,11 @@ static mm_node *parse_primary(parser *p) {
     if (t->op == OP_DOT) {
       node = parse_attribute(p, node);
     } else if (t->op == OP_LPAR) {
-      if (!p_enter(p, t)) return NULL;
-      node = parse_call_tail(p, node);
+      if (!mm__parser_enter(p, t)) return NULL;
+      node = mm__parse_call_tail(p, node);
       p_leave(p);
     } else if (t->op == OP_LSQB) {
-      if (!p_enter(p, t)) return NULL;
+      if (!mm__parser_enter(p, t)) return NULL;
       node = parse_subscript(p, node);
       p_leave(p);
     } else {
@@ -770,13 +771,13 @@ static mm_node *parse_primary(parser *p) {
 
 /* A dotted name as an expression (decorators before Python 3.9 and class
  * patterns use it). */
-mm_node *parse_dotted_name_expr(parser *p) {
+mm_node *mm__parse_dotted_name_expr(parser *p) {
   const mm_token *t = p_peek(p);
   if (t->kind != TK_NAME) {
-    p_error_at(p, t, "invalid syntax: expected a name");
+    mm__parser_error_at(p, t, "invalid syntax: expected a name");
     return NULL;
   }
-  mm_node *node = p_node(p, N_NAME, p_advance(p));
+  mm_node *node = mm__parser_node(p, N_NAME, p_advance(p));
   while (node && p_at_op(p, OP_DOT))
     node = parse_attribute(p, node);
   return node;
@@ -786,28 +787,29 @@ mm_node *parse_dotted_name_expr(parser *p) {
 
 static mm_node *parse_lambda(parser *p) {
   const mm_token *t = p_advance(p); /* 'lambda' */
-  mm_node *node = p_node(p, N_LAMBDA, t);
-  size_t mark = p_mark(p);
+  mm_node *node = mm__parser_node(p, N_LAMBDA, t);
+  size_t mark = mm__parser_mark(p);
   bool seen_default = false, seen_star = false;
   while (!p_failed(p) && !p_at_op(p, OP_COLON)) {
-    if (p_accept_op(p, OP_SLASH) || p_accept_op(p, OP_STAR)) {
+    if (mm__parser_accept_op(p, OP_SLASH) || mm__parser_accept_op(p, OP_STAR)) {
       seen_star = true;
       if (p_at(p, TK_NAME)) p_advance(p);
-    } else if (p_accept_op(p, OP_DSTAR)) {
-      if (!p_accept(p, TK_NAME)) p_error_at(p, p_peek(p), "invalid syntax: expected a name");
-    } else if (p_accept(p, TK_NAME)) {
-      if (p_accept_op(p, OP_EQUAL)) {
-        p_push(p, parse_expression(p));
+    } else if (mm__parser_accept_op(p, OP_DSTAR)) {
+      if (!mm__parser_accept(p, TK_NAME))
+        mm__parser_error_at(p, p_peek(p), "invalid syntax: expected a name");
+    } else if (mm__parser_accept(p, TK_NAME)) {
+      if (mm__parser_accept_op(p, OP_EQUAL)) {
+        p_push(p, mm__parse_expression(p));
         seen_default = true;
       } else if (seen_default && !seen_star) {
-        p_error_at(p, p_peek(p), "non-default argument follows default argument");
+        mm__parser_error_at(p, p_peek(p), "non-default argument follows default argument");
       }
     } else {
-      p_error_at(p, p_peek(p), "invalid syntax in lambda parameters");
+      mm__parser_error_at(p, p_peek(p), "invalid syntax in lambda parameters");
     }
-    if (!p_accept_op(p, OP_COMMA)) break;
+    if (!mm__parser_accept_op(p, OP_COMMA)) break;
   }
-  if (!p_expect_op(p, OP_COLON, ":")) return NULL;
-  p_push(p, parse_expression(p));
-  return p_finish(p, node, mark);
+  if (!mm__parser_expect_op(p, OP_COLON, ":")) return NULL;
+  p_push(p, mm__parse_expression(p));
+  return mm__parser_finish(p, node, mark);
 }

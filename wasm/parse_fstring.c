@@ -6,7 +6,7 @@
 
 #include "parser_internal.h"
 
-void parse_fstring_fields(parser *p, const mm_token *tok);
+void mm__parse_fstring_fields(parser *p, const mm_token *tok);
 
 static size_t scan_literal_part(parser *p, size_t i, size_t end, uint32_t *line, bool raw,
                                 int spec_depth);
@@ -53,7 +53,7 @@ static size_t find_expression_end(parser *p, size_t i, size_t end, uint32_t line
       i = skip_inner_string(src, i, end);
       continue;
     } else if (c == '#') {
-      mm_diag_set(p->diag, MM_ERR_SYNTAX, line, "f-string expression part cannot include '#'");
+      mm__diag_set(p->diag, MM_ERR_SYNTAX, line, "f-string expression part cannot include '#'");
       return end;
     } else if (depth == 0 && c == '!' && !(i + 1 < end && src[i + 1] == '=')) {
       return i;
@@ -73,24 +73,24 @@ static mm_node *parse_field_expression(parser *p, size_t from, size_t to, uint32
   for (size_t i = from; i < to && blank; i++)
     blank = p->src[i] == ' ' || p->src[i] == '\t' || p->src[i] == '\n' || p->src[i] == '\r';
   if (blank) {
-    mm_diag_set(p->diag, MM_ERR_SYNTAX, line, "f-string: empty expression not allowed");
+    mm__diag_set(p->diag, MM_ERR_SYNTAX, line, "f-string: empty expression not allowed");
     return NULL;
   }
   mm_lexer sub;
-  mm_lexer_init(&sub, p->src, from, to, line, true, false, p->diag);
-  mm_lexer_fill(&sub, SIZE_MAX); /* all of it: a tokenizer error in a field wins */
+  mm__lexer_init(&sub, p->src, from, to, line, true, false, p->diag);
+  mm__lexer_fill(&sub, SIZE_MAX); /* all of it: a tokenizer error in a field wins */
   if (p_failed(p)) {
-    mm_lexer_free(&sub);
+    mm__lexer_free(&sub);
     return NULL;
   }
   parser inner = *p;
-  p_start(&inner, &sub);
-  mm_node *value =
-      p_at(&inner, TK_KW_YIELD) ? parse_yield_expression(&inner) : parse_star_expressions(&inner);
-  p_accept(&inner, TK_NEWLINE);
+  mm__parser_start(&inner, &sub);
+  mm_node *value = p_at(&inner, TK_KW_YIELD) ? mm__parse_yield_expression(&inner)
+                                             : mm__parse_star_expressions(&inner);
+  mm__parser_accept(&inner, TK_NEWLINE);
   if (value && !p_at(&inner, TK_END))
-    p_error_at(&inner, p_peek(&inner), "f-string: invalid syntax");
-  mm_lexer_free(&sub);
+    mm__parser_error_at(&inner, p_peek(&inner), "f-string: invalid syntax");
+  mm__lexer_free(&sub);
   return p_failed(p) ? NULL : value;
 }
 
@@ -102,8 +102,8 @@ static size_t parse_field(parser *p, size_t i, size_t end, uint32_t *line, bool 
   mm_node *value = parse_field_expression(p, i, expr_end, *line);
   if (!value) return end;
   count_lines(p->src, i, expr_end, line);
-  mm_node *field = p_node_at(p, N_FORMATTED, value);
-  size_t mark = p_mark(p);
+  mm_node *field = mm__parser_node_at(p, N_FORMATTED, value);
+  size_t mark = mm__parser_mark(p);
   p_push(p, value);
   i = expr_end;
   if (i < end && p->src[i] == '=') i++;
@@ -111,25 +111,25 @@ static size_t parse_field(parser *p, size_t i, size_t end, uint32_t *line, bool 
     i++;
   if (i < end && p->src[i] == '!') {
     if (i + 1 >= end || !strchr("rsa", p->src[i + 1])) {
-      mm_diag_set(p->diag, MM_ERR_SYNTAX, *line,
-                  "f-string: invalid conversion character: expected 's', 'r', or 'a'");
+      mm__diag_set(p->diag, MM_ERR_SYNTAX, *line,
+                   "f-string: invalid conversion character: expected 's', 'r', or 'a'");
       return end;
     }
     i += 2;
   }
   if (i < end && p->src[i] == ':') {
-    mm_node *spec = p_node_at(p, N_JOINEDSTR, value);
-    size_t spec_mark = p_mark(p);
+    mm_node *spec = mm__parser_node_at(p, N_JOINEDSTR, value);
+    size_t spec_mark = mm__parser_mark(p);
     i = scan_literal_part(p, i + 1, end, line, raw, spec_depth + 1);
-    spec = p_finish(p, spec, spec_mark);
+    spec = mm__parser_finish(p, spec, spec_mark);
     if (spec) p_push(p, spec);
   }
   if (p_failed(p)) return end;
   if (i >= end || p->src[i] != '}') {
-    mm_diag_set(p->diag, MM_ERR_SYNTAX, *line, "f-string: expecting '}'");
+    mm__diag_set(p->diag, MM_ERR_SYNTAX, *line, "f-string: expecting '}'");
     return end;
   }
-  field = p_finish(p, field, mark);
+  field = mm__parser_finish(p, field, mark);
   if (field) p_push(p, field);
   return i + 1;
 }
@@ -140,7 +140,7 @@ static size_t scan_literal_part(parser *p, size_t i, size_t end, uint32_t *line,
                                 int spec_depth) {
   const char *src = p->src;
   if (spec_depth > 2) {
-    mm_diag_set(p->diag, MM_ERR_SYNTAX, *line, "f-string: expressions nested too deeply");
+    mm__diag_set(p->diag, MM_ERR_SYNTAX, *line, "f-string: expressions nested too deeply");
     return end;
   }
   while (i < end && !p_failed(p)) {
@@ -159,7 +159,7 @@ static size_t scan_literal_part(parser *p, size_t i, size_t end, uint32_t *line,
       if (i + 1 < end && src[i + 1] == '}') {
         i += 2;
       } else {
-        mm_diag_set(p->diag, MM_ERR_SYNTAX, *line, "f-string: single '}' is not allowed");
+        mm__diag_set(p->diag, MM_ERR_SYNTAX, *line, "f-string: single '}' is not allowed");
         return end;
       }
     } else {
@@ -168,11 +168,11 @@ static size_t scan_literal_part(parser *p, size_t i, size_t end, uint32_t *line,
     }
   }
   if (spec_depth > 0 && !p_failed(p))
-    mm_diag_set(p->diag, MM_ERR_SYNTAX, *line, "f-string: expecting '}'");
+    mm__diag_set(p->diag, MM_ERR_SYNTAX, *line, "f-string: expecting '}'");
   return i;
 }
 
-void parse_fstring_fields(parser *p, const mm_token *tok) {
+void mm__parse_fstring_fields(parser *p, const mm_token *tok) {
   size_t prefix = tok->flags >> 4;
   size_t quotes = (tok->flags & STR_TRIPLE) ? 3 : 1;
   size_t begin = tok->start + prefix + quotes, end = tok->start + tok->len - quotes;

@@ -14,14 +14,14 @@ static void parse_statement(parser *p, uint32_t depth, scope sc);
 /* Between statements: nodes and the tokens before this one are dropped
  * (nothing keeps a token of an earlier statement, only line numbers). */
 static void statement_done(parser *p) {
-  mm_arena_reset(p->arena);
+  mm__arena_reset(p->arena);
   p->scratch->len = 0;
-  mm_lexer_release(p->lx, p->pos);
+  mm__lexer_release(p->lx, p->pos);
 }
 
 static void block_expected(parser *p, uint32_t header_line, const char *what) {
-  mm_diag_set(p->diag, MM_ERR_SYNTAX, p_peek(p)->line,
-              "expected an indented block after %s on line %u", what, (unsigned)header_line);
+  mm__diag_set(p->diag, MM_ERR_SYNTAX, p_peek(p)->line,
+               "expected an indented block after %s on line %u", what, (unsigned)header_line);
 }
 
 /* `:` then either an indented block or simple statements on the same line. */
@@ -34,8 +34,8 @@ static void parse_block_lines(parser *p, uint32_t depth, scope sc, uint32_t head
 /* ------------------------------------------------- simple statements */
 
 static mm_node *parse_rhs(parser *p) {
-  if (p_at(p, TK_KW_YIELD)) return parse_yield_expression(p);
-  return parse_star_expressions(p);
+  if (p_at(p, TK_KW_YIELD)) return mm__parse_yield_expression(p);
+  return mm__parse_star_expressions(p);
 }
 
 /* A statement whose value is a call: told to the listener (windows). */
@@ -49,85 +49,86 @@ static void parse_assignment_or_expression(parser *p, uint32_t depth) {
   const mm_token *first = p_peek(p);
   mm_node *lhs = parse_rhs(p);
   if (!lhs) return;
-  if (p_accept_op(p, OP_COLON)) {
-    if (!check_target(p, lhs, TARGET_ANN)) return;
-    mm_node *annotation = parse_expression(p);
+  if (mm__parser_accept_op(p, OP_COLON)) {
+    if (!mm__parser_check_target(p, lhs, TARGET_ANN)) return;
+    mm_node *annotation = mm__parse_expression(p);
     mm_node *value = NULL;
-    if (annotation && p_accept_op(p, OP_EQUAL)) value = parse_rhs(p);
+    if (annotation && mm__parser_accept_op(p, OP_EQUAL)) value = parse_rhs(p);
     if (p_failed(p)) return;
     if (p->tracking && lhs->kind == N_NAME)
       p->events->binding(p->events->context, lhs, annotation, value, first->line, p->prev_end_line,
                          depth);
     if (lhs->kind == N_NAME) emit_call_statement(p, lhs, value, first->line);
-    p_emit_loads(p, lhs);
-    p_emit_loads(p, annotation);
-    p_emit_loads(p, value);
+    mm__parser_emit_loads(p, lhs);
+    mm__parser_emit_loads(p, annotation);
+    mm__parser_emit_loads(p, value);
     return;
   }
   const mm_token *t = p_peek(p);
   if (t->kind == TK_OP && t->op >= OP_PLUSEQ && t->op <= OP_ATEQ) {
-    if (!check_target(p, lhs, TARGET_AUG)) return;
+    if (!mm__parser_check_target(p, lhs, TARGET_AUG)) return;
     p_advance(p);
     mm_node *value = parse_rhs(p);
-    p_emit_loads(p, lhs);
-    p_emit_loads(p, value);
+    mm__parser_emit_loads(p, lhs);
+    mm__parser_emit_loads(p, value);
     return;
   }
   const mm_node *target = NULL;
-  while (!p_failed(p) && p_accept_op(p, OP_EQUAL)) {
-    if (!check_target(p, lhs, TARGET_ASSIGN)) return;
-    p_emit_loads(p, lhs);
+  while (!p_failed(p) && mm__parser_accept_op(p, OP_EQUAL)) {
+    if (!mm__parser_check_target(p, lhs, TARGET_ASSIGN)) return;
+    mm__parser_emit_loads(p, lhs);
     if (!target) target = lhs;
     lhs = parse_rhs(p);
     if (!lhs) return;
   }
   if (p_failed(p)) return;
   if (!target || target->kind == N_NAME) emit_call_statement(p, target, lhs, first->line);
-  p_emit_loads(p, lhs);
+  mm__parser_emit_loads(p, lhs);
 }
 
 static void parse_dotted_module(parser *p) {
-  if (!p_accept(p, TK_NAME)) {
-    p_error_at(p, p_peek(p), "invalid syntax: expected a module name");
+  if (!mm__parser_accept(p, TK_NAME)) {
+    mm__parser_error_at(p, p_peek(p), "invalid syntax: expected a module name");
     return;
   }
-  while (!p_failed(p) && p_accept_op(p, OP_DOT))
-    if (!p_accept(p, TK_NAME)) p_error_at(p, p_peek(p), "invalid syntax: expected a name");
+  while (!p_failed(p) && mm__parser_accept_op(p, OP_DOT))
+    if (!mm__parser_accept(p, TK_NAME))
+      mm__parser_error_at(p, p_peek(p), "invalid syntax: expected a name");
 }
 
 static void parse_as_name(parser *p) {
-  if (p_accept(p, TK_KW_AS) && !p_accept(p, TK_NAME))
-    p_error_at(p, p_peek(p), "invalid syntax: expected a name after 'as'");
+  if (mm__parser_accept(p, TK_KW_AS) && !mm__parser_accept(p, TK_NAME))
+    mm__parser_error_at(p, p_peek(p), "invalid syntax: expected a name after 'as'");
 }
 
 static void parse_import(parser *p) {
   do {
     parse_dotted_module(p);
     parse_as_name(p);
-  } while (!p_failed(p) && p_accept_op(p, OP_COMMA));
+  } while (!p_failed(p) && mm__parser_accept_op(p, OP_COMMA));
 }
 
 static void parse_from_import(parser *p) {
   bool relative = false;
-  while (p_accept_op(p, OP_DOT) || p_accept_op(p, OP_ELLIPSIS))
+  while (mm__parser_accept_op(p, OP_DOT) || mm__parser_accept_op(p, OP_ELLIPSIS))
     relative = true;
   if (!relative || p_at(p, TK_NAME)) parse_dotted_module(p);
   if (p_failed(p)) return;
-  if (!p_accept(p, TK_KW_IMPORT)) {
-    p_error_at(p, p_peek(p), "invalid syntax: expected 'import'");
+  if (!mm__parser_accept(p, TK_KW_IMPORT)) {
+    mm__parser_error_at(p, p_peek(p), "invalid syntax: expected 'import'");
     return;
   }
-  if (p_accept_op(p, OP_STAR)) return;
-  bool paren = p_accept_op(p, OP_LPAR);
+  if (mm__parser_accept_op(p, OP_STAR)) return;
+  bool paren = mm__parser_accept_op(p, OP_LPAR);
   do {
     if (paren && p_at_op(p, OP_RPAR)) break;
-    if (!p_accept(p, TK_NAME)) {
-      p_error_at(p, p_peek(p), "invalid syntax: expected a name to import");
+    if (!mm__parser_accept(p, TK_NAME)) {
+      mm__parser_error_at(p, p_peek(p), "invalid syntax: expected a name to import");
       return;
     }
     parse_as_name(p);
-  } while (!p_failed(p) && p_accept_op(p, OP_COMMA));
-  if (paren) p_expect_op(p, OP_RPAR, ")");
+  } while (!p_failed(p) && mm__parser_accept_op(p, OP_COMMA));
+  if (paren) mm__parser_expect_op(p, OP_RPAR, ")");
 }
 
 static void parse_simple_statement(parser *p, uint32_t depth) {
@@ -138,32 +139,34 @@ static void parse_simple_statement(parser *p, uint32_t depth) {
   case TK_KW_CONTINUE: p_advance(p); return;
   case TK_KW_RETURN:
     p_advance(p);
-    if (starts_expression(p)) p_emit_loads(p, parse_star_expressions(p));
+    if (mm__parser_starts_expression(p)) mm__parser_emit_loads(p, mm__parse_star_expressions(p));
     return;
   case TK_KW_RAISE:
     p_advance(p);
-    if (starts_expression(p)) {
-      p_emit_loads(p, parse_expression(p));
-      if (p_accept(p, TK_KW_FROM)) p_emit_loads(p, parse_expression(p));
+    if (mm__parser_starts_expression(p)) {
+      mm__parser_emit_loads(p, mm__parse_expression(p));
+      if (mm__parser_accept(p, TK_KW_FROM)) mm__parser_emit_loads(p, mm__parse_expression(p));
     }
     return;
   case TK_KW_GLOBAL:
   case TK_KW_NONLOCAL:
     p_advance(p);
     do {
-      if (!p_accept(p, TK_NAME)) p_error_at(p, p_peek(p), "invalid syntax: expected a name");
-    } while (!p_failed(p) && p_accept_op(p, OP_COMMA));
+      if (!mm__parser_accept(p, TK_NAME))
+        mm__parser_error_at(p, p_peek(p), "invalid syntax: expected a name");
+    } while (!p_failed(p) && mm__parser_accept_op(p, OP_COMMA));
     return;
   case TK_KW_DEL: {
     p_advance(p);
-    mm_node *targets = parse_star_expressions(p);
-    if (targets && check_target(p, targets, TARGET_DEL)) p_emit_loads(p, targets);
+    mm_node *targets = mm__parse_star_expressions(p);
+    if (targets && mm__parser_check_target(p, targets, TARGET_DEL))
+      mm__parser_emit_loads(p, targets);
     return;
   }
   case TK_KW_ASSERT:
     p_advance(p);
-    p_emit_loads(p, parse_expression(p));
-    if (p_accept_op(p, OP_COMMA)) p_emit_loads(p, parse_expression(p));
+    mm__parser_emit_loads(p, mm__parse_expression(p));
+    if (mm__parser_accept_op(p, OP_COMMA)) mm__parser_emit_loads(p, mm__parse_expression(p));
     return;
   case TK_KW_IMPORT:
     p_advance(p);
@@ -174,8 +177,8 @@ static void parse_simple_statement(parser *p, uint32_t depth) {
     parse_from_import(p);
     return;
   default:
-    if (!starts_expression(p) && t->kind != TK_KW_YIELD) {
-      p_error_at(p, t, "invalid syntax");
+    if (!mm__parser_starts_expression(p) && t->kind != TK_KW_YIELD) {
+      mm__parser_error_at(p, t, "invalid syntax");
       return;
     }
     parse_assignment_or_expression(p, depth);
@@ -186,16 +189,16 @@ static void parse_simple_statements(parser *p, uint32_t depth) {
   for (;;) {
     parse_simple_statement(p, depth);
     if (p_failed(p)) return;
-    if (!p_accept_op(p, OP_SEMI) || p_at(p, TK_NEWLINE)) break;
+    if (!mm__parser_accept_op(p, OP_SEMI) || p_at(p, TK_NEWLINE)) break;
   }
-  if (!p_accept(p, TK_NEWLINE)) p_error_at(p, p_peek(p), "invalid syntax");
+  if (!mm__parser_accept(p, TK_NEWLINE)) mm__parser_error_at(p, p_peek(p), "invalid syntax");
 }
 
 static void parse_block(parser *p, uint32_t depth, scope sc, uint32_t header_line,
                         const char *what) {
-  if (!p_expect_op(p, OP_COLON, ":")) return;
+  if (!mm__parser_expect_op(p, OP_COLON, ":")) return;
   statement_done(p);
-  if (!p_accept(p, TK_NEWLINE)) {
+  if (!mm__parser_accept(p, TK_NEWLINE)) {
     parse_simple_statements(p, depth);
     return;
   }
@@ -204,26 +207,26 @@ static void parse_block(parser *p, uint32_t depth, scope sc, uint32_t header_lin
 
 static void parse_block_lines(parser *p, uint32_t depth, scope sc, uint32_t header_line,
                               const char *what) {
-  if (!p_accept(p, TK_INDENT)) {
+  if (!mm__parser_accept(p, TK_INDENT)) {
     block_expected(p, header_line, what);
     return;
   }
   while (!p_failed(p) && !p_at(p, TK_DEDENT) && !p_at(p, TK_END))
     parse_statement(p, depth, sc);
-  p_accept(p, TK_DEDENT);
+  mm__parser_accept(p, TK_DEDENT);
 }
 
 /* -------------------------------------------------- compound statements */
 
 static void parse_if(parser *p, uint32_t depth) {
   const mm_token *header = p_advance(p);
-  p_emit_loads(p, parse_named_expression(p));
+  mm__parser_emit_loads(p, mm__parse_named_expression(p));
   parse_block(p, depth + 1, SCOPE_OTHER, header->line, "'if' statement");
   uint32_t elifs = 0;
   while (!p_failed(p) && p_at(p, TK_KW_ELIF)) {
     header = p_advance(p);
     elifs++;
-    p_emit_loads(p, parse_named_expression(p));
+    mm__parser_emit_loads(p, mm__parse_named_expression(p));
     parse_block(p, depth + 1 + elifs, SCOPE_OTHER, header->line, "'elif' statement");
   }
   if (!p_failed(p) && p_at(p, TK_KW_ELSE)) {
@@ -241,7 +244,7 @@ static void parse_else_clause(parser *p, uint32_t depth) {
 
 static void parse_while(parser *p, uint32_t depth) {
   const mm_token *header = p_advance(p);
-  p_emit_loads(p, parse_named_expression(p));
+  mm__parser_emit_loads(p, mm__parse_named_expression(p));
   parse_block(p, depth + 1, SCOPE_OTHER, header->line, "'while' statement");
   parse_else_clause(p, depth);
 }
@@ -254,15 +257,15 @@ static void parse_for(parser *p, uint32_t depth) {
     return;
   }
   const mm_token *header = p_advance(p);
-  mm_node *target = parse_target_list(p, true);
+  mm_node *target = mm__parse_target_list(p, true);
   if (!target) return;
-  if (!p_accept(p, TK_KW_IN)) {
-    p_error_at(p, p_peek(p), "invalid syntax: expected 'in'");
+  if (!mm__parser_accept(p, TK_KW_IN)) {
+    mm__parser_error_at(p, p_peek(p), "invalid syntax: expected 'in'");
     return;
   }
-  mm_node *iter = parse_star_expressions(p);
-  p_emit_loads(p, target);
-  p_emit_loads(p, iter);
+  mm_node *iter = mm__parse_star_expressions(p);
+  mm__parser_emit_loads(p, target);
+  mm__parser_emit_loads(p, iter);
   parse_block(p, depth + 1, SCOPE_OTHER, header->line, "'for' statement");
   parse_else_clause(p, depth);
 }
@@ -286,8 +289,8 @@ static bool with_items_parenthesized(const parser *p) {
 }
 
 static void parse_with_item(parser *p) {
-  p_emit_loads(p, parse_expression(p));
-  if (p_accept(p, TK_KW_AS)) p_emit_loads(p, parse_target_list(p, false));
+  mm__parser_emit_loads(p, mm__parse_expression(p));
+  if (mm__parser_accept(p, TK_KW_AS)) mm__parser_emit_loads(p, mm__parse_target_list(p, false));
 }
 
 static void parse_with(parser *p, uint32_t depth) {
@@ -297,8 +300,8 @@ static void parse_with(parser *p, uint32_t depth) {
   do {
     if (paren && p_at_op(p, OP_RPAR)) break;
     parse_with_item(p);
-  } while (!p_failed(p) && p_accept_op(p, OP_COMMA));
-  if (paren) p_expect_op(p, OP_RPAR, ")");
+  } while (!p_failed(p) && mm__parser_accept_op(p, OP_COMMA));
+  if (paren) mm__parser_expect_op(p, OP_RPAR, ")");
   parse_block(p, depth + 1, SCOPE_OTHER, header->line, "'with' statement");
 }
 
@@ -309,16 +312,16 @@ static void parse_try(parser *p, uint32_t depth) {
   while (!p_failed(p) && p_at(p, TK_KW_EXCEPT)) {
     const mm_token *except = p_advance(p);
     handlers = true;
-    p_accept_op(p, OP_STAR);
+    mm__parser_accept_op(p, OP_STAR);
     if (!p_at_op(p, OP_COLON)) {
-      mm_node *type = parse_expression(p);
+      mm_node *type = mm__parse_expression(p);
       if (type && p_at_op(p, OP_COMMA)) {
-        p_error_node(p, type, "multiple exception types must be parenthesized");
+        mm__parser_error_node(p, type, "multiple exception types must be parenthesized");
         return;
       }
-      p_emit_loads(p, type);
-      if (p_accept(p, TK_KW_AS) && !p_accept(p, TK_NAME))
-        p_error_at(p, p_peek(p), "invalid syntax: expected a name after 'as'");
+      mm__parser_emit_loads(p, type);
+      if (mm__parser_accept(p, TK_KW_AS) && !mm__parser_accept(p, TK_NAME))
+        mm__parser_error_at(p, p_peek(p), "invalid syntax: expected a name after 'as'");
     }
     parse_block(p, depth + 2, SCOPE_OTHER, except->line, "'except' statement");
   }
@@ -329,7 +332,7 @@ static void parse_try(parser *p, uint32_t depth) {
     parse_block(p, depth + 1, SCOPE_OTHER, fin->line, "'finally' statement");
   }
   if (!p_failed(p) && !handlers && !final)
-    p_error_at(p, p_peek(p), "expected 'except' or 'finally' block");
+    mm__parser_error_at(p, p_peek(p), "expected 'except' or 'finally' block");
 }
 
 /* ------------------------------------------------------------- match */
@@ -345,75 +348,76 @@ static void parse_name_pattern(parser *p, mm_node *reads) {
     p_advance(p); /* a capture or the wildcard */
     return;
   }
-  mm_node *name = parse_dotted_name_expr(p);
+  mm_node *name = mm__parse_dotted_name_expr(p);
   if (!name) return;
   p_push(p, name);
-  if (!p_accept_op(p, OP_LPAR)) return;
+  if (!mm__parser_accept_op(p, OP_LPAR)) return;
   while (!p_failed(p) && !p_at_op(p, OP_RPAR)) {
     if (p_at(p, TK_NAME) && p_peek_at(p, 1)->kind == TK_OP && p_peek_at(p, 1)->op == OP_EQUAL) {
       p_advance(p);
       p_advance(p);
     }
     parse_pattern(p, reads);
-    if (!p_accept_op(p, OP_COMMA)) break;
+    if (!mm__parser_accept_op(p, OP_COMMA)) break;
   }
-  p_expect_op(p, OP_RPAR, ")");
+  mm__parser_expect_op(p, OP_RPAR, ")");
 }
 
 static void parse_literal_pattern(parser *p) {
   if (p_at(p, TK_STRING)) {
-    while (p_accept(p, TK_STRING)) {
+    while (mm__parser_accept(p, TK_STRING)) {
     }
     return;
   }
-  p_accept_op(p, OP_MINUS);
-  if (!p_accept(p, TK_NUMBER)) {
-    p_error_at(p, p_peek(p), "invalid pattern");
+  mm__parser_accept_op(p, OP_MINUS);
+  if (!mm__parser_accept(p, TK_NUMBER)) {
+    mm__parser_error_at(p, p_peek(p), "invalid pattern");
     return;
   }
-  if (p_accept_op(p, OP_PLUS) || p_accept_op(p, OP_MINUS))
-    if (!p_accept(p, TK_NUMBER)) p_error_at(p, p_peek(p), "invalid pattern");
+  if (mm__parser_accept_op(p, OP_PLUS) || mm__parser_accept_op(p, OP_MINUS))
+    if (!mm__parser_accept(p, TK_NUMBER)) mm__parser_error_at(p, p_peek(p), "invalid pattern");
 }
 
 static void parse_mapping_pattern(parser *p, mm_node *reads) {
   while (!p_failed(p) && !p_at_op(p, OP_RBRACE)) {
-    if (p_accept_op(p, OP_DSTAR)) {
-      if (!p_accept(p, TK_NAME)) p_error_at(p, p_peek(p), "invalid pattern");
+    if (mm__parser_accept_op(p, OP_DSTAR)) {
+      if (!mm__parser_accept(p, TK_NAME)) mm__parser_error_at(p, p_peek(p), "invalid pattern");
     } else {
       if (p_at(p, TK_NAME)) {
-        mm_node *key = parse_dotted_name_expr(p);
-        if (key && key->kind == N_NAME) p_error_node(p, key, "invalid pattern: mapping key");
+        mm_node *key = mm__parse_dotted_name_expr(p);
+        if (key && key->kind == N_NAME)
+          mm__parser_error_node(p, key, "invalid pattern: mapping key");
         if (key) p_push(p, key);
       } else if (p_at(p, TK_KW_NONE) || p_at(p, TK_KW_TRUE) || p_at(p, TK_KW_FALSE)) {
         p_advance(p);
       } else {
         parse_literal_pattern(p);
       }
-      if (p_expect_op(p, OP_COLON, ":")) parse_pattern(p, reads);
+      if (mm__parser_expect_op(p, OP_COLON, ":")) parse_pattern(p, reads);
     }
-    if (!p_accept_op(p, OP_COMMA)) break;
+    if (!mm__parser_accept_op(p, OP_COMMA)) break;
   }
-  p_expect_op(p, OP_RBRACE, "}");
+  mm__parser_expect_op(p, OP_RBRACE, "}");
 }
 
 static void parse_closed_pattern(parser *p, mm_node *reads) {
   const mm_token *t = p_peek(p);
-  if (!p_enter(p, t)) return;
+  if (!mm__parser_enter(p, t)) return;
   if (t->kind == TK_NAME) {
     parse_name_pattern(p, reads);
   } else if (t->kind == TK_KW_NONE || t->kind == TK_KW_TRUE || t->kind == TK_KW_FALSE) {
     p_advance(p);
   } else if (t->kind == TK_OP && t->op == OP_STAR) {
     p_advance(p);
-    if (!p_accept(p, TK_NAME)) p_error_at(p, p_peek(p), "invalid pattern");
+    if (!mm__parser_accept(p, TK_NAME)) mm__parser_error_at(p, p_peek(p), "invalid pattern");
   } else if (t->kind == TK_OP && (t->op == OP_LPAR || t->op == OP_LSQB)) {
     int close = t->op == OP_LPAR ? OP_RPAR : OP_RSQB;
     p_advance(p);
     while (!p_failed(p) && !p_at_op(p, close)) {
       parse_pattern(p, reads);
-      if (!p_accept_op(p, OP_COMMA)) break;
+      if (!mm__parser_accept_op(p, OP_COMMA)) break;
     }
-    p_expect_op(p, close, close == OP_RPAR ? ")" : "]");
+    mm__parser_expect_op(p, close, close == OP_RPAR ? ")" : "]");
   } else if (t->kind == TK_OP && t->op == OP_LBRACE) {
     p_advance(p);
     parse_mapping_pattern(p, reads);
@@ -426,15 +430,15 @@ static void parse_closed_pattern(parser *p, mm_node *reads) {
 static void parse_pattern(parser *p, mm_node *reads) {
   do {
     parse_closed_pattern(p, reads);
-  } while (!p_failed(p) && p_accept_op(p, OP_VBAR));
-  if (!p_failed(p) && p_accept(p, TK_KW_AS) && !p_accept(p, TK_NAME))
-    p_error_at(p, p_peek(p), "invalid pattern target");
+  } while (!p_failed(p) && mm__parser_accept_op(p, OP_VBAR));
+  if (!p_failed(p) && mm__parser_accept(p, TK_KW_AS) && !mm__parser_accept(p, TK_NAME))
+    mm__parser_error_at(p, p_peek(p), "invalid pattern target");
 }
 
 /* `match` is a soft keyword: a statement only when the logical line ends
  * with ':' and an indented `case` follows. */
 static bool at_match_statement(const parser *p) {
-  if (!p_at_name(p, "match")) return false;
+  if (!mm__parser_at_name(p, "match")) return false;
   const mm_token *next = p_peek_at(p, 1);
   if (next->kind == TK_NEWLINE ||
       (next->kind == TK_OP && next->op != OP_LPAR && next->op != OP_LSQB && next->op != OP_LBRACE &&
@@ -451,29 +455,31 @@ static bool at_match_statement(const parser *p) {
 
 static void parse_match(parser *p, uint32_t depth) {
   uint32_t header_line = p_advance(p)->line;
-  p_emit_loads(p, parse_star_named_expressions_tuple(p));
-  if (!p_expect_op(p, OP_COLON, ":")) return;
+  mm__parser_emit_loads(p, mm__parse_star_named_expressions_tuple(p));
+  if (!mm__parser_expect_op(p, OP_COLON, ":")) return;
   statement_done(p);
-  p_accept(p, TK_NEWLINE);
-  p_accept(p, TK_INDENT);
+  mm__parser_accept(p, TK_NEWLINE);
+  mm__parser_accept(p, TK_INDENT);
   while (!p_failed(p) && !p_at(p, TK_DEDENT) && !p_at(p, TK_END)) {
-    if (!p_at_name(p, "case")) {
-      p_error_at(p, p_peek(p), "invalid syntax: expected 'case'");
+    if (!mm__parser_at_name(p, "case")) {
+      mm__parser_error_at(p, p_peek(p), "invalid syntax: expected 'case'");
       return;
     }
     const mm_token *case_tok = p_advance(p);
-    mm_node *reads = p_node(p, N_PATTERN, case_tok);
-    size_t mark = p_mark(p);
+    mm_node *reads = mm__parser_node(p, N_PATTERN, case_tok);
+    size_t mark = mm__parser_mark(p);
     do {
       if (p_at_op(p, OP_COLON) || p_at(p, TK_KW_IF)) break;
       parse_pattern(p, reads);
-    } while (!p_failed(p) && p_accept_op(p, OP_COMMA));
-    reads = p_finish(p, reads, mark);
-    p_emit_loads(p, reads);
-    if (!p_failed(p) && p_accept(p, TK_KW_IF)) p_emit_loads(p, parse_named_expression(p));
+    } while (!p_failed(p) && mm__parser_accept_op(p, OP_COMMA));
+    reads = mm__parser_finish(p, reads, mark);
+    mm__parser_emit_loads(p, reads);
+    if (!p_failed(p) && mm__parser_accept(p, TK_KW_IF))
+      mm__parser_emit_loads(p, mm__parse_named_expression(p));
     parse_block(p, depth + 2, SCOPE_OTHER, case_tok->line, "'case' statement");
   }
-  if (!p_failed(p) && !p_accept(p, TK_DEDENT)) block_expected(p, header_line, "'match' statement");
+  if (!p_failed(p) && !mm__parser_accept(p, TK_DEDENT))
+    block_expected(p, header_line, "'match' statement");
 }
 
 /* ---------------------------------------------------- def and class */
@@ -487,67 +493,68 @@ typedef struct decorators {
 static void parse_parameter(parser *p, bool own, bool allow_annotation, bool *seen_default,
                             bool keyword_only) {
   const mm_token *name_tok = p_peek(p);
-  if (!p_accept(p, TK_NAME)) {
-    p_error_at(p, name_tok, "invalid syntax: expected a parameter name");
+  if (!mm__parser_accept(p, TK_NAME)) {
+    mm__parser_error_at(p, name_tok, "invalid syntax: expected a parameter name");
     return;
   }
   mm_node *annotation = NULL;
-  if (allow_annotation && p_accept_op(p, OP_COLON)) annotation = parse_expression(p);
+  if (allow_annotation && mm__parser_accept_op(p, OP_COLON)) annotation = mm__parse_expression(p);
   if (p_failed(p)) return;
   uint32_t end_line = p->prev_end_line;
-  if (p_accept_op(p, OP_EQUAL)) {
-    p_emit_loads(p, parse_expression(p));
+  if (mm__parser_accept_op(p, OP_EQUAL)) {
+    mm__parser_emit_loads(p, mm__parse_expression(p));
     *seen_default = true;
   } else if (*seen_default && !keyword_only) {
-    p_error_at(p, name_tok, "non-default argument follows default argument");
+    mm__parser_error_at(p, name_tok, "non-default argument follows default argument");
     return;
   }
   if (annotation) {
     if (own) {
-      mm_node *name = p_node(p, N_NAME, name_tok);
+      mm_node *name = mm__parser_node(p, N_NAME, name_tok);
       if (!name) return;
       name->ctx = CTX_STORE;
       p->events->parameter(p->events->context, name, annotation, name_tok->line, end_line);
     }
-    p_emit_loads(p, annotation);
+    mm__parser_emit_loads(p, annotation);
   }
 }
 
 static void parse_parameters(parser *p, bool own) {
   bool seen_default = false, seen_star = false, seen_slash = false;
   while (!p_failed(p) && !p_at_op(p, OP_RPAR)) {
-    if (p_accept_op(p, OP_SLASH)) {
-      if (seen_slash || seen_star) p_error_at(p, p_peek(p), "invalid syntax: misplaced '/'");
+    if (mm__parser_accept_op(p, OP_SLASH)) {
+      if (seen_slash || seen_star)
+        mm__parser_error_at(p, p_peek(p), "invalid syntax: misplaced '/'");
       seen_slash = true;
-    } else if (p_accept_op(p, OP_STAR)) {
-      if (seen_star) p_error_at(p, p_peek(p), "* argument may appear only once");
+    } else if (mm__parser_accept_op(p, OP_STAR)) {
+      if (seen_star) mm__parser_error_at(p, p_peek(p), "* argument may appear only once");
       seen_star = true;
       if (p_at(p, TK_NAME)) parse_parameter(p, own, true, &seen_default, true);
-    } else if (p_accept_op(p, OP_DSTAR)) {
+    } else if (mm__parser_accept_op(p, OP_DSTAR)) {
       parse_parameter(p, own, true, &seen_default, true);
-      p_accept_op(p, OP_COMMA);
+      mm__parser_accept_op(p, OP_COMMA);
       if (!p_at_op(p, OP_RPAR))
-        p_error_at(p, p_peek(p), "arguments cannot follow var-keyword argument");
+        mm__parser_error_at(p, p_peek(p), "arguments cannot follow var-keyword argument");
       break;
     } else {
       parse_parameter(p, own, true, &seen_default, seen_star);
     }
-    if (!p_accept_op(p, OP_COMMA)) break;
+    if (!mm__parser_accept_op(p, OP_COMMA)) break;
   }
-  p_expect_op(p, OP_RPAR, ")");
+  mm__parser_expect_op(p, OP_RPAR, ")");
 }
 
 static void parse_def(parser *p, uint32_t depth, scope sc, const decorators *decs) {
-  bool is_async = p_accept(p, TK_KW_ASYNC);
+  bool is_async = mm__parser_accept(p, TK_KW_ASYNC);
   const mm_token *def_tok = p_advance(p); /* 'def' */
   const mm_token *name_tok = p_peek(p);
-  if (!p_accept(p, TK_NAME)) {
-    p_error_at(p, name_tok, "invalid syntax: expected a function name");
+  if (!mm__parser_accept(p, TK_NAME)) {
+    mm__parser_error_at(p, name_tok, "invalid syntax: expected a function name");
     return;
   }
   bool own = false;
   if (sc == SCOPE_TOP_CLASS && !is_async && !p->tracking) {
-    mm_node *name = p_node(p, N_NAME, name_tok);
+    mm_node *name = mm__parser_node(p, N_NAME, name_tok);
     if (!name) return;
     name->ctx = CTX_STORE;
     own = p->events->function_begin(p->events->context, name, decs->items, decs->count,
@@ -555,13 +562,14 @@ static void parse_def(parser *p, uint32_t depth, scope sc, const decorators *dec
     p->tracking = own;
   }
   for (size_t i = 0; i < decs->count; i++)
-    p_emit_loads(p, decs->items[i]);
+    mm__parser_emit_loads(p, decs->items[i]);
   if (mm__fast_parameters(p, own)) {
     parse_block_lines(p, own ? 1 : depth + 1, SCOPE_OTHER, def_tok->line, "function definition");
   } else {
-    if (!p_expect_op(p, OP_LPAR, "(")) return;
+    if (!mm__parser_expect_op(p, OP_LPAR, "(")) return;
     parse_parameters(p, own);
-    if (!p_failed(p) && p_accept_op(p, OP_ARROW)) p_emit_loads(p, parse_expression(p));
+    if (!p_failed(p) && mm__parser_accept_op(p, OP_ARROW))
+      mm__parser_emit_loads(p, mm__parse_expression(p));
     if (p_failed(p)) return;
     parse_block(p, own ? 1 : depth + 1, SCOPE_OTHER, def_tok->line, "function definition");
   }
@@ -574,19 +582,19 @@ static void parse_def(parser *p, uint32_t depth, scope sc, const decorators *dec
 static void parse_class(parser *p, uint32_t depth, scope sc, const decorators *decs) {
   const mm_token *class_tok = p_advance(p);
   const mm_token *name_tok = p_peek(p);
-  if (!p_accept(p, TK_NAME)) {
-    p_error_at(p, name_tok, "invalid syntax: expected a class name");
+  if (!mm__parser_accept(p, TK_NAME)) {
+    mm__parser_error_at(p, name_tok, "invalid syntax: expected a class name");
     return;
   }
   for (size_t i = 0; i < decs->count; i++)
-    p_emit_loads(p, decs->items[i]);
+    mm__parser_emit_loads(p, decs->items[i]);
   if (p_at_op(p, OP_LPAR)) {
-    mm_node *name = p_node(p, N_NAME, name_tok);
+    mm_node *name = mm__parser_node(p, N_NAME, name_tok);
     if (!name) return;
-    mm_node *bases = parse_call_tail(p, name);
+    mm_node *bases = mm__parse_call_tail(p, name);
     if (bases) {
       name->ctx = CTX_STORE; /* the class name itself is no read */
-      p_emit_loads(p, bases);
+      mm__parser_emit_loads(p, bases);
     }
   }
   if (p_failed(p)) return;
@@ -596,21 +604,21 @@ static void parse_class(parser *p, uint32_t depth, scope sc, const decorators *d
 
 static void parse_decorated(parser *p, uint32_t depth, scope sc) {
   decorators decs = {NULL, 0, 0};
-  size_t mark = p_mark(p);
-  while (!p_failed(p) && p_accept_op(p, OP_AT)) {
+  size_t mark = mm__parser_mark(p);
+  while (!p_failed(p) && mm__parser_accept_op(p, OP_AT)) {
     if (!decs.first_line) decs.first_line = p_peek(p)->line;
-    mm_node *expr = parse_named_expression(p);
+    mm_node *expr = mm__parse_named_expression(p);
     if (!expr) return;
     p_push(p, expr);
-    if (!p_accept(p, TK_NEWLINE)) {
-      p_error_at(p, p_peek(p), "invalid syntax");
+    if (!mm__parser_accept(p, TK_NEWLINE)) {
+      mm__parser_error_at(p, p_peek(p), "invalid syntax");
       return;
     }
   }
   decs.count = p->scratch->len - mark;
-  decs.items = mm_arena_alloc(p->arena, (decs.count ? decs.count : 1) * sizeof *decs.items);
+  decs.items = mm__arena_alloc(p->arena, (decs.count ? decs.count : 1) * sizeof *decs.items);
   if (!decs.items) {
-    mm_diag_set(p->diag, MM_ERR_NO_MEMORY, p_peek(p)->line, "out of memory");
+    mm__diag_set(p->diag, MM_ERR_NO_MEMORY, p_peek(p)->line, "out of memory");
     return;
   }
   memcpy(decs.items, (mm_node **)p->scratch->items + mark, decs.count * sizeof *decs.items);
@@ -620,7 +628,8 @@ static void parse_decorated(parser *p, uint32_t depth, scope sc) {
   else if (p_at(p, TK_KW_CLASS))
     parse_class(p, depth, sc, &decs);
   else
-    p_error_at(p, p_peek(p), "invalid syntax: expected 'def' or 'class' after a decorator");
+    mm__parser_error_at(p, p_peek(p),
+                        "invalid syntax: expected 'def' or 'class' after a decorator");
 }
 
 static void parse_statement(parser *p, uint32_t depth, scope sc) {
@@ -652,11 +661,11 @@ static void parse_statement(parser *p, uint32_t depth, scope sc) {
       else
         parse_with(p, depth);
     } else {
-      p_error_at(p, t, "invalid syntax");
+      mm__parser_error_at(p, t, "invalid syntax");
     }
     return;
   }
-  case TK_INDENT: p_error_at(p, t, "unexpected indent"); return;
+  case TK_INDENT: mm__parser_error_at(p, t, "unexpected indent"); return;
   case TK_KW_RETURN:
     if (mm__fast_statements(p, depth)) return;
     break;
@@ -679,28 +688,28 @@ static void explain_unclosed_bracket(parser *p) {
   uint32_t line;
   char bracket;
   const mm_token *at = p_peek(p);
-  if (!mm_lex_open_bracket(p->src, at->start, &line, &bracket) || line >= at->line) return;
+  if (!mm__lex_open_bracket(p->src, at->start, &line, &bracket) || line >= at->line) return;
   p->diag->status = MM_OK;
-  mm_diag_set(p->diag, MM_ERR_SYNTAX, line, "'%c' was never closed", bracket);
+  mm__diag_set(p->diag, MM_ERR_SYNTAX, line, "'%c' was never closed", bracket);
 }
 
-bool mm_parse(const char *source, mm_lexer *lexer, const mm_parse_events *events, mm_diag *diag,
-              size_t *stopped_at) {
-  return mm_parse_with(source, lexer, events, diag, stopped_at, true);
+bool mm__parse(const char *source, mm_lexer *lexer, const mm_parse_events *events, mm_diag *diag,
+               size_t *stopped_at) {
+  return mm__parse_with(source, lexer, events, diag, stopped_at, true);
 }
 
-bool mm_parse_with(const char *source, mm_lexer *lexer, const mm_parse_events *events,
-                   mm_diag *diag, size_t *stopped_at, bool fast_path) {
+bool mm__parse_with(const char *source, mm_lexer *lexer, const mm_parse_events *events,
+                    mm_diag *diag, size_t *stopped_at, bool fast_path) {
   mm_arena arena;
   mm_vec scratch, walk;
-  mm_arena_init(&arena);
-  mm_vec_init(&scratch, sizeof(mm_node *));
-  mm_vec_init(&walk, sizeof(const mm_node *));
+  mm__arena_init(&arena);
+  mm__vec_init(&scratch, sizeof(mm_node *));
+  mm__vec_init(&walk, sizeof(const mm_node *));
   parser p;
   memset(&p, 0, sizeof p);
   p.fast = fast_path ? mm__fast_path_new() : NULL;
   p.src = source;
-  p_start(&p, lexer);
+  mm__parser_start(&p, lexer);
   p.arena = &arena;
   p.scratch = &scratch;
   p.walk = &walk;
@@ -710,9 +719,9 @@ bool mm_parse_with(const char *source, mm_lexer *lexer, const mm_parse_events *e
     parse_statement(&p, 0, SCOPE_MODULE);
   if (p_failed(&p) && diag->status == MM_ERR_SYNTAX) explain_unclosed_bracket(&p);
   if (stopped_at) *stopped_at = p.pos;
-  mm_arena_free(&arena);
-  mm_vec_free(&scratch);
-  mm_vec_free(&walk);
+  mm__arena_free(&arena);
+  mm__vec_free(&scratch);
+  mm__vec_free(&walk);
   mm__fast_path_free(p.fast);
   return !p_failed(&p);
 }

@@ -54,12 +54,12 @@ typedef struct mm_parse_events {
  * goes and releasing each statement's once done. False on a syntax error,
  * with `diag` filled and `*stopped_at` (when non-NULL) set to the index of
  * the token where parsing stopped. */
-bool mm_parse(const char *source, mm_lexer *lexer, const mm_parse_events *events, mm_diag *diag,
-              size_t *stopped_at);
+bool mm__parse(const char *source, mm_lexer *lexer, const mm_parse_events *events, mm_diag *diag,
+               size_t *stopped_at);
 
-/* As mm_parse; `fast_path` false reads every statement the general way
+/* As mm__parse; `fast_path` false reads every statement the general way
  * (tests compare the two). */
-bool mm_parse_with(const char *source, mm_lexer *lexer, const mm_parse_events *events,
-                   mm_diag *diag, size_t *stopped_at, bool fast_path);
+bool mm__parse_with(const char *source, mm_lexer *lexer, const mm_parse_events *events,
+                    mm_diag *diag, size_t *stopped_at, bool fast_path);
 
 #endif

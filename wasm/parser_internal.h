@@ -21,12 +21,12 @@ typedef struct parser {
   const mm_token *current; /* token `pos`: chunks do not move while kept */
   mm_arena *arena;         /* per-statement nodes */
   mm_vec *scratch;         /* mm_node* under construction */
-  mm_vec *walk;            /* const mm_node*: stack for p_emit_loads */
+  mm_vec *walk;            /* const mm_node*: stack for mm__parser_emit_loads */
   mm_diag *diag;
   const mm_parse_events *events;
   bool tracking;           /* inside a function the listener asked for */
   int nesting;             /* recursion guard */
-  mm_node *parsed_primary; /* parse_expression's primary, handed to the operator levels */
+  mm_node *parsed_primary; /* mm__parse_expression's primary, handed to the operator levels */
   uint32_t prev_end_line;  /* end line of the last real token consumed */
   mm_fast_path *fast;      /* asked first at statements (fast_path.h); NULL: none */
 } parser;
@@ -36,63 +36,63 @@ typedef struct parser {
 static inline const mm_token *p_peek(const parser *p) { return p->current; }
 static inline const mm_token *p_peek_at(const parser *p, size_t k) {
   size_t i = p->pos + k;
-  if (i >= p->lx->count) mm_lexer_fill(p->lx, i);
-  return mm_lexer_at(p->lx, i < p->lx->count ? i : p->lx->count - 1);
+  if (i >= p->lx->count) mm__lexer_fill(p->lx, i);
+  return mm__lexer_at(p->lx, i < p->lx->count ? i : p->lx->count - 1);
 }
-static inline bool p_failed(const parser *p) { return mm_diag_failed(p->diag); }
+static inline bool p_failed(const parser *p) { return mm__diag_failed(p->diag); }
 static inline bool p_at_op(const parser *p, int op) {
   return p_peek(p)->kind == TK_OP && p_peek(p)->op == op;
 }
 static inline bool p_at(const parser *p, int kind) { return p_peek(p)->kind == kind; }
-bool p_at_name(const parser *p, const char *word);
+bool mm__parser_at_name(const parser *p, const char *word);
 /* Starts reading at the lexer's first token. */
-void p_start(parser *p, mm_lexer *lexer);
+void mm__parser_start(parser *p, mm_lexer *lexer);
 /* Consumes the current token and returns it (at TK_END, stays there).
  * Inline: it runs once per token. */
 static inline const mm_token *p_advance(parser *p) {
   const mm_token *t = p->current;
   if (t->kind == TK_END) return t;
-  if (++p->pos >= p->lx->count) mm_lexer_fill(p->lx, p->pos); /* t stays: chunks do not move */
+  if (++p->pos >= p->lx->count) mm__lexer_fill(p->lx, p->pos); /* t stays: chunks do not move */
   /* The next slot of the same chunk, unless a chunk starts here. */
-  p->current = (p->pos - p->lx->first) % MM_TOKEN_CHUNK ? t + 1 : mm_lexer_at(p->lx, p->pos);
+  p->current = (p->pos - p->lx->first) % MM_TOKEN_CHUNK ? t + 1 : mm__lexer_at(p->lx, p->pos);
   if (t->kind != TK_NEWLINE && t->kind != TK_INDENT && t->kind != TK_DEDENT)
     p->prev_end_line = t->end_line;
   return t;
 }
-bool p_accept_op(parser *p, int op);
-bool p_accept(parser *p, int kind);
-bool p_expect_op(parser *p, int op, const char *what);
-void p_error_at(parser *p, const mm_token *tok, const char *message);
-void p_error_node(parser *p, const mm_node *node, const char *message);
+bool mm__parser_accept_op(parser *p, int op);
+bool mm__parser_accept(parser *p, int kind);
+bool mm__parser_expect_op(parser *p, int op, const char *what);
+void mm__parser_error_at(parser *p, const mm_token *tok, const char *message);
+void mm__parser_error_node(parser *p, const mm_node *node, const char *message);
 
 /* Nodes */
-mm_node *p_node(parser *p, int kind, const mm_token *first);
-mm_node *p_node_at(parser *p, int kind, const mm_node *first);
-size_t p_mark(const parser *p);
-/* Adds a kid to the node under construction (see p_finish). */
+mm_node *mm__parser_node(parser *p, int kind, const mm_token *first);
+mm_node *mm__parser_node_at(parser *p, int kind, const mm_node *first);
+size_t mm__parser_mark(const parser *p);
+/* Adds a kid to the node under construction (see mm__parser_finish). */
 static inline void p_push(parser *p, mm_node *kid) {
-  if (!mm_vec_push_ptr(p->scratch, kid))
-    mm_diag_set(p->diag, MM_ERR_NO_MEMORY, p_peek(p)->line, "out of memory");
+  if (!mm__vec_push_ptr(p->scratch, kid))
+    mm__diag_set(p->diag, MM_ERR_NO_MEMORY, p_peek(p)->line, "out of memory");
 }
 /* Moves the kids pushed since `mark` into `node` and ends it at the last
  * token consumed. */
-mm_node *p_finish(parser *p, mm_node *node, size_t mark);
-bool p_enter(parser *p, const mm_token *at);
+mm_node *mm__parser_finish(parser *p, mm_node *node, size_t mark);
+bool mm__parser_enter(parser *p, const mm_token *at);
 static inline void p_leave(parser *p) { p->nesting--; }
 
 /* Expressions (parse_expr.c) */
-mm_node *parse_expression(parser *p);
-mm_node *parse_named_expression(parser *p);
-mm_node *parse_star_expressions(parser *p);
-mm_node *parse_star_named_expressions_tuple(parser *p);
-mm_node *parse_bitwise_or(parser *p);
-mm_node *parse_disjunction(parser *p);
-mm_node *parse_yield_expression(parser *p);
-mm_node *parse_target_list(parser *p, bool allow_tuple);
-mm_node *parse_dotted_name_expr(parser *p);
+mm_node *mm__parse_expression(parser *p);
+mm_node *mm__parse_named_expression(parser *p);
+mm_node *mm__parse_star_expressions(parser *p);
+mm_node *mm__parse_star_named_expressions_tuple(parser *p);
+mm_node *mm__parse_bitwise_or(parser *p);
+mm_node *mm__parse_disjunction(parser *p);
+mm_node *mm__parse_yield_expression(parser *p);
+mm_node *mm__parse_target_list(parser *p, bool allow_tuple);
+mm_node *mm__parse_dotted_name_expr(parser *p);
 /* At '(': the arguments of a call of `func` (also a class's bases). */
-mm_node *parse_call_tail(parser *p, mm_node *func);
-bool starts_expression(const parser *p);
+mm_node *mm__parse_call_tail(parser *p, mm_node *func);
+bool mm__parser_starts_expression(const parser *p);
 
 /* Targets */
 typedef enum target_kind {
@@ -102,9 +102,9 @@ typedef enum target_kind {
   TARGET_DEL,
   TARGET_FOR
 } target_kind;
-bool check_target(parser *p, mm_node *node, target_kind kind);
+bool mm__parser_check_target(parser *p, mm_node *node, target_kind kind);
 
 /* Hands every Name read in `node` to the listener (when tracking). */
-void p_emit_loads(parser *p, const mm_node *node);
+void mm__parser_emit_loads(parser *p, const mm_node *node);
 
 #endif

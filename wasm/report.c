@@ -11,25 +11,25 @@
 static void put_box_label(mm_buf *out, const mm_box *box) {
   char text[96];
   const mm_tile *t = box->tile;
-  mm_buf_puts(out, "'");
-  mm_buf_puts(out, t->name);
-  mm_buf_puts(out, "' (");
-  mm_buf_puts(out, t->base);
+  mm__buf_puts(out, "'");
+  mm__buf_puts(out, t->name);
+  mm__buf_puts(out, "' (");
+  mm__buf_puts(out, t->base);
   snprintf(text, sizeof text, ", bytes %lld..%lld, lines %u-%u)", (long long)t->offset,
            (long long)(t->offset + t->size), box->start, box->end);
-  mm_buf_puts(out, text);
+  mm__buf_puts(out, text);
 }
 
 static void put_location(mm_buf *out, const char *label, uint32_t line, const char *what,
                          const mm_function *fn) {
   char text[32];
-  mm_buf_puts(out, label);
+  mm__buf_puts(out, label);
   snprintf(text, sizeof text, ":%u: ", line);
-  mm_buf_puts(out, text);
-  mm_buf_puts(out, what);
-  mm_buf_puts(out, " in ");
-  mm_buf_puts(out, fn->name);
-  mm_buf_puts(out, ": ");
+  mm__buf_puts(out, text);
+  mm__buf_puts(out, what);
+  mm__buf_puts(out, " in ");
+  mm__buf_puts(out, fn->name);
+  mm__buf_puts(out, ": ");
 }
 
 static const mm_space_usage *space_of(const mm_function *fn, const char *space) {
@@ -117,11 +117,11 @@ static size_t collect_entries(const mm_function *fn, check_entry *entries) {
 
 static void put_window_label(mm_buf *out, const mm_window *w) {
   char text[96];
-  mm_buf_puts(out, "reserved window '");
-  mm_buf_puts(out, w->name);
+  mm__buf_puts(out, "reserved window '");
+  mm__buf_puts(out, w->name);
   snprintf(text, sizeof text, "' (bytes %lld..%lld, line %u)", (long long)w->base,
            (long long)(w->base + w->size), w->line);
-  mm_buf_puts(out, text);
+  mm__buf_puts(out, text);
 }
 
 /* What the space's reserved windows take of it, after a box over capacity:
@@ -132,7 +132,7 @@ static void put_reserved_share(mm_buf *out, const mm_function *fn, const mm_spac
   if (!u || !u->reserved_bytes) return;
   snprintf(text, sizeof text,
            " (reserved windows take %lld B of it:", (long long)u->reserved_bytes);
-  mm_buf_puts(out, text);
+  mm__buf_puts(out, text);
   size_t named = 0, more = 0;
   for (size_t i = 0; i < fn->window_count; i++) {
     if (!fn->windows[i].placed || fn->windows[i].space != u->space) continue;
@@ -140,15 +140,15 @@ static void put_reserved_share(mm_buf *out, const mm_function *fn, const mm_spac
       more++;
       continue;
     }
-    mm_buf_puts(out, " '");
-    mm_buf_puts(out, fn->windows[i].name);
-    mm_buf_puts(out, "'");
+    mm__buf_puts(out, " '");
+    mm__buf_puts(out, fn->windows[i].name);
+    mm__buf_puts(out, "'");
   }
   if (more) {
     snprintf(text, sizeof text, " and %zu more", more);
-    mm_buf_puts(out, text);
+    mm__buf_puts(out, text);
   }
-  mm_buf_puts(out, ")");
+  mm__buf_puts(out, ")");
 }
 
 /* The lines of the check that are about windows alone: a note of more
@@ -161,16 +161,16 @@ static void put_window_entry(mm_buf *out, const char *label, const mm_function *
     snprintf(text, sizeof text,
              "  (and %u more tiles share the bytes of reserved window '%.40s')\n",
              w->partner_total - w->partner_count, w->name);
-    mm_buf_puts(out, text);
+    mm__buf_puts(out, text);
     return;
   }
   put_location(out, label, e->line, "conflict", fn);
-  mm_buf_puts(out, w->space);
-  mm_buf_puts(out, " ");
+  mm__buf_puts(out, w->space);
+  mm__buf_puts(out, " ");
   put_window_label(out, w);
-  mm_buf_puts(out, " shares bytes with ");
+  mm__buf_puts(out, " shares bytes with ");
   put_window_label(out, &fn->windows[w->overlaps]);
-  mm_buf_puts(out, "\n");
+  mm__buf_puts(out, "\n");
 }
 
 static void put_entry(mm_buf *out, const char *label, const mm_function *fn, const check_entry *e) {
@@ -182,41 +182,41 @@ static void put_entry(mm_buf *out, const char *label, const mm_function *fn, con
   if (e->kind == ENTRY_WINDOW_OVER) {
     const mm_window *w = &fn->windows[e->other];
     put_location(out, label, e->line, "over capacity", fn);
-    mm_buf_puts(out, w->space);
-    mm_buf_puts(out, " ");
+    mm__buf_puts(out, w->space);
+    mm__buf_puts(out, " ");
     put_window_label(out, w);
     const mm_space_usage *u = space_of(fn, w->space);
     snprintf(text, sizeof text, " lies outside the capacity 0..%lld\n",
              (long long)(u ? u->limit : 0));
-    mm_buf_puts(out, text);
+    mm__buf_puts(out, text);
     return;
   }
   const mm_box *box = &fn->boxes[e->box];
   if (e->kind == ENTRY_MORE) {
     snprintf(text, sizeof text, "  (and %u more conflicts of '%.40s')\n",
              box->partner_total - MM_BOX_PARTNERS, box->tile->name);
-    mm_buf_puts(out, text);
+    mm__buf_puts(out, text);
     return;
   }
   put_location(out, label, e->line, e->kind == ENTRY_OVER ? "over capacity" : "conflict", fn);
-  mm_buf_puts(out, box->tile->space);
-  mm_buf_puts(out, " ");
+  mm__buf_puts(out, box->tile->space);
+  mm__buf_puts(out, " ");
   put_box_label(out, box);
   if (e->kind == ENTRY_OVER) {
     const mm_space_usage *u = space_of(fn, box->tile->space);
     snprintf(text, sizeof text, " lies outside the capacity 0..%lld",
              (long long)(u ? u->limit : 0));
-    mm_buf_puts(out, text);
+    mm__buf_puts(out, text);
     put_reserved_share(out, fn, u);
-    mm_buf_puts(out, "\n");
+    mm__buf_puts(out, "\n");
   } else if (e->kind == ENTRY_WINDOW) {
-    mm_buf_puts(out, " shares bytes with ");
+    mm__buf_puts(out, " shares bytes with ");
     put_window_label(out, &fn->windows[e->other]);
-    mm_buf_puts(out, ", reserved for the whole function\n");
+    mm__buf_puts(out, ", reserved for the whole function\n");
   } else {
-    mm_buf_puts(out, " shares bytes with ");
+    mm__buf_puts(out, " shares bytes with ");
     put_box_label(out, &fn->boxes[e->other]);
-    mm_buf_puts(out, " while both are live\n");
+    mm__buf_puts(out, " while both are live\n");
   }
 }
 
@@ -247,9 +247,9 @@ char *mm_model_check_text(const mm_model *model, const char *label, size_t *out_
   size_t found = 0;
   label = label ? label : model->dump;
   for (size_t i = 0; i < model->functions.len; i++) {
-    size_t n = check_function(&out, label, mm_vec_at(&model->functions, i));
+    size_t n = check_function(&out, label, mm__vec_at(&model->functions, i));
     if (n == SIZE_MAX) {
-      mm_buf_free(&out);
+      mm__buf_free(&out);
       return NULL;
     }
     found += n;
@@ -261,9 +261,9 @@ char *mm_model_check_text(const mm_model *model, const char *label, size_t *out_
   else
     snprintf(text, sizeof text, "no conflicts and no tile over capacity in %zu function%s\n",
              model->functions.len, model->functions.len == 1 ? "" : "s");
-  mm_buf_puts(&out, text);
+  mm__buf_puts(&out, text);
   if (anomalies) *anomalies = found;
-  return mm_buf_finish(&out, out_len);
+  return mm__buf_finish(&out, out_len);
 }
 
 /* ------------------------------------------------------------- summary */
@@ -279,7 +279,7 @@ typedef struct table {
 } table;
 
 static table_row *table_add(table *t) {
-  table_row *row = mm_vec_push(&t->rows);
+  table_row *row = mm__vec_push(&t->rows);
   return row;
 }
 
@@ -288,11 +288,11 @@ static void put_table_row(mm_buf *out, const table *t, char (*cells)[CELL]) {
     size_t len = strlen(cells[c]), pad = t->width[c] > len ? t->width[c] - len : 0;
     bool right = c >= t->first_number, last = c + 1 == t->columns;
     for (size_t k = 0; right && k < pad; k++)
-      mm_buf_putc(out, ' ');
-    mm_buf_puts(out, cells[c]);
+      mm__buf_putc(out, ' ');
+    mm__buf_puts(out, cells[c]);
     for (size_t k = 0; !right && !last && k < pad; k++)
-      mm_buf_putc(out, ' ');
-    mm_buf_puts(out, last ? "\n" : "  ");
+      mm__buf_putc(out, ' ');
+    mm__buf_puts(out, last ? "\n" : "  ");
   }
 }
 
@@ -305,14 +305,14 @@ static void table_put(mm_buf *out, table *t) {
       if (strlen(rows[r][c]) > t->width[c]) t->width[c] = strlen(rows[r][c]);
   for (size_t r = 0; r < t->rows.len; r++)
     put_table_row(out, t, rows[r]);
-  mm_vec_free(&t->rows);
+  mm__vec_free(&t->rows);
 }
 
 static void table_init(table *t, int columns, int first_number, const char *const *headers) {
   memset(t, 0, sizeof *t);
   t->columns = columns;
   t->first_number = first_number;
-  mm_vec_init(&t->rows, sizeof(table_row));
+  mm__vec_init(&t->rows, sizeof(table_row));
   table_row *head = table_add(t);
   for (int c = 0; head && c < columns; c++)
     snprintf((*head)[c], CELL, "%s", headers[c]);
@@ -346,7 +346,7 @@ static void put_spaces_table(mm_buf *out, const mm_model *model) {
   table t;
   table_init(&t, 10, 2, space_headers);
   for (size_t i = 0; i < model->functions.len; i++) {
-    const mm_function *fn = mm_vec_at(&model->functions, i);
+    const mm_function *fn = mm__vec_at(&model->functions, i);
     for (size_t k = 0; k < fn->space_count; k++)
       space_row(&t, fn, &fn->spaces[k]);
   }
@@ -387,16 +387,16 @@ static const char *const window_headers[] = {"function", "space", "reserved wind
 static void put_windows_table(mm_buf *out, const mm_model *model) {
   size_t count = 0;
   for (size_t i = 0; i < model->functions.len; i++)
-    count += ((const mm_function *)mm_vec_at(&model->functions, i))->window_count;
+    count += ((const mm_function *)mm__vec_at(&model->functions, i))->window_count;
   if (!count) return;
   table t;
   table_init(&t, 6, 6, window_headers);
   for (size_t i = 0; i < model->functions.len; i++) {
-    const mm_function *fn = mm_vec_at(&model->functions, i);
+    const mm_function *fn = mm__vec_at(&model->functions, i);
     for (size_t k = 0; k < fn->window_count; k++)
       window_row(&t, fn, &fn->windows[k]);
   }
-  mm_buf_puts(out, "\n");
+  mm__buf_puts(out, "\n");
   table_put(out, &t);
 }
 
@@ -441,17 +441,17 @@ static void put_idle_table(mm_buf *out, const mm_model *model) {
   table t;
   table_init(&t, 8, 3, idle_headers);
   for (size_t i = 0; i < model->functions.len; i++) {
-    const mm_function *fn = mm_vec_at(&model->functions, i);
+    const mm_function *fn = mm__vec_at(&model->functions, i);
     uint32_t top[IDLE_LISTED];
     size_t n = longest_idle(fn, top);
     for (size_t k = 0; k < n; k++)
       idle_row(&t, fn, &fn->boxes[top[k]]);
   }
   if (t.rows.len > 1) {
-    mm_buf_puts(out, "\n");
+    mm__buf_puts(out, "\n");
     table_put(out, &t);
   } else {
-    mm_vec_free(&t.rows);
+    mm__vec_free(&t.rows);
   }
 }
 
@@ -460,5 +460,5 @@ char *mm_model_summary_text(const mm_model *model, size_t *out_len) {
   put_spaces_table(&out, model);
   put_windows_table(&out, model);
   put_idle_table(&out, model);
-  return mm_buf_finish(&out, out_len);
+  return mm__buf_finish(&out, out_len);
 }

@@ -35,28 +35,28 @@ static uint32_t line_of(const unsigned char *s, size_t at) {
   return line;
 }
 
-bool mm_check_text(const char *input, size_t len, mm_diag *diag) {
+bool mm__check_text(const char *input, size_t len, mm_diag *diag) {
   const unsigned char *s = (const unsigned char *)input;
   uint32_t line = 1;
   size_t i = 0;
   if (len == 0) {
-    mm_diag_set(diag, MM_ERR_ENCODING, 0,
-                "the file is empty: a pass dump is the Python source the compiler writes to "
-                "build_output/<case>/passes_dump/");
+    mm__diag_set(diag, MM_ERR_ENCODING, 0,
+                 "the file is empty: a pass dump is the Python source the compiler writes to "
+                 "build_output/<case>/passes_dump/");
     return false;
   }
   for (size_t k = 0; k < sizeof binary_formats / sizeof binary_formats[0]; k++) {
     if (len >= binary_formats[k].len &&
         memcmp(input, binary_formats[k].magic, binary_formats[k].len) == 0) {
-      mm_diag_set(diag, MM_ERR_ENCODING, 1, "this is %s, not a pass dump (Python source text)",
-                  binary_formats[k].what);
+      mm__diag_set(diag, MM_ERR_ENCODING, 1, "this is %s, not a pass dump (Python source text)",
+                   binary_formats[k].what);
       return false;
     }
   }
   if (len >= 2 && ((s[0] == 0xFF && s[1] == 0xFE) || (s[0] == 0xFE && s[1] == 0xFF))) {
-    mm_diag_set(diag, MM_ERR_ENCODING, 1,
-                "the file is UTF-16 (it starts with a UTF-16 byte order mark); dumps are UTF-8 "
-                "text");
+    mm__diag_set(diag, MM_ERR_ENCODING, 1,
+                 "the file is UTF-16 (it starts with a UTF-16 byte order mark); dumps are UTF-8 "
+                 "text");
     return false;
   }
   while (i < len) {
@@ -65,9 +65,9 @@ bool mm_check_text(const char *input, size_t len, mm_diag *diag) {
     while (i + 64 <= len) {
       uint64_t high = 0, zero = 0;
       for (size_t k = 0; k < 64; k += 8) {
-        uint64_t w = mm_load8(input + i + k);
+        uint64_t w = mm__load8(input + i + k);
         high |= w;
-        zero |= mm_zero_byte_mask(w);
+        zero |= mm__zero_byte_mask(w);
       }
       if ((high & 0x8080808080808080ull) || zero) break;
       i += 64;
@@ -76,7 +76,7 @@ bool mm_check_text(const char *input, size_t len, mm_diag *diag) {
     while (i + 8 <= len) {
       uint64_t w;
       memcpy(&w, s + i, 8);
-      if ((w & 0x8080808080808080ull) || mm_zero_byte_mask(w)) break;
+      if ((w & 0x8080808080808080ull) || mm__zero_byte_mask(w)) break;
       i += 8;
     }
     if (i >= len) break;
@@ -84,9 +84,9 @@ bool mm_check_text(const char *input, size_t len, mm_diag *diag) {
     if (c < 0x80) {
       if (c == 0) {
         line = line_of(s, i);
-        mm_diag_set(diag, MM_ERR_ENCODING, line,
-                    "source code cannot contain null bytes (line %u): not a text dump",
-                    (unsigned)line);
+        mm__diag_set(diag, MM_ERR_ENCODING, line,
+                     "source code cannot contain null bytes (line %u): not a text dump",
+                     (unsigned)line);
         return false;
       }
       i++;
@@ -106,8 +106,8 @@ bool mm_check_text(const char *input, size_t len, mm_diag *diag) {
     }
     if (!ok) {
       line = line_of(s, i);
-      mm_diag_set(diag, MM_ERR_ENCODING, line,
-                  "invalid UTF-8 byte 0x%02X at line %u: dumps are UTF-8 text", c, (unsigned)line);
+      mm__diag_set(diag, MM_ERR_ENCODING, line,
+                   "invalid UTF-8 byte 0x%02X at line %u: dumps are UTF-8 text", c, (unsigned)line);
       return false;
     }
     i += n;

@@ -9,6 +9,6 @@
 
 /* Validates UTF-8 and rejects NUL bytes, UTF-16 and known binary formats;
  * fills `diag` with the fault and its line. False on a fault. */
-bool mm_check_text(const char *input, size_t len, mm_diag *diag);
+bool mm__check_text(const char *input, size_t len, mm_diag *diag);
 
 #endif

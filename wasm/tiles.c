@@ -7,7 +7,7 @@
 
 #include "lexer.h"
 
-static bool text_is(const char *src, const mm_node *node, const char *word) {
+static bool node_text_is(const char *src, const mm_node *node, const char *word) {
   size_t n = strlen(word);
   return node->len == n && memcmp(src + node->start, word, n) == 0;
 }
@@ -22,12 +22,12 @@ static bool is_dotted(const mm_node *node, size_t *parts) {
   return node->kind == N_NAME;
 }
 
-bool mm_is_dotted_ending(const char *src, const mm_node *node, const char *last) {
+bool mm__is_dotted_ending(const char *src, const mm_node *node, const char *last) {
   size_t parts;
-  return node->kind == N_ATTRIBUTE && text_is(src, node, last) && is_dotted(node, &parts);
+  return node->kind == N_ATTRIBUTE && node_text_is(src, node, last) && is_dotted(node, &parts);
 }
 
-mm_str mm_dotted_last(const char *src, const mm_node *node) {
+mm_str mm__dotted_last(const char *src, const mm_node *node) {
   size_t parts;
   mm_str s = {NULL, 0};
   if ((node->kind == N_ATTRIBUTE || node->kind == N_NAME) && is_dotted(node, &parts)) {
@@ -67,7 +67,7 @@ static mm_int_result literal_value(const char *src, const mm_node *node, int64_t
 }
 
 /* An integer literal or a negated one. */
-static mm_int_result plain_integer(const char *src, const mm_node *node, int64_t *value) {
+static mm_int_result signed_literal_value(const char *src, const mm_node *node, int64_t *value) {
   if (node->kind == N_UNARY && node->op == OP_MINUS && node->count == 1) {
     mm_int_result r = literal_value(src, node->kids[0], value);
     if (r == MM_INT_OK) *value = -*value;
@@ -78,9 +78,9 @@ static mm_int_result plain_integer(const char *src, const mm_node *node, int64_t
 
 mm_int_result mm__usable_integer(const char *src, const mm_node *node, int64_t *value) {
   if (node->kind == N_CALL && node->positional >= 2 &&
-      mm_is_dotted_ending(src, node->kids[0], "const"))
-    return plain_integer(src, node->kids[1], value);
-  return plain_integer(src, node, value);
+      mm__is_dotted_ending(src, node->kids[0], "const"))
+    return signed_literal_value(src, node->kids[1], value);
+  return signed_literal_value(src, node, value);
 }
 
 /* ----------------------------------------------------------- strings */
@@ -107,7 +107,7 @@ static void put_utf8(mm_buf *out, uint32_t cp) {
     b[3] = (char)(0x80 | (cp & 0x3F));
     n = 4;
   }
-  mm_buf_append(out, b, n);
+  mm__buf_append(out, b, n);
 }
 
 static size_t hex_escape(const char *s, size_t i, size_t end, size_t digits, mm_buf *out) {
@@ -116,7 +116,7 @@ static size_t hex_escape(const char *s, size_t i, size_t end, size_t digits, mm_
   for (; k < digits && i + k < end && digit_value(s[i + k]) < 16; k++)
     cp = cp * 16 + (uint32_t)digit_value(s[i + k]);
   if (k < digits || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-    mm_buf_putc(out, '\\'); /* malformed: keep the text as written */
+    mm__buf_putc(out, '\\'); /* malformed: keep the text as written */
     return i - 1;
   }
   put_utf8(out, cp);
@@ -128,7 +128,7 @@ static void decode_body(const char *s, size_t i, size_t end, bool raw, mm_buf *o
   while (i < end) {
     char c = s[i];
     if (c != '\\' || raw || i + 1 >= end) {
-      mm_buf_putc(out, c);
+      mm__buf_putc(out, c);
       i++;
       continue;
     }
@@ -139,13 +139,13 @@ static void decode_body(const char *s, size_t i, size_t end, bool raw, mm_buf *o
     case '\r':
       if (i < end && s[i] == '\n') i++;
       break;
-    case 'a': mm_buf_putc(out, '\a'); break;
-    case 'b': mm_buf_putc(out, '\b'); break;
-    case 'f': mm_buf_putc(out, '\f'); break;
-    case 'n': mm_buf_putc(out, '\n'); break;
-    case 'r': mm_buf_putc(out, '\r'); break;
-    case 't': mm_buf_putc(out, '\t'); break;
-    case 'v': mm_buf_putc(out, '\v'); break;
+    case 'a': mm__buf_putc(out, '\a'); break;
+    case 'b': mm__buf_putc(out, '\b'); break;
+    case 'f': mm__buf_putc(out, '\f'); break;
+    case 'n': mm__buf_putc(out, '\n'); break;
+    case 'r': mm__buf_putc(out, '\r'); break;
+    case 't': mm__buf_putc(out, '\t'); break;
+    case 'v': mm__buf_putc(out, '\v'); break;
     case 'x': i = hex_escape(s, i, end, 2, out); break;
     case 'u': i = hex_escape(s, i, end, 4, out); break;
     case 'U': i = hex_escape(s, i, end, 8, out); break;
@@ -156,10 +156,10 @@ static void decode_body(const char *s, size_t i, size_t end, bool raw, mm_buf *o
           cp = cp * 8 + (uint32_t)(s[i++] - '0');
         put_utf8(out, cp);
       } else if (e == '\\' || e == '\'' || e == '"') {
-        mm_buf_putc(out, e);
+        mm__buf_putc(out, e);
       } else {
-        mm_buf_putc(out, '\\'); /* unknown escapes stay as written */
-        mm_buf_putc(out, e);
+        mm__buf_putc(out, '\\'); /* unknown escapes stay as written */
+        mm__buf_putc(out, e);
       }
     }
   }
@@ -197,8 +197,8 @@ char *mm__string_value(const char *src, const mm_node *node, mm_arena *arena) {
     decode_body(src, body, j, raw, &out);
     i = j + q;
   }
-  char *text = out.failed ? NULL : mm_arena_strndup(arena, out.data ? out.data : "", out.len);
-  mm_buf_free(&out);
+  char *text = out.failed ? NULL : mm__arena_strndup(arena, out.data ? out.data : "", out.len);
+  mm__buf_free(&out);
   return text;
 }
 
@@ -210,15 +210,15 @@ typedef struct memref {
 } memref;
 
 static bool report_range(const mm_node *node, mm_diag *diag) {
-  mm_diag_set(diag, MM_ERR_LIMIT, node->line,
-              "a MemRef offset or size on line %u is beyond 2^53 bytes", (unsigned)node->line);
+  mm__diag_set(diag, MM_ERR_LIMIT, node->line,
+               "a MemRef offset or size on line %u is beyond 2^53 bytes", (unsigned)node->line);
   return false;
 }
 
 /* Whether `call` is a usable `<...>.MemRef(base, offset, size, ...)`. */
 static bool usable_memref(const char *src, const mm_node *call, memref *out, mm_diag *diag) {
   if (call->kind != N_CALL || call->positional < 4 ||
-      !mm_is_dotted_ending(src, call->kids[0], "MemRef"))
+      !mm__is_dotted_ending(src, call->kids[0], "MemRef"))
     return false;
   const mm_node *base = call->kids[1];
   if (base->kind != N_NAME && base->kind != N_STR) return false;
@@ -232,28 +232,28 @@ static bool usable_memref(const char *src, const mm_node *call, memref *out, mm_
 /* `<...>.Mem.<Space>`: the attribute's value is itself `.Mem`. */
 static bool is_space_attribute(const char *src, const mm_node *node) {
   return node->kind == N_ATTRIBUTE && node->kids[0]->kind == N_ATTRIBUTE &&
-         text_is(src, node->kids[0], "Mem");
+         node_text_is(src, node->kids[0], "Mem");
 }
 
 /* Breadth-first, as ast.walk: the first usable MemRef and the first space. */
 static bool find_memref_and_space(const char *src, const mm_node *root, memref *ref,
                                   const mm_node **space, mm_diag *diag) {
   mm_vec queue;
-  mm_vec_init(&queue, sizeof(const mm_node *));
+  mm__vec_init(&queue, sizeof(const mm_node *));
   bool found_ref = false;
   *space = NULL;
-  mm_vec_push_ptr(&queue, root);
+  mm__vec_push_ptr(&queue, root);
   for (size_t head = 0; head < queue.len && !(found_ref && *space); head++) {
     const mm_node *node = ((const mm_node **)queue.items)[head];
     if (!found_ref && usable_memref(src, node, ref, diag)) found_ref = true;
-    if (mm_diag_failed(diag)) break;
+    if (mm__diag_failed(diag)) break;
     if (!*space && is_space_attribute(src, node)) *space = node;
     for (uint32_t i = 0; i < node->count; i++)
-      mm_vec_push_ptr(&queue, node->kids[i]);
+      mm__vec_push_ptr(&queue, node->kids[i]);
   }
   bool ok = !queue.failed;
-  if (queue.failed) mm_diag_set(diag, MM_ERR_NO_MEMORY, root->line, "out of memory");
-  mm_vec_free(&queue);
+  if (queue.failed) mm__diag_set(diag, MM_ERR_NO_MEMORY, root->line, "out of memory");
+  mm__vec_free(&queue);
   return ok && found_ref && *space;
 }
 
@@ -273,7 +273,7 @@ static bool read_shape(const char *src, const mm_node *first, mm_arena *arena, m
   out->shape = NULL;
   out->shape_len = 0;
   if (first->kind != N_LIST) return true;
-  int64_t *dims = mm_arena_alloc(arena, (first->count ? first->count : 1) * sizeof *dims);
+  int64_t *dims = mm__arena_alloc(arena, (first->count ? first->count : 1) * sizeof *dims);
   if (!dims) return false;
   for (uint32_t i = 0; i < first->count; i++) {
     mm_int_result r = mm__usable_integer(src, first->kids[i], &dims[i]);
@@ -300,18 +300,18 @@ static void read_dtype(const char *src, mm_node *const *elements, uint32_t count
   }
 }
 
-bool mm_tile_from_annotation(const char *src, const mm_node *annotation, mm_arena *arena,
-                             mm_tile_fields *out, mm_diag *diag) {
-  if (annotation->kind != N_SUBSCRIPT || !mm_is_dotted_ending(src, annotation->kids[0], "Tile"))
+bool mm__tile_from_annotation(const char *src, const mm_node *annotation, mm_arena *arena,
+                              mm_tile_fields *out, mm_diag *diag) {
+  if (annotation->kind != N_SUBSCRIPT || !mm__is_dotted_ending(src, annotation->kids[0], "Tile"))
     return false;
   memref ref;
   const mm_node *space;
   if (!find_memref_and_space(src, annotation, &ref, &space, diag)) return false;
-  if (text_is(src, space, "DDR")) return false; /* off-chip: not a tile */
+  if (node_text_is(src, space, "DDR")) return false; /* off-chip: not a tile */
   out->space.text = src + space->start;
   out->space.len = space->len;
   out->base = ref.base->kind == N_NAME
-                  ? mm_arena_strndup(arena, src + ref.base->start, ref.base->len)
+                  ? mm__arena_strndup(arena, src + ref.base->start, ref.base->len)
                   : mm__string_value(src, ref.base, arena);
   out->offset = ref.offset;
   out->size = ref.size;
@@ -319,18 +319,18 @@ bool mm_tile_from_annotation(const char *src, const mm_node *annotation, mm_aren
   mm_node *const *elements = slice->kind == N_TUPLE ? slice->kids : &annotation->kids[1];
   uint32_t count = slice->kind == N_TUPLE ? slice->count : 1;
   if (!out->base || (count && !read_shape(src, elements[0], arena, out, diag))) {
-    if (!mm_diag_failed(diag))
-      mm_diag_set(diag, MM_ERR_NO_MEMORY, annotation->line, "out of memory");
+    if (!mm__diag_failed(diag))
+      mm__diag_set(diag, MM_ERR_NO_MEMORY, annotation->line, "out of memory");
     return false;
   }
   read_dtype(src, elements, count, out);
   return true;
 }
 
-char *mm_value_op(const char *src, const mm_node *value, mm_arena *arena) {
+char *mm__value_op(const char *src, const mm_node *value, mm_arena *arena) {
   size_t parts;
   if (!value || value->kind != N_CALL || !is_dotted(value->kids[0], &parts))
-    return mm_arena_strndup(arena, "", 0);
+    return mm__arena_strndup(arena, "", 0);
   /* Join the parts: spaces or comments may sit between them in the source. */
   const mm_node *chain[MM_MAX_OP_PARTS];
   size_t n = 0;
@@ -341,10 +341,10 @@ char *mm_value_op(const char *src, const mm_node *value, mm_arena *arena) {
     if (node->kind != N_ATTRIBUTE) break;
     node = node->kids[0];
   }
-  if (node->kind == N_ATTRIBUTE) mm_buf_puts(&out, "..."); /* more parts: elided */
+  if (node->kind == N_ATTRIBUTE) mm__buf_puts(&out, "..."); /* more parts: elided */
   for (size_t i = n; i-- > 0;) {
-    mm_buf_append(&out, src + chain[i]->start, chain[i]->len);
-    if (i) mm_buf_putc(&out, '.');
+    mm__buf_append(&out, src + chain[i]->start, chain[i]->len);
+    if (i) mm__buf_putc(&out, '.');
   }
   const char *text = out.data ? out.data : "";
   size_t len = out.len;
@@ -352,7 +352,7 @@ char *mm_value_op(const char *src, const mm_node *value, mm_arena *arena) {
     text += 3;
     len -= 3;
   }
-  char *op = out.failed ? NULL : mm_arena_strndup(arena, text, len);
-  mm_buf_free(&out);
+  char *op = out.failed ? NULL : mm__arena_strndup(arena, text, len);
+  mm__buf_free(&out);
   return op;
 }

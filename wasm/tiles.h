@@ -51,8 +51,8 @@ typedef struct mm_tile_binding {
 /* Whether `annotation` is a tile annotation with on-chip memory; fills
  * `out` (copies in `arena`). A number out of the exactly representable
  * range (|n| > 2^53) is an error in `diag`: JSON readers could not hold it. */
-bool mm_tile_from_annotation(const char *src, const mm_node *annotation, mm_arena *arena,
-                             mm_tile_fields *out, mm_diag *diag);
+bool mm__tile_from_annotation(const char *src, const mm_node *annotation, mm_arena *arena,
+                              mm_tile_fields *out, mm_diag *diag);
 
 /* How an integer argument reads. */
 typedef enum mm_int_result { MM_INT_NONE, MM_INT_OK, MM_INT_RANGE } mm_int_result;
@@ -69,14 +69,14 @@ char *mm__string_value(const char *src, const mm_node *node, mm_arena *arena);
 /* `op` of an assignment's value: the called dotted name without a leading
  * "pl."; empty when the value is not a call of a dotted name. Allocated in
  * `arena` (NUL-terminated). */
-char *mm_value_op(const char *src, const mm_node *value, mm_arena *arena);
+char *mm__value_op(const char *src, const mm_node *value, mm_arena *arena);
 
 /* Whether `node` is a dotted name (Name or Attribute chain) of at least two
  * parts whose last part is `last`. */
-bool mm_is_dotted_ending(const char *src, const mm_node *node, const char *last);
+bool mm__is_dotted_ending(const char *src, const mm_node *node, const char *last);
 
 /* The last component of a dotted name (a bare name counts), or an empty
  * slice when `node` is not a dotted name. */
-mm_str mm_dotted_last(const char *src, const mm_node *node);
+mm_str mm__dotted_last(const char *src, const mm_node *node);
 
 #endif

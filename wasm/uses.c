@@ -34,7 +34,7 @@ bool mm__tile_uses(mm_tile *tiles, size_t tile_count, const mm_use *uses, size_t
   for (size_t t = 0; t < tile_count; t++)
     next[t + 1] += next[t];
   size_t total = next[tile_count];
-  uint32_t *lines = mm_arena_alloc(arena, (total ? total : 1) * sizeof *lines);
+  uint32_t *lines = mm__arena_alloc(arena, (total ? total : 1) * sizeof *lines);
   bool ok = lines != NULL;
   for (size_t t = 0; ok && t < tile_count; t++) {
     tiles[t].uses = lines + next[t];
@@ -71,7 +71,7 @@ static bool box_uses(mm_box *box, mm_arena *arena) {
   size_t total = 0;
   for (uint32_t k = 0; k <= box->alias_count; k++)
     total += run_tile(box, k)->use_count;
-  uint32_t *lines = mm_arena_alloc(arena, (total ? total : 1) * sizeof *lines);
+  uint32_t *lines = mm__arena_alloc(arena, (total ? total : 1) * sizeof *lines);
   if (!lines) return false;
   size_t n = 0;
   for (uint32_t k = 0; k <= box->alias_count; k++) {
@@ -99,7 +99,7 @@ static void find_idle(mm_box *box) {
   }
 }
 
-bool mm_function_idle(mm_function *fn, mm_arena *arena) {
+bool mm__function_idle(mm_function *fn, mm_arena *arena) {
   for (size_t i = 0; i < fn->box_count; i++) {
     if (!box_uses(&fn->boxes[i], arena)) return false;
     find_idle(&fn->boxes[i]);

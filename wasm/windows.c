@@ -28,9 +28,9 @@ mm_window_call mm__window_call_kind(const char *text, size_t len) {
 
 void mm__window_reading_init(mm_window_reading *r) {
   memset(r, 0, sizeof *r);
-  mm_vec_init(&r->windows, sizeof(mm_window));
-  mm_vec_init(&r->imports, sizeof(mm_import));
-  mm_vec_init(&r->pipes, sizeof(pipe_record));
+  mm__vec_init(&r->windows, sizeof(mm_window));
+  mm__vec_init(&r->imports, sizeof(mm_import));
+  mm__vec_init(&r->pipes, sizeof(pipe_record));
 }
 
 void mm__window_reading_start(mm_window_reading *r, const char *ftype, size_t ftype_len) {
@@ -40,9 +40,9 @@ void mm__window_reading_start(mm_window_reading *r, const char *ftype, size_t ft
 }
 
 void mm__window_reading_free(mm_window_reading *r) {
-  mm_vec_free(&r->windows);
-  mm_vec_free(&r->imports);
-  mm_vec_free(&r->pipes);
+  mm__vec_free(&r->windows);
+  mm__vec_free(&r->imports);
+  mm__vec_free(&r->pipes);
 }
 
 /* ------------------------------------------------------------ reading */
@@ -66,8 +66,8 @@ static bool integer_keyword(const char *src, const mm_node *call, const char *na
   mm_int_result r = node ? mm__usable_integer(src, node, value) : MM_INT_NONE;
   *known = r == MM_INT_OK;
   if (r != MM_INT_RANGE) return true;
-  mm_diag_set(diag, MM_ERR_LIMIT, node->line, "the %s on line %u is beyond 2^53 bytes", name,
-              (unsigned)node->line);
+  mm__diag_set(diag, MM_ERR_LIMIT, node->line, "the %s on line %u is beyond 2^53 bytes", name,
+               (unsigned)node->line);
   return false;
 }
 
@@ -77,14 +77,14 @@ static const char *text_keyword(const char *src, const mm_node *call, const char
                                 const char *fallback, mm_arena *arena) {
   const mm_node *node = keyword(src, call, name);
   if (node && node->kind == N_STR) return mm__string_value(src, node, arena);
-  mm_str dotted = node ? mm_dotted_last(src, node) : (mm_str){NULL, 0};
-  if (dotted.text) return mm_arena_strndup(arena, dotted.text, dotted.len);
-  return fallback ? mm_arena_strndup(arena, fallback, strlen(fallback)) : NULL;
+  mm_str dotted = node ? mm__dotted_last(src, node) : (mm_str){NULL, 0};
+  if (dotted.text) return mm__arena_strndup(arena, dotted.text, dotted.len);
+  return fallback ? mm__arena_strndup(arena, fallback, strlen(fallback)) : NULL;
 }
 
 static bool read_reserve(mm_window_reading *r, const char *src, const mm_node *target,
                          const mm_node *call, uint32_t line, mm_arena *arena, mm_diag *diag) {
-  mm_window *w = mm_vec_push(&r->windows);
+  mm_window *w = mm__vec_push(&r->windows);
   if (!w) return false;
   if (!integer_keyword(src, call, "base", &w->base, &w->base_known, diag) ||
       !integer_keyword(src, call, "size", &w->size, &w->size_known, diag))
@@ -92,14 +92,14 @@ static bool read_reserve(mm_window_reading *r, const char *src, const mm_node *t
   w->placed = w->base_known && w->size_known && w->base >= 0 && w->size > 0;
   w->line = line;
   w->space = r->space;
-  w->bound = target ? mm_arena_strndup(arena, src + target->start, target->len) : NULL;
+  w->bound = target ? mm__arena_strndup(arena, src + target->start, target->len) : NULL;
   w->name = text_keyword(src, call, "name", w->bound ? w->bound : "reserve_buffer", arena);
   return w->name && (!target || w->bound);
 }
 
 static bool read_import(mm_window_reading *r, const char *src, const mm_node *call, uint32_t line,
                         mm_arena *arena) {
-  mm_import *imp = mm_vec_push(&r->imports);
+  mm_import *imp = mm__vec_push(&r->imports);
   if (!imp) return false;
   imp->line = line;
   imp->name = text_keyword(src, call, "name", "", arena);
@@ -110,19 +110,19 @@ static bool read_import(mm_window_reading *r, const char *src, const mm_node *ca
 /* Names among the call's arguments, positional or keyword, copied. */
 static bool read_pipe(mm_window_reading *r, const char *src, const mm_node *call, mm_arena *arena,
                       mm_diag *diag) {
-  pipe_record *pipe = mm_vec_push(&r->pipes);
+  pipe_record *pipe = mm__vec_push(&r->pipes);
   if (!pipe) return false;
   bool known;
   if (!integer_keyword(src, call, "slot_size", &pipe->slot_size, &known, diag)) return false;
   if (!known || pipe->slot_size < 0) pipe->slot_size = 0;
   if (!integer_keyword(src, call, "slot_num", &pipe->slot_num, &known, diag)) return false;
   if (!known || pipe->slot_num < 0) pipe->slot_num = 0;
-  pipe->names = mm_arena_alloc(arena, (call->count ? call->count : 1) * sizeof *pipe->names);
+  pipe->names = mm__arena_alloc(arena, (call->count ? call->count : 1) * sizeof *pipe->names);
   if (!pipe->names) return false;
   for (uint32_t k = 1; k < call->count; k++) {
     const mm_node *arg = call->kids[k]->kind == N_KEYWORD ? call->kids[k]->kids[0] : call->kids[k];
     if (arg->kind != N_NAME) continue;
-    const char *name = mm_arena_strndup(arena, src + arg->start, arg->len);
+    const char *name = mm__arena_strndup(arena, src + arg->start, arg->len);
     if (!name) return false;
     pipe->names[pipe->name_count++] = name;
   }
@@ -132,7 +132,7 @@ static bool read_pipe(mm_window_reading *r, const char *src, const mm_node *call
 bool mm__window_read(mm_window_reading *r, const char *src, const mm_node *target,
                      const mm_node *call, uint32_t line, mm_arena *arena, mm_diag *diag) {
   const mm_node *callee = call->kids[0];
-  if (callee->kind != N_ATTRIBUTE || !mm_dotted_last(src, callee).text) return true;
+  if (callee->kind != N_ATTRIBUTE || !mm__dotted_last(src, callee).text) return true;
   bool ok = true;
   switch (mm__window_call_kind(src + callee->start, callee->len)) {
   case MM_WINDOW_CALL_NONE: return true;
@@ -140,7 +140,7 @@ bool mm__window_read(mm_window_reading *r, const char *src, const mm_node *targe
   case MM_WINDOW_CALL_IMPORT: ok = read_import(r, src, call, line, arena); break;
   case MM_WINDOW_CALL_PIPE: ok = read_pipe(r, src, call, arena, diag); break;
   }
-  if (!ok && !mm_diag_failed(diag)) mm_diag_set(diag, MM_ERR_NO_MEMORY, line, "out of memory");
+  if (!ok && !mm__diag_failed(diag)) mm__diag_set(diag, MM_ERR_NO_MEMORY, line, "out of memory");
   return ok;
 }
 
@@ -153,29 +153,29 @@ static bool attach_slots(mm_function *fn, const pipe_record *pipes, size_t pipe_
     for (uint32_t n = 0; n < pipes[p].name_count && ok; n++) {
       bool added;
       mm_name_entry *e =
-          mm_names_upsert(&first, pipes[p].names[n], strlen(pipes[p].names[n]), &added);
+          mm__names_upsert(&first, pipes[p].names[n], strlen(pipes[p].names[n]), &added);
       ok = e != NULL;
       if (ok && added) e->value[0] = (uint32_t)p;
     }
   }
   for (size_t i = 0; i < fn->window_count && ok; i++) {
     mm_window *w = &fn->windows[i];
-    const mm_name_entry *e = w->bound ? mm_names_find(&first, w->bound, strlen(w->bound)) : NULL;
+    const mm_name_entry *e = w->bound ? mm__names_find(&first, w->bound, strlen(w->bound)) : NULL;
     if (!e || !pipes[e->value[0]].slot_size) continue;
     w->slot_size = pipes[e->value[0]].slot_size;
     w->slot_num = pipes[e->value[0]].slot_num;
     if (!w->slot_num && w->size > 0 && w->size % w->slot_size == 0)
       w->slot_num = w->size / w->slot_size;
   }
-  mm_names_free(&first);
+  mm__names_free(&first);
   return ok;
 }
 
 bool mm__window_reading_finish(mm_window_reading *r, mm_function *fn, mm_arena *arena) {
   fn->window_count = r->windows.len;
   fn->import_count = r->imports.len;
-  fn->windows = mm_arena_alloc(arena, (r->windows.len ? r->windows.len : 1) * sizeof *fn->windows);
-  fn->imports = mm_arena_alloc(arena, (r->imports.len ? r->imports.len : 1) * sizeof *fn->imports);
+  fn->windows = mm__arena_alloc(arena, (r->windows.len ? r->windows.len : 1) * sizeof *fn->windows);
+  fn->imports = mm__arena_alloc(arena, (r->imports.len ? r->imports.len : 1) * sizeof *fn->imports);
   if (!fn->windows || !fn->imports) return false;
   if (r->windows.len) memcpy(fn->windows, r->windows.items, r->windows.len * sizeof *fn->windows);
   if (r->imports.len) memcpy(fn->imports, r->imports.items, r->imports.len * sizeof *fn->imports);
@@ -214,7 +214,7 @@ static int compare_intervals(const interval *a, const interval *b) {
   if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
   return a->index < b->index ? -1 : a->index > b->index;
 }
-static int compare_i64(const int64_t *a, const int64_t *b) { return *a < *b ? -1 : *a > *b; }
+static int compare_ends(const int64_t *a, const int64_t *b) { return *a < *b ? -1 : *a > *b; }
 
 #define MM_SORT_NAME sort_intervals
 #define MM_SORT_TYPE interval
@@ -222,7 +222,7 @@ static int compare_i64(const int64_t *a, const int64_t *b) { return *a < *b ? -1
 #include "sort_impl.h"
 #define MM_SORT_NAME sort_ends
 #define MM_SORT_TYPE int64_t
-#define MM_SORT_COMPARE compare_i64
+#define MM_SORT_COMPARE compare_ends
 #include "sort_impl.h"
 
 typedef struct interval_set {
@@ -326,7 +326,7 @@ static bool find_conflicts(mm_function *fn, const interval_set *boxes, const int
     uint32_t total =
         sharing(windows, boxes->items[i].lo, boxes->items[i].hi, found, MM_BOX_PARTNERS, &listed);
     if (!total) continue;
-    box->window_partners = mm_arena_alloc(arena, (listed ? listed : 1) * sizeof *found);
+    box->window_partners = mm__arena_alloc(arena, (listed ? listed : 1) * sizeof *found);
     if (!box->window_partners) return false;
     memcpy(box->window_partners, found, listed * sizeof *found);
     box->window_partner_count = listed;
@@ -418,7 +418,7 @@ static bool place_space(mm_function *fn, mm_space_usage *u, mm_arena *arena) {
   return ok;
 }
 
-bool mm_function_windows(mm_function *fn, const mm_backend *backend, mm_arena *arena) {
+bool mm__function_windows(mm_function *fn, const mm_backend *backend, mm_arena *arena) {
   for (size_t i = 0; i < fn->window_count; i++)
     if (fn->windows[i].placed) usage_of(fn, fn->windows[i].space, backend);
   for (size_t k = 0; k < fn->space_count; k++) {

@@ -24,7 +24,7 @@ static void test_lexer_lines(void) {
   const char *src = "a = 1\r\nb = (\r2)\nc = '''x\ny'''\n";
   mm_diag diag = {0};
   mm_lexed lexed;
-  CHECK(mm_lex(src, 0, strlen(src), 1, false, true, &lexed, &diag));
+  CHECK(mm__lex(src, 0, strlen(src), 1, false, true, &lexed, &diag));
   CHECK(lexed.line_count == 6); /* five line ends, then the empty last line */
   CHECK(lexed.line_starts[1] == 7 && lexed.line_starts[2] == 13);
   int names = 0;
@@ -35,7 +35,7 @@ static void test_lexer_lines(void) {
     if (t->kind == TK_STRING) CHECK(t->line == 4 && t->end_line == 5);
   }
   CHECK(names == 3);
-  mm_lexed_free(&lexed);
+  mm__lexed_free(&lexed);
 }
 
 /* Every keyword, in the order of the token kinds, and words that only look
@@ -47,7 +47,7 @@ static void test_lexer_keywords(void) {
                     "pl tile IF none true Pass fors nonlocals _if y";
   mm_diag diag = {0};
   mm_lexed lexed;
-  CHECK(mm_lex(src, 0, strlen(src), 1, false, false, &lexed, &diag));
+  CHECK(mm__lex(src, 0, strlen(src), 1, false, false, &lexed, &diag));
   int keywords = TK_KW_YIELD - TK_KW_FALSE + 1, names = 0;
   CHECK(lexed.count > (size_t)keywords);
   for (int i = 0; i < keywords && (size_t)i < lexed.count; i++)
@@ -55,7 +55,7 @@ static void test_lexer_keywords(void) {
   for (size_t i = (size_t)keywords; i < lexed.count; i++)
     names += lexed.tokens[i].kind == TK_NAME;
   CHECK(names == 10);
-  mm_lexed_free(&lexed);
+  mm__lexed_free(&lexed);
 }
 
 static void test_lexer_errors(void) {
@@ -74,29 +74,29 @@ static void test_lexer_errors(void) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     mm_diag diag = {0};
     mm_lexed lexed;
-    CHECK(!mm_lex(cases[i].src, 0, strlen(cases[i].src), 1, false, false, &lexed, &diag));
+    CHECK(!mm__lex(cases[i].src, 0, strlen(cases[i].src), 1, false, false, &lexed, &diag));
     CHECK(diag.status == MM_ERR_SYNTAX && diag.line == cases[i].line);
     CHECK(strstr(diag.message, cases[i].message) != NULL);
     CHECK(lexed.count && lexed.tokens[lexed.count - 1].kind == TK_END);
-    mm_lexed_free(&lexed);
+    mm__lexed_free(&lexed);
   }
 }
 
 static void test_text_checks(void) {
   mm_diag diag = {0};
-  CHECK(!mm_check_text("a\nb\n\xC3(\n", 7, &diag));
+  CHECK(!mm__check_text("a\nb\n\xC3(\n", 7, &diag));
   CHECK(diag.status == MM_ERR_ENCODING && diag.line == 3);
   mm_diag nul = {0};
-  CHECK(!mm_check_text("a\n\0", 3, &nul) && nul.line == 2 && strstr(nul.message, "null bytes"));
+  CHECK(!mm__check_text("a\n\0", 3, &nul) && nul.line == 2 && strstr(nul.message, "null bytes"));
   mm_diag utf16 = {0};
-  CHECK(!mm_check_text("\xFF\xFE"
-                       "a\0",
-                       4, &utf16) &&
+  CHECK(!mm__check_text("\xFF\xFE"
+                        "a\0",
+                        4, &utf16) &&
         strstr(utf16.message, "UTF-16"));
   mm_diag overlong = {0};
-  CHECK(!mm_check_text("\xC0\xAF", 2, &overlong));
+  CHECK(!mm__check_text("\xC0\xAF", 2, &overlong));
   mm_diag fine = {0};
-  CHECK(mm_check_text("\xEF\xBB\xBFok \xE2\x9C\x93\n", 10, &fine));
+  CHECK(mm__check_text("\xEF\xBB\xBFok \xE2\x9C\x93\n", 10, &fine));
   /* A NUL, a stray continuation byte or a valid letter at every offset of
    * a 300-byte text (lines of 10): found, on its line, wherever it falls
    * in the scan's 64- and 8-byte steps. */
@@ -107,13 +107,13 @@ static void test_text_checks(void) {
     uint32_t line = (uint32_t)(at / 10 + 1);
     mm_diag d1 = {0}, d2 = {0}, d3 = {0};
     text[at] = 0;
-    CHECK(!mm_check_text(text, sizeof text, &d1) && d1.line == line && strstr(d1.message, "null"));
+    CHECK(!mm__check_text(text, sizeof text, &d1) && d1.line == line && strstr(d1.message, "null"));
     text[at] = (char)0x80;
-    CHECK(!mm_check_text(text, sizeof text, &d2) && d2.status == MM_ERR_ENCODING &&
+    CHECK(!mm__check_text(text, sizeof text, &d2) && d2.status == MM_ERR_ENCODING &&
           d2.line == line);
     if (at + 1 < sizeof text) {
       text[at] = (char)0xC3, text[at + 1] = (char)0xA9; /* é */
-      CHECK(mm_check_text(text, sizeof text, &d3));
+      CHECK(mm__check_text(text, sizeof text, &d3));
     }
   }
 }
@@ -228,52 +228,52 @@ static void test_names_table(void) {
   for (int i = 0; i < 3000; i++) {
     snprintf(keys[i], sizeof keys[i], "n%d", i);
     bool added;
-    mm_name_entry *e = mm_names_upsert(&names, keys[i], strlen(keys[i]), &added);
+    mm_name_entry *e = mm__names_upsert(&names, keys[i], strlen(keys[i]), &added);
     CHECK(e && added);
     if (e) e->value[0] = (uint32_t)i;
   }
   bool added;
-  CHECK(mm_names_upsert(&names, "n7", 2, &added)->value[0] == 7 && !added);
-  const mm_name_entry *found = mm_names_find(&names, "n2999", 5);
+  CHECK(mm__names_upsert(&names, "n7", 2, &added)->value[0] == 7 && !added);
+  const mm_name_entry *found = mm__names_find(&names, "n2999", 5);
   CHECK(found && found->value[0] == 2999);
-  CHECK(mm_names_find(&names, "n3000", 5) == NULL);
-  mm_names_clear(&names);
-  CHECK(mm_names_find(&names, "n7", 2) == NULL && names.count == 0);
+  CHECK(mm__names_find(&names, "n3000", 5) == NULL);
+  mm__names_clear(&names);
+  CHECK(mm__names_find(&names, "n7", 2) == NULL && names.count == 0);
   /* After a clear, names come back new with zero values, and growing the
    * table carries none of the cleared ones. */
   for (int round = 0; round < 3; round++) {
     for (int i = 0; i < 3000; i += 2) {
-      mm_name_entry *e = mm_names_upsert(&names, keys[i], strlen(keys[i]), &added);
+      mm_name_entry *e = mm__names_upsert(&names, keys[i], strlen(keys[i]), &added);
       CHECK(e && added && e->value[0] == 0 && e->value[1] == 0);
       if (e) e->value[0] = (uint32_t)i + 1;
     }
     for (int i = 1; i < 3000; i += 2)
-      CHECK(mm_names_find(&names, keys[i], strlen(keys[i])) == NULL);
-    found = mm_names_find(&names, "n2998", 5);
+      CHECK(mm__names_find(&names, keys[i], strlen(keys[i])) == NULL);
+    found = mm__names_find(&names, "n2998", 5);
     CHECK(found && found->value[0] == 2999 && names.count == 1500);
-    mm_names_clear(&names);
+    mm__names_clear(&names);
   }
   static char more[7000][8]; /* more than before the clears: the table grows */
   for (int i = 0; i < 7000; i++) {
     snprintf(more[i], sizeof more[i], "m%d", i);
-    CHECK(mm_names_upsert(&names, more[i], strlen(more[i]), &added) && added);
+    CHECK(mm__names_upsert(&names, more[i], strlen(more[i]), &added) && added);
   }
-  CHECK(names.count == 7000 && mm_names_find(&names, "n7", 2) == NULL &&
-        mm_names_find(&names, "m6999", 5) != NULL);
-  mm_names_free(&names);
+  CHECK(names.count == 7000 && mm__names_find(&names, "n7", 2) == NULL &&
+        mm__names_find(&names, "m6999", 5) != NULL);
+  mm__names_free(&names);
 }
 
 static void test_arena(void) {
   mm_arena arena;
-  mm_arena_init(&arena);
-  char *small = mm_arena_alloc(&arena, 10);
-  char *big = mm_arena_alloc(&arena, 1 << 20); /* larger than a block */
+  mm__arena_init(&arena);
+  char *small = mm__arena_alloc(&arena, 10);
+  char *big = mm__arena_alloc(&arena, 1 << 20); /* larger than a block */
   CHECK(small && big && ((uintptr_t)big % 16) == 0);
   memset(big, 1, 1 << 20);
-  mm_arena_reset(&arena);
-  CHECK(mm_arena_strndup(&arena, "abc", 2) &&
-        strcmp(mm_arena_strndup(&arena, "abc", 2), "ab") == 0);
-  mm_arena_free(&arena);
+  mm__arena_reset(&arena);
+  CHECK(mm__arena_strndup(&arena, "abc", 2) &&
+        strcmp(mm__arena_strndup(&arena, "abc", 2), "ab") == 0);
+  mm__arena_free(&arena);
 }
 
 /* The core's sort (sort_impl.h): ordered and stable on every length
@@ -318,10 +318,10 @@ static void test_bytes_equal(void) {
   for (size_t i = 0; i < sizeof a; i++)
     a[i] = b[i] = (char)('a' + i % 26);
   for (size_t n = 0; n <= 40; n++) {
-    CHECK(mm_bytes_equal(a + 3, b + 3, n));
+    CHECK(mm__bytes_equal(a + 3, b + 3, n));
     for (size_t at = 0; at < n; at++) {
       b[3 + at] ^= 0x20;
-      CHECK(!mm_bytes_equal(a + 3, b + 3, n) && !mm_bytes_equal(b + 3, a + 3, n));
+      CHECK(!mm__bytes_equal(a + 3, b + 3, n) && !mm__bytes_equal(b + 3, a + 3, n));
       b[3 + at] ^= 0x20;
     }
   }
@@ -335,11 +335,11 @@ static void test_integers_printed(void) {
                                    1234567890, -9876543210, 1000000,    999999,    -100};
   for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
     mm_buf buf = {0};
-    mm_buf_put_int(&buf, values[i]);
+    mm__buf_put_int(&buf, values[i]);
     char expected[32];
     snprintf(expected, sizeof expected, "%lld", (long long)values[i]);
     CHECK(!buf.failed && buf.len == strlen(expected) && memcmp(buf.data, expected, buf.len) == 0);
-    mm_buf_free(&buf);
+    mm__buf_free(&buf);
   }
 }
 

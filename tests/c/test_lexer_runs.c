@@ -45,18 +45,18 @@ typedef struct lexed_run {
 static void lex_all(const char *input, size_t len, bool steps_only, lexed_run *out) {
   memset(out, 0, sizeof *out);
   mm_lexer lx;
-  mm_lexer_init(&lx, input, 0, len, 1, false, true, &out->diag);
+  mm__lexer_init(&lx, input, 0, len, 1, false, true, &out->diag);
   lx.steps_only = steps_only;
-  mm_lexer_fill(&lx, SIZE_MAX);
+  mm__lexer_fill(&lx, SIZE_MAX);
   out->count = lx.count;
   out->tokens = malloc((lx.count ? lx.count : 1) * sizeof *out->tokens);
   for (size_t i = 0; out->tokens && i < lx.count; i++)
-    out->tokens[i] = *mm_lexer_at(&lx, i);
+    out->tokens[i] = *mm__lexer_at(&lx, i);
   out->line_count = lx.lines.len;
   out->lines = malloc((lx.lines.len ? lx.lines.len : 1) * sizeof *out->lines);
   if (out->lines && lx.lines.len)
     memcpy(out->lines, lx.lines.items, lx.lines.len * sizeof(uint32_t));
-  mm_lexer_free(&lx);
+  mm__lexer_free(&lx);
 }
 
 static void lexed_run_free(lexed_run *r) {

@@ -26,14 +26,14 @@ static mm_model *parse(const char *dump) {
 }
 
 static const mm_space_usage *space(const mm_model *model, const char *name) {
-  const mm_function *fn = mm_vec_at(&model->functions, 0);
+  const mm_function *fn = mm__vec_at(&model->functions, 0);
   for (size_t k = 0; k < fn->space_count; k++)
     if (strcmp(fn->spaces[k].space, name) == 0) return &fn->spaces[k];
   return NULL;
 }
 
 static const char *box_name(const mm_model *model, uint32_t index) {
-  const mm_function *fn = mm_vec_at(&model->functions, 0);
+  const mm_function *fn = mm__vec_at(&model->functions, 0);
   return index < fn->box_count ? fn->boxes[index].tile->name : "?";
 }
 
@@ -119,7 +119,7 @@ static const char *anomalies_dump = HEAD TILE("a", "m1", "0", "512", "Vec", "f()
 
 static void test_conflict_partners_and_check(void) {
   mm_model *model = parse(anomalies_dump);
-  const mm_function *fn = model ? mm_vec_at(&model->functions, 0) : NULL;
+  const mm_function *fn = model ? mm__vec_at(&model->functions, 0) : NULL;
   CHECK(fn && fn->box_count == 3);
   for (size_t i = 0; fn && i < fn->box_count; i++) {
     const mm_box *box = &fn->boxes[i];

@@ -218,7 +218,7 @@ static void count_general(void *context, const mm_node *name, const mm_node *ann
   (void)name, (void)value, (void)line, (void)end_line, (void)depth;
   counts *c = context;
   mm_tile_fields fields;
-  if (mm_tile_from_annotation(c->src, annotation, &c->arena, &fields, &c->diag)) c->general++;
+  if (mm__tile_from_annotation(c->src, annotation, &c->arena, &fields, &c->diag)) c->general++;
 }
 static void count_fast(void *context, const mm_tile_binding *st, uint32_t depth, bool is_param) {
   (void)st, (void)depth, (void)is_param;
@@ -238,7 +238,7 @@ static void test_fast_path_taken(const char *dump, size_t len) {
   counts c;
   memset(&c, 0, sizeof c);
   c.src = dump;
-  mm_arena_init(&c.arena);
+  mm__arena_init(&c.arena);
   mm_parse_events events = {.context = &c,
                             .function_begin = begin_all,
                             .parameter = ignore_parameter,
@@ -249,10 +249,10 @@ static void test_fast_path_taken(const char *dump, size_t len) {
                             .function_end = ignore_end};
   mm_diag diag = {0}, lex_diag = {0};
   mm_lexer lexer;
-  mm_lexer_init(&lexer, dump, 0, len, 1, false, true, &lex_diag);
-  CHECK(mm_parse(dump, &lexer, &events, &diag, NULL));
-  mm_lexer_free(&lexer);
-  mm_arena_free(&c.arena);
+  mm__lexer_init(&lexer, dump, 0, len, 1, false, true, &lex_diag);
+  CHECK(mm__parse(dump, &lexer, &events, &diag, NULL));
+  mm__lexer_free(&lexer);
+  mm__arena_free(&c.arena);
   /* The real dump binds 1,010 tiles in statements; parameters and the few
    * statements outside the subset (tuples of targets) go the general way. */
   fprintf(stderr, "real dump: %zu tile bindings through the fast path, %zu the general way\n",
@@ -285,11 +285,11 @@ static bool same_reading(bool ok_a, const mm_skim_statement *a, const mm_vec *lo
 /* Every line of `text` read as an annotated statement with a memo and
  * without: the same readings; returns how many were accepted. */
 static size_t read_lines_both_ways(const char *text, size_t len) {
-  mm_skim_memo *memo = mm_skim_memo_new();
+  mm_skim_memo *memo = mm__skim_memo_new();
   CHECK(memo != NULL);
   mm_vec with, without;
-  mm_vec_init(&with, sizeof(mm_skim_load));
-  mm_vec_init(&without, sizeof(mm_skim_load));
+  mm__vec_init(&with, sizeof(mm_skim_load));
+  mm__vec_init(&without, sizeof(mm_skim_load));
   size_t accepted = 0;
   uint32_t line = 1;
   for (size_t at = 0; at < len; line++) {
@@ -298,17 +298,17 @@ static size_t read_lines_both_ways(const char *text, size_t len) {
     while (first < next && text[first] == ' ')
       first++;
     mm_skim_statement a, b;
-    bool ok_a = mm_skim_annotated(text, first, len, line, &with, memo, &a);
-    bool ok_b = mm_skim_annotated(text, first, len, line, &without, NULL, &b);
+    bool ok_a = mm__skim_annotated(text, first, len, line, &with, memo, &a);
+    bool ok_b = mm__skim_annotated(text, first, len, line, &without, NULL, &b);
     bool same = same_reading(ok_a, &a, &with, ok_b, &b, &without);
     if (!same) fprintf(stderr, "line %u read differently with the memo\n", (unsigned)line);
     CHECK(same);
     accepted += ok_a;
     at = next;
   }
-  mm_vec_free(&with);
-  mm_vec_free(&without);
-  mm_skim_memo_free(memo);
+  mm__vec_free(&with);
+  mm__vec_free(&without);
+  mm__skim_memo_free(memo);
   return accepted;
 }
 
@@ -371,15 +371,15 @@ static skimmed skim(const char *text) {
   skimmed r;
   memset(&r, 0, sizeof r);
   mm_vec loads;
-  mm_vec_init(&loads, sizeof(mm_skim_load));
-  r.ok = mm_skim_annotated(text, 0, strlen(text), 7, &loads, NULL, &r.st);
+  mm__vec_init(&loads, sizeof(mm_skim_load));
+  r.ok = mm__skim_annotated(text, 0, strlen(text), 7, &loads, NULL, &r.st);
   const mm_skim_load *l = loads.items;
   for (size_t i = 0; i < loads.len; i++) {
     size_t used = strlen(r.loads);
     snprintf(r.loads + used, sizeof r.loads - used, "%s%.*s", i ? " " : "", (int)l[i].len,
              text + l[i].start);
   }
-  mm_vec_free(&loads);
+  mm__vec_free(&loads);
   return r;
 }
 
@@ -480,16 +480,16 @@ typedef bool (*skim_fn)(const char *, size_t, size_t, uint32_t, mm_vec *, mm_ski
 static bool params_skim(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
                         mm_skim_statement *out) {
   mm_vec params;
-  mm_vec_init(&params, sizeof(mm_skim_statement));
-  bool ok = mm_skim_parameters(src, start, end, line, loads, &params, out);
-  mm_vec_free(&params);
+  mm__vec_init(&params, sizeof(mm_skim_statement));
+  bool ok = mm__skim_parameters(src, start, end, line, loads, &params, out);
+  mm__vec_free(&params);
   return ok;
 }
 
 /* Whether `skim` takes `text`, and its reads as "a b c" in `reads`. */
 static bool takes(skim_fn read, const char *text, char *reads, size_t size) {
   mm_vec loads;
-  mm_vec_init(&loads, sizeof(mm_skim_load));
+  mm__vec_init(&loads, sizeof(mm_skim_load));
   mm_skim_statement st;
   bool ok = read(text, 0, strlen(text), 1, &loads, &st);
   reads[0] = 0;
@@ -498,7 +498,7 @@ static bool takes(skim_fn read, const char *text, char *reads, size_t size) {
     size_t used = strlen(reads);
     snprintf(reads + used, size - used, "%s%.*s", i ? " " : "", (int)l[i].len, text + l[i].start);
   }
-  mm_vec_free(&loads);
+  mm__vec_free(&loads);
   return ok && text[st.next - 1] == '\n';
 }
 
@@ -511,25 +511,25 @@ static void test_keywords_seen(void) {
       "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
   for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++) {
     const char *w = keywords[i];
-    CHECK(mm_maybe_keyword(w, strlen(w)) && mm_keyword_kind(w, strlen(w)) != TK_NAME);
+    CHECK(mm__maybe_keyword(w, strlen(w)) && mm__keyword_kind(w, strlen(w)) != TK_NAME);
     char line[64];
     snprintf(line, sizeof line, "x: int = %s\n", w); /* a keyword is never a read */
     CHECK(!skim(line).ok || i < 3);
   }
   static const char *const names[] = {"const", "pl", "tile", "Tile", "array", "alloc", "Right"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    CHECK(!mm_maybe_keyword(names[i], strlen(names[i]))); /* no look-up */
+    CHECK(!mm__maybe_keyword(names[i], strlen(names[i]))); /* no look-up */
 }
 
 static void test_other_statements(void) {
   char reads[256];
-  CHECK(takes(mm_skim_simple, "a, b = pl.yield_(x, y.z)\n", reads, sizeof reads));
+  CHECK(takes(mm__skim_simple, "a, b = pl.yield_(x, y.z)\n", reads, sizeof reads));
   CHECK(strcmp(reads, "pl x y") == 0); /* targets are not reads */
-  CHECK(takes(mm_skim_simple, "pl.tensor.write(t, [i, 0], pl.cast(i + 32, pl.INT32))\n", reads,
+  CHECK(takes(mm__skim_simple, "pl.tensor.write(t, [i, 0], pl.cast(i + 32, pl.INT32))\n", reads,
               sizeof reads));
   CHECK(strcmp(reads, "pl t i pl i pl") == 0);
-  CHECK(takes(mm_skim_simple, "return a, b\n", reads, sizeof reads) && !strcmp(reads, "a b"));
-  CHECK(takes(mm_skim_simple, "return\n", reads, sizeof reads) && !reads[0]);
+  CHECK(takes(mm__skim_simple, "return a, b\n", reads, sizeof reads) && !strcmp(reads, "a b"));
+  CHECK(takes(mm__skim_simple, "return\n", reads, sizeof reads) && !reads[0]);
   /* A reserved window's call, in any form: the general way. */
   static const char *const windows[] = {
       "pl.system.aiv_initialize_pipe(r, dir_mask=3, slot_size=8192)\n",
@@ -540,15 +540,15 @@ static void test_other_statements(void) {
       "b = x.import_peer_buffer(name='b', peer_func='p')\n",
   };
   for (size_t i = 0; i < sizeof windows / sizeof windows[0]; i++)
-    CHECK(!takes(mm_skim_simple, windows[i], reads, sizeof reads));
-  CHECK(takes(mm_skim_simple, "b = reserve_buffers(x)\n", reads, sizeof reads));
+    CHECK(!takes(mm__skim_simple, windows[i], reads, sizeof reads));
+  CHECK(takes(mm__skim_simple, "b = reserve_buffers(x)\n", reads, sizeof reads));
   /* A comment after a statement ends with its line. */
-  CHECK(takes(mm_skim_simple, "return a  # b, c\n", reads, sizeof reads) && !strcmp(reads, "a"));
+  CHECK(takes(mm__skim_simple, "return a  # b, c\n", reads, sizeof reads) && !strcmp(reads, "a"));
   skimmed r = skim("a: pl.Tile[[4], pl.FP32, pl.MemRef(m, pl.const(0, pl.INT64), 4), pl.Mem.Vec] = "
                    "f(x)  # note: y\nb = 1\n");
   CHECK(r.ok && r.st.is_tile && r.st.end_line == 7 &&
         strcmp(r.loads, "pl pl pl m pl pl pl f x") == 0);
-  CHECK(takes(mm_skim_for_header, "for i, (c,) in pl.range(20, init_values=(c0,)):\n  x = 1\n",
+  CHECK(takes(mm__skim_for_header, "for i, (c,) in pl.range(20, init_values=(c0,)):\n  x = 1\n",
               reads, sizeof reads));
   CHECK(strcmp(reads, "pl c0") == 0);
   CHECK(takes(params_skim,
@@ -557,37 +557,37 @@ static void test_other_statements(void) {
               reads, sizeof reads));
   CHECK(strcmp(reads, "pl pl pl pl pl pl") == 0);
   /* Dict displays, as in a call's `attrs=`: keys and values are reads. */
-  CHECK(
-      takes(mm_skim_simple, "f(a, attrs={\"k\": [pl.x, b], c: {}, 1: d,})\n", reads, sizeof reads));
+  CHECK(takes(mm__skim_simple, "f(a, attrs={\"k\": [pl.x, b], c: {}, 1: d,})\n", reads,
+              sizeof reads));
   CHECK(strcmp(reads, "f a pl b c d") == 0);
-  CHECK(takes(mm_skim_simple, "x = {}\n", reads, sizeof reads) && !reads[0]);
+  CHECK(takes(mm__skim_simple, "x = {}\n", reads, sizeof reads) && !reads[0]);
   static const struct {
     skim_fn skim;
     const char *text;
   } general[] = {
-      {mm_skim_simple, "a = b = c\n"},
-      {mm_skim_simple, "a += 1\n"},
-      {mm_skim_simple, "a.b = 1\n"},
-      {mm_skim_simple, "a[0] = 1\n"},
-      {mm_skim_simple, "del a\n"},
-      {mm_skim_simple, "a = yield b\n"},
-      {mm_skim_simple, "return a, (b  # c\n)\n"},
-      {mm_skim_simple, "pass\n"},
-      {mm_skim_simple, "f(x for x in y)\n"},
-      {mm_skim_simple, "f(a=1, b)\n"},
-      {mm_skim_simple, "f({a, b})\n"},    /* a set */
-      {mm_skim_simple, "f({a})\n"},       /* a set */
-      {mm_skim_simple, "f({a: b, c})\n"}, /* neither */
-      {mm_skim_simple, "f({a: })\n"},     /* no value */
-      {mm_skim_simple, "f({a: b: c})\n"}, /* two colons */
-      {mm_skim_simple, "f({**a})\n"},     /* unpacking */
-      {mm_skim_simple, "f({a: b for a in c})\n"},
-      {mm_skim_simple, "f({a := 1})\n"},
-      {mm_skim_simple, "f({a: b)\n"},
-      {mm_skim_simple, "f([a: b])\n"},
-      {mm_skim_for_header, "for x in y: z\n"},
-      {mm_skim_for_header, "for x.a in y:\n"},
-      {mm_skim_for_header, "for x in y if z:\n"},
+      {mm__skim_simple, "a = b = c\n"},
+      {mm__skim_simple, "a += 1\n"},
+      {mm__skim_simple, "a.b = 1\n"},
+      {mm__skim_simple, "a[0] = 1\n"},
+      {mm__skim_simple, "del a\n"},
+      {mm__skim_simple, "a = yield b\n"},
+      {mm__skim_simple, "return a, (b  # c\n)\n"},
+      {mm__skim_simple, "pass\n"},
+      {mm__skim_simple, "f(x for x in y)\n"},
+      {mm__skim_simple, "f(a=1, b)\n"},
+      {mm__skim_simple, "f({a, b})\n"},    /* a set */
+      {mm__skim_simple, "f({a})\n"},       /* a set */
+      {mm__skim_simple, "f({a: b, c})\n"}, /* neither */
+      {mm__skim_simple, "f({a: })\n"},     /* no value */
+      {mm__skim_simple, "f({a: b: c})\n"}, /* two colons */
+      {mm__skim_simple, "f({**a})\n"},     /* unpacking */
+      {mm__skim_simple, "f({a: b for a in c})\n"},
+      {mm__skim_simple, "f({a := 1})\n"},
+      {mm__skim_simple, "f({a: b)\n"},
+      {mm__skim_simple, "f([a: b])\n"},
+      {mm__skim_for_header, "for x in y: z\n"},
+      {mm__skim_for_header, "for x.a in y:\n"},
+      {mm__skim_for_header, "for x in y if z:\n"},
       {params_skim, "(a=1):\n"},
       {params_skim, "(*a):\n"},
       {params_skim, "(a, /):\n"},

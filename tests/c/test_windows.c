@@ -41,7 +41,7 @@ static mm_model *parse(const char *text) {
 }
 
 static const mm_function *function(const mm_model *m, size_t i) {
-  return i < m->functions.len ? mm_vec_at(&m->functions, i) : NULL;
+  return i < m->functions.len ? mm__vec_at(&m->functions, i) : NULL;
 }
 
 static const mm_space_usage *space(const mm_function *fn, const char *name) {

@@ -11,7 +11,7 @@
 
 static bool same_read(const char *src, const mm_skim_load *a, const mm_skim_load *b) {
   return b && a->len == b->len && a->line == b->line &&
-         mm_bytes_equal(src + a->start, src + b->start, a->len);
+         mm__bytes_equal(src + a->start, src + b->start, a->len);
 }
 
 /* The fast path's state for one parse (fast_path.h). */
@@ -25,19 +25,19 @@ struct mm_fast_path {
 mm_fast_path *mm__fast_path_new(void) {
   mm_fast_path *fast = mm__alloc(sizeof *fast);
   if (!fast) return NULL;
-  mm_vec_init(&fast->loads, sizeof(mm_skim_load));
-  mm_vec_init(&fast->parameters, sizeof(mm_skim_statement));
-  mm_vec_init(&fast->lines, sizeof(uint32_t));
-  fast->memo = mm_skim_memo_new();
+  mm__vec_init(&fast->loads, sizeof(mm_skim_load));
+  mm__vec_init(&fast->parameters, sizeof(mm_skim_statement));
+  mm__vec_init(&fast->lines, sizeof(uint32_t));
+  fast->memo = mm__skim_memo_new();
   return fast;
 }
 
 void mm__fast_path_free(mm_fast_path *fast) {
   if (!fast) return;
-  mm_vec_free(&fast->loads);
-  mm_vec_free(&fast->parameters);
-  mm_vec_free(&fast->lines);
-  mm_skim_memo_free(fast->memo);
+  mm__vec_free(&fast->loads);
+  mm__vec_free(&fast->parameters);
+  mm__vec_free(&fast->lines);
+  mm__skim_memo_free(fast->memo);
   mm__dealloc(fast);
 }
 
@@ -86,23 +86,23 @@ static void emit_skimmed_loads(parser *p) {
 static void note_line_starts(parser *p, size_t start, const mm_skim_statement *st) {
   mm_vec *v = &p->fast->lines;
   for (size_t q = start; st->end_line > st->line && q < st->next;) {
-    q = mm_find_line_end(p->src, q, st->next) + 1; /* a line end inside brackets */
-    if (q < st->next) mm_vec_push_u32(v, (uint32_t)q);
+    q = mm__find_line_end(p->src, q, st->next) + 1; /* a line end inside brackets */
+    if (q < st->next) mm__vec_push_u32(v, (uint32_t)q);
   }
-  mm_vec_push_u32(v, (uint32_t)st->next);
+  mm__vec_push_u32(v, (uint32_t)st->next);
 }
 
 /* After the fast path read through `st`: tokens resume on the next line. */
 static void resume_after(parser *p, const mm_skim_statement *st) {
   const mm_vec *starts = &p->fast->lines; /* none (out of memory): the lexer finds them */
-  mm_lexer_resume_at(p->lx, p->pos, st->next, st->end_line + 1, starts->items,
-                     starts->failed ? 0 : starts->len);
+  mm__lexer_resume_at(p->lx, p->pos, st->next, st->end_line + 1, starts->items,
+                      starts->failed ? 0 : starts->len);
   p->prev_end_line = st->end_line;
-  mm_lexer_fill(p->lx, p->pos);
-  p->current = mm_lexer_at(p->lx, p->pos);
+  mm__lexer_fill(p->lx, p->pos);
+  p->current = mm__lexer_at(p->lx, p->pos);
   /* As statement_done, but the tokens are kept: parse_def still reads its
    * `def` token's line. */
-  mm_arena_reset(p->arena);
+  mm__arena_reset(p->arena);
   p->scratch->len = 0;
 }
 
@@ -112,20 +112,20 @@ typedef bool (*skim_fn)(const char *src, size_t start, size_t end, uint32_t line
 /* After the fast path `read` a statement: taken when the lexer has not
  * gone past its line; its reads are then handed over. */
 static bool skim_taken(parser *p, bool read, const mm_skim_statement *st) {
-  if (!read || !mm_lexer_can_resume(p->lx, st->next)) return false;
+  if (!read || !mm__lexer_can_resume(p->lx, st->next)) return false;
   emit_skimmed_loads(p);
   return true;
 }
 
 /* Reads the statement at src[start] (on `line`) with `skim`, when it is in
  * the fast path's subset and the lexer has not gone past its line. */
-static bool skim_at(parser *p, skim_fn skim, size_t start, uint32_t line, mm_skim_statement *st) {
+static bool try_skim(parser *p, skim_fn skim, size_t start, uint32_t line, mm_skim_statement *st) {
   return p->fast && skim_taken(p, skim(p->src, start, p->lx->end, line, &p->fast->loads, st), st);
 }
 
 bool mm__fast_for_header(parser *p, uint32_t *header_line) {
   mm_skim_statement st;
-  if (!skim_at(p, mm_skim_for_header, p_peek(p)->start, p_peek(p)->line, &st)) return false;
+  if (!try_skim(p, mm__skim_for_header, p_peek(p)->start, p_peek(p)->line, &st)) return false;
   p->fast->lines.len = 0;
   note_line_starts(p, p_peek(p)->start, &st);
   resume_after(p, &st);
@@ -139,9 +139,9 @@ bool mm__fast_parameters(parser *p, bool own) {
   const mm_token *open = p_peek(p);
   mm_skim_statement st;
   if (!p->fast || !p_at_op(p, OP_LPAR) ||
-      !mm_skim_parameters(p->src, open->start, p->lx->end, open->line, &p->fast->loads,
-                          &p->fast->parameters, &st) ||
-      !mm_lexer_can_resume(p->lx, st.next))
+      !mm__skim_parameters(p->src, open->start, p->lx->end, open->line, &p->fast->loads,
+                           &p->fast->parameters, &st) ||
+      !mm__lexer_can_resume(p->lx, st.next))
     return false;
   const mm_skim_statement *params = p->fast->parameters.items;
   for (size_t i = 0; own && i < p->fast->parameters.len; i++)
@@ -156,14 +156,14 @@ bool mm__fast_parameters(parser *p, bool own) {
 /* A simple statement at src[start] through the fast path, with its events. */
 static bool skim_simple_at(parser *p, uint32_t depth, size_t start, uint32_t line,
                            mm_skim_statement *st) {
-  if (p->fast &&
-      skim_taken(
-          p, mm_skim_annotated(p->src, start, p->lx->end, line, &p->fast->loads, p->fast->memo, st),
-          st)) {
+  if (p->fast && skim_taken(p,
+                            mm__skim_annotated(p->src, start, p->lx->end, line, &p->fast->loads,
+                                               p->fast->memo, st),
+                            st)) {
     if (p->tracking && st->is_tile) hand_on_tile(p, st, depth, false);
     return true;
   }
-  return skim_at(p, mm_skim_simple, start, line, st);
+  return try_skim(p, mm__skim_simple, start, line, st);
 }
 
 /* After the skimmed statement `st`: the next statement of the same block,
@@ -175,17 +175,17 @@ static bool skim_next_in_block(parser *p, uint32_t depth, const mm_skim_statemen
   const char *s = p->src;
   size_t q = st->next, end = p->lx->end, noted = p->fast->lines.len;
   for (uint32_t line = st->end_line + 1;; line++) {
-    size_t spaces = mm_count_spaces(s, q, end);
+    size_t spaces = mm__count_spaces(s, q, end);
     char c = q + spaces < end ? s[q + spaces] : 0;
     if (c == '\n' || c == '#') { /* no token on this line */
-      size_t e = mm_find_line_end(s, q + spaces, end);
+      size_t e = mm__find_line_end(s, q + spaces, end);
       if (e == end || s[e] != '\n') break;
-      mm_vec_push_u32(&p->fast->lines, (uint32_t)(e + 1));
+      mm__vec_push_u32(&p->fast->lines, (uint32_t)(e + 1));
       q = e + 1;
       continue;
     }
     /* Same indentation: no block opens or ends here. */
-    if (mm_lexer_same_indent(p->lx, spaces) && skim_simple_at(p, depth, q + spaces, line, next)) {
+    if (mm__lexer_same_indent(p->lx, spaces) && skim_simple_at(p, depth, q + spaces, line, next)) {
       note_line_starts(p, q + spaces, next);
       return true;
     }

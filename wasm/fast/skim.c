@@ -9,26 +9,26 @@
 
 /* The bytes of `text` at pos: consumed. */
 static bool take_bytes(skim *k, const char *text, size_t n) {
-  if (k->end - k->pos < n || !mm_bytes_equal((const char *)k->s + k->pos, text, n)) return false;
+  if (k->end - k->pos < n || !mm__bytes_equal((const char *)k->s + k->pos, text, n)) return false;
   k->pos += n;
   return true;
 }
-/* `text` a string literal, as for text_is. */
+/* `text` a string literal, as for span_is. */
 #define take(k, text) take_bytes(k, text, sizeof(text) - 1)
 
 /* A decimal integer within 2^53 (the caller restores pos on failure). A
- * plain one (as printed) is read here; any other number by skim_number,
+ * plain one (as printed) is read here; any other number by mm__skim_number,
  * with its rules. */
 static bool take_integer(skim *k, int64_t *value) {
   int64_t v;
-  size_t end = scan_digits(k, &v);
-  if (plain_integer(k, k->pos, end) && v <= MM_MAX_EXACT_INTEGER) {
+  size_t end = decimal_prefix(k, &v);
+  if (is_plain_integer(k, k->pos, end) && v <= MM_MAX_EXACT_INTEGER) {
     *value = v;
     k->pos = end;
     return true;
   }
   summary n;
-  if (!is_digit(byte_at(k, k->pos)) || !skim_number(k, &n) || n.form != F_INT || n.range)
+  if (!byte_is_digit(byte_at(k, k->pos)) || !mm__skim_number(k, &n) || n.form != F_INT || n.range)
     return false;
   *value = n.value;
   return true;
@@ -84,7 +84,7 @@ static bool take_printed_tile(skim *k, summary *ann, tile_facts *t) {
   }
   ok = ok && take(k, ", ") && take_pl(k, "") &&
        take_name(k, false, &t->dtype_start, &t->dtype_len) &&
-       skim_is_upper_word(k, t->dtype_start, t->dtype_len) && take(k, ", ") &&
+       mm__skim_is_upper_word(k, t->dtype_start, t->dtype_len) && take(k, ", ") &&
        take_pl(k, "MemRef(") && take_name(k, true, &base_start, &base_len) && take(k, ", ") &&
        take_pl(k, "const(") && take_integer(k, &t->offset) && take(k, ", ") &&
        take_pl(k, "INT64), ") && take_integer(k, &t->size) && take(k, "), ") &&
@@ -93,7 +93,7 @@ static bool take_printed_tile(skim *k, summary *ann, tile_facts *t) {
     bool tuple, facts = k->facts;
     k->depth++;
     k->facts = false;
-    ok = take(k, ", ") && skim_elements(k, ']', true, NULL, NULL, &tuple);
+    ok = take(k, ", ") && mm__skim_elements(k, ']', true, NULL, NULL, &tuple);
     k->facts = facts;
     k->depth--;
   }
@@ -121,11 +121,11 @@ static bool finish_tile(const skim *k, const summary *ann, const tile_facts *t,
                         mm_skim_statement *out) {
   out->is_tile = false;
   if (ann->unsure) return false;
-  if (ann->form != F_SUBSCRIPT || !text_is(k, ann->last_start, ann->last_len, "Tile"))
+  if (ann->form != F_SUBSCRIPT || !span_is(k, ann->last_start, ann->last_len, "Tile"))
     return true; /* not `<...>.Tile[...]`: no tile */
   if (ann->parts < 2) return true;
   if (!t->seen || !t->tuple || t->unsure || !t->has_ref || !t->has_space) return false;
-  if (text_is(k, t->space_start, t->space_len, "DDR")) return true; /* off-chip */
+  if (span_is(k, t->space_start, t->space_len, "DDR")) return true; /* off-chip */
   out->is_tile = true;
   out->space_start = t->space_start;
   out->space_len = t->space_len;
@@ -140,7 +140,7 @@ static bool finish_tile(const skim *k, const summary *ann, const tile_facts *t,
   return true;
 }
 
-static skim skim_at(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads) {
+static skim skim_over(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads) {
   loads->len = 0;
   return (skim){
       (const unsigned char *)src, start, end, line, 0, 0, loads, SIZE_MAX, 0, false, false};
@@ -150,7 +150,7 @@ static skim skim_at(const char *src, size_t start, size_t end, uint32_t line, mm
  * `out`'s lines and next; when not `ok`, the reads are dropped. */
 static bool statement_end(skim *k, bool ok, uint32_t line, mm_skim_statement *out) {
   if (ok && peek(k) == '#') /* a comment after the statement: to its line end */
-    k->pos = mm_find_line_end((const char *)k->s, k->pos, k->end);
+    k->pos = mm__find_line_end((const char *)k->s, k->pos, k->end);
   if (!ok || peek(k) != '\n') {
     k->loads->len = 0;
     return false;
@@ -172,8 +172,8 @@ static bool take_colon(skim *k) {
  * soft keywords that start statements of their own. */
 static bool is_statement_name(const skim *k, size_t start, size_t len) {
   uint32_t at = (uint32_t)start, n = (uint32_t)len;
-  return !is_keyword(k, start, len) && !text_is(k, at, n, "match") && !text_is(k, at, n, "case") &&
-         !text_is(k, at, n, "type");
+  return !is_keyword(k, start, len) && !span_is(k, at, n, "match") && !span_is(k, at, n, "case") &&
+         !span_is(k, at, n, "type");
 }
 
 /* An annotation, up to its end (annotation_ends), and the tile it holds
@@ -185,14 +185,14 @@ static bool scan_annotation(skim *k, mm_skim_statement *out) {
   k->facts = true;
   peek(k);
   bool ok = take_printed_tile(k, &annotation, &tile) ||
-            (skim_expression(k, &annotation, &tile) && annotation_ends(k));
+            (mm__skim_expression(k, &annotation, &tile) && annotation_ends(k));
   k->facts = false;
   return ok && finish_tile(k, &annotation, &tile, out);
 }
 
-bool mm_skim_annotated(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
-                       mm_skim_memo *memo, mm_skim_statement *out) {
-  skim k = skim_at(src, start, end, line, loads);
+bool mm__skim_annotated(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
+                        mm_skim_memo *memo, mm_skim_statement *out) {
+  skim k = skim_over(src, start, end, line, loads);
   if (!is_ident_start(byte_at(&k, start))) return false;
   size_t name_end = ident_end(&k);
   if (!name_end || !is_statement_name(&k, start, name_end - start)) return false;
@@ -202,13 +202,13 @@ bool mm_skim_annotated(const char *src, size_t start, size_t end, uint32_t line,
   summary value;
   peek(&k);
   size_t annotation = k.pos, first_load = k.loads->len;
-  bool ok = skim_memo_take(memo, &k, out);
+  bool ok = mm__skim_memo_take(memo, &k, out);
   if (!ok && (ok = scan_annotation(&k, out)))
-    skim_memo_keep(memo, &k, annotation, line, first_load, out);
+    mm__skim_memo_keep(memo, &k, annotation, line, first_load, out);
   if (ok) {
     k.pos++;               /* '=' */
     k.window_call = false; /* the value's, not the annotation's */
-    ok = skim_expression(&k, &value, NULL) && !value.unsure &&
+    ok = mm__skim_expression(&k, &value, NULL) && !value.unsure &&
          !(value.form == F_CALL && (value.spaced || value.parts > MM_MAX_OP_PARTS)) &&
          !k.window_call;
   }
@@ -219,7 +219,7 @@ bool mm_skim_annotated(const char *src, size_t start, size_t end, uint32_t line,
   if (value.form == F_CALL) {
     out->op_start = value.start;
     out->op_len = value.dotted_end - value.start;
-    if (out->op_len > 3 && mm_bytes_equal(src + value.start, "pl.", 3)) {
+    if (out->op_len > 3 && mm__bytes_equal(src + value.start, "pl.", 3)) {
       out->op_start += 3;
       out->op_len -= 3;
     }
@@ -234,7 +234,7 @@ static bool scan_simple(skim *k) {
   /* Plain names then '=' (not '=='): an assignment; else an expression. */
   bool targets = true;
   for (;;) {
-    if (!skim_bound_name(k)) {
+    if (!mm__skim_bound_name(k)) {
       targets = false;
       break;
     }
@@ -249,42 +249,42 @@ static bool scan_simple(skim *k) {
     k->line = line;
   }
   /* then the line end: not `a = b = c`, `+=`, `;`, a comment, ... */
-  return skim_sequence(k) && !k->window_call;
+  return mm__skim_sequence(k) && !k->window_call;
 }
 
-bool mm_skim_simple(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
-                    mm_skim_statement *out) {
-  skim k = skim_at(src, start, end, line, loads);
+bool mm__skim_simple(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
+                     mm_skim_statement *out) {
+  skim k = skim_over(src, start, end, line, loads);
   if (!is_ident_start(byte_at(&k, start))) return false;
   size_t first_end = ident_end(&k);
   uint32_t first_len = (uint32_t)(first_end - start);
   bool ok = false;
-  if (first_end && text_is(&k, (uint32_t)start, first_len, "return")) {
+  if (first_end && span_is(&k, (uint32_t)start, first_len, "return")) {
     k.pos = first_end;
-    ok = peek(&k) == '\n' || skim_sequence(&k);
+    ok = peek(&k) == '\n' || mm__skim_sequence(&k);
   } else if (first_end && is_statement_name(&k, start, first_len)) {
     ok = scan_simple(&k);
   }
   return statement_end(&k, ok, line, out);
 }
 
-bool mm_skim_for_header(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
-                        mm_skim_statement *out) {
-  skim k = skim_at(src, start, end, line, loads);
+bool mm__skim_for_header(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
+                         mm_skim_statement *out) {
+  skim k = skim_over(src, start, end, line, loads);
   if (!take(&k, "for") || is_ident_char(byte_at(&k, k.pos))) return false;
-  bool ok = skim_target_list(&k) && is_ident_start(peek(&k));
+  bool ok = mm__skim_target_list(&k) && is_ident_start(peek(&k));
   if (ok) {
     size_t word = k.pos, e = ident_end(&k);
-    ok = e && text_is(&k, (uint32_t)word, (uint32_t)(e - word), "in");
+    ok = e && span_is(&k, (uint32_t)word, (uint32_t)(e - word), "in");
     k.pos = e;
   }
-  ok = ok && skim_sequence(&k) && take_colon(&k); /* a body on the same line: the general way */
+  ok = ok && mm__skim_sequence(&k) && take_colon(&k); /* a body on the same line: the general way */
   return statement_end(&k, ok, line, out);
 }
 
-bool mm_skim_parameters(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
-                        mm_vec *parameters, mm_skim_statement *out) {
-  skim k = skim_at(src, start, end, line, loads);
+bool mm__skim_parameters(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
+                         mm_vec *parameters, mm_skim_statement *out) {
+  skim k = skim_over(src, start, end, line, loads);
   parameters->len = 0;
   bool ok = byte_at(&k, start) == '(';
   k.pos++;
@@ -292,16 +292,16 @@ bool mm_skim_parameters(const char *src, size_t start, size_t end, uint32_t line
   while (ok && peek(&k) != ')') {
     size_t name = k.pos;
     uint32_t name_line = k.line;
-    ok = skim_bound_name(&k); /* '*', '/', '**': the general way */
+    ok = mm__skim_bound_name(&k); /* '*', '/', '**': the general way */
     if (ok && peek(&k) == ':') {
       k.pos++;
-      mm_skim_statement *param = mm_vec_push(parameters);
+      mm_skim_statement *param = mm__vec_push(parameters);
       ok = param && scan_annotation(&k, param);
       if (ok) {
         param->name_start = (uint32_t)name;
         param->name_len = (uint32_t)(ident_end_at(&k, name) - name);
         param->line = name_line;
-        param->end_line = skim_last_token_line(&k, name);
+        param->end_line = mm__skim_last_token_line(&k, name);
       }
     }
     if (!ok) break;
@@ -318,7 +318,7 @@ bool mm_skim_parameters(const char *src, size_t start, size_t end, uint32_t line
     if (peek(&k) == '-' && byte_at(&k, k.pos + 1) == '>') {
       k.pos += 2;
       summary returns;
-      ok = skim_expression(&k, &returns, NULL);
+      ok = mm__skim_expression(&k, &returns, NULL);
     }
   }
   if (statement_end(&k, ok && take_colon(&k), line, out)) return true;

@@ -46,11 +46,11 @@ typedef struct mm_skim_statement {
 
 /* Annotations read before (skim_memo.c): a dump repeats its annotations,
  * and one seen again takes the result it had without being read again.
- * For one source: positions in it are kept. NULL from mm_skim_memo_new
+ * For one source: positions in it are kept. NULL from mm__skim_memo_new
  * when out of memory; the fast path then works without. */
 typedef struct mm_skim_memo mm_skim_memo;
-mm_skim_memo *mm_skim_memo_new(void);
-void mm_skim_memo_free(mm_skim_memo *memo);
+mm_skim_memo *mm__skim_memo_new(void);
+void mm__skim_memo_free(mm_skim_memo *memo);
 
 /* Reads the statement starting at src[start] (its first byte, outside any
  * bracket; `line` is its line) up to end. True when it is in the subset:
@@ -58,8 +58,8 @@ void mm_skim_memo_free(mm_skim_memo *memo);
  * emptied first). False when the general parser must read it; then `out`
  * means nothing, and `loads` is left empty unless it ran out of memory
  * (`loads->failed`). `memo` (may be NULL) remembers annotations of src. */
-bool mm_skim_annotated(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
-                       mm_skim_memo *memo, mm_skim_statement *out);
+bool mm__skim_annotated(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
+                        mm_skim_memo *memo, mm_skim_statement *out);
 
 /* The other statements the fast path reads, each with what it reads
  * appended to `loads` as above and `out`'s line, end_line and next filled
@@ -67,20 +67,20 @@ bool mm_skim_annotated(const char *src, size_t start, size_t end, uint32_t line,
 
 /* `name, ... = values` (plain names only), an expression statement, or
  * `return [values]`, starting at src[start]. */
-bool mm_skim_simple(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
-                    mm_skim_statement *out);
+bool mm__skim_simple(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
+                     mm_skim_statement *out);
 
 /* The header `for targets in values:` at src[start] (its `for`), up to the
  * line end after the colon; targets are names, in brackets or not. */
-bool mm_skim_for_header(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
-                        mm_skim_statement *out);
+bool mm__skim_for_header(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
+                         mm_skim_statement *out);
 
 /* A def's parameters from its '(' at src[start] to the line end after the
  * header's colon, with the return annotation: plain names, annotated or
  * not (no defaults, no '*', '/' or '**'). Each annotated parameter is
  * appended to `parameters` (mm_skim_statement: name, its line and the
- * annotation's last line, the tile as for mm_skim_annotated; no op). */
-bool mm_skim_parameters(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
-                        mm_vec *parameters, mm_skim_statement *out);
+ * annotation's last line, the tile as for mm__skim_annotated; no op). */
+bool mm__skim_parameters(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
+                         mm_vec *parameters, mm_skim_statement *out);
 
 #endif

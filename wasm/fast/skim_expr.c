@@ -17,13 +17,13 @@ static int_fact plain_fact(const summary *e, int64_t *value) {
   return e->range ? I_RANGE : I_OK;
 }
 
-/* What tiles.c makes of an argument: plain_integer, usable_integer (a
+/* What tiles.c makes of an argument: is_plain_integer, usable_integer (a
  * plain integer or `<...>.const(<plain>, ...)`) and a MemRef base. */
 static arg_fact arg_fact_of(const skim *k, const summary *e) {
   arg_fact f = {0};
   f.plain = (uint8_t)plain_fact(e, &f.plain_value);
   bool is_const =
-      e->form == F_CALL && e->parts >= 2 && text_is(k, e->last_start, e->last_len, "const");
+      e->form == F_CALL && e->parts >= 2 && span_is(k, e->last_start, e->last_len, "const");
   if (e->unsure) {
     f.usable = I_UNSURE;
   } else if (is_const && e->positional >= 1) {
@@ -47,7 +47,7 @@ static arg_fact arg_fact_of(const skim *k, const summary *e) {
   return f;
 }
 
-bool skim_is_upper_word(const skim *k, uint32_t start, uint32_t len) {
+bool mm__skim_is_upper_word(const skim *k, uint32_t start, uint32_t len) {
   bool cased = false;
   for (uint32_t i = 0; i < len; i++) {
     unsigned char c = k->s[start + i];
@@ -73,7 +73,7 @@ static void tile_element(skim *k, void *context, uint32_t index, const summary *
   }
   bool dotted = e->form == F_DOTTED;
   if ((index == 1 || index == 2) && !t->dtype_len && dotted && e->parts == 2 &&
-      skim_is_upper_word(k, e->last_start, e->last_len)) {
+      mm__skim_is_upper_word(k, e->last_start, e->last_len)) {
     t->dtype_start = e->last_start;
     t->dtype_len = e->last_len;
   }
@@ -83,7 +83,7 @@ static void tile_element(skim *k, void *context, uint32_t index, const summary *
     t->space_len = e->last_len;
   }
   if (!t->has_ref && e->form == F_CALL && e->parts >= 2 && e->positional >= 3 &&
-      text_is(k, e->last_start, e->last_len, "MemRef")) {
+      span_is(k, e->last_start, e->last_len, "MemRef")) {
     const arg_fact *a = e->args;
     if (a[0].base == B_UNSURE) {
       t->unsure = true;
@@ -103,32 +103,32 @@ static void tile_element(skim *k, void *context, uint32_t index, const summary *
 
 /* ------------------------------------------------------ expressions */
 
-bool skim_number(skim *k, summary *out) {
+bool mm__skim_number(skim *k, summary *out) {
   const unsigned char *s = k->s;
   size_t start = k->pos;
   bool integer = true;
   int64_t value;
-  size_t p = scan_digits(k, &value);
-  if (plain_integer(k, start, p)) {
+  size_t p = decimal_prefix(k, &value);
+  if (is_plain_integer(k, start, p)) {
     out->form = F_INT; /* most numbers: a short decimal integer */
     out->value = value;
     out->range = value > MM_MAX_EXACT_INTEGER;
     k->pos = p;
     return true;
   }
-  while (p < k->end && is_digit(s[p]))
+  while (p < k->end && byte_is_digit(s[p]))
     p++;
   if (byte_at(k, p) == '.') {
-    if (!is_digit(byte_at(k, ++p))) return false;
-    while (p < k->end && is_digit(s[p]))
+    if (!byte_is_digit(byte_at(k, ++p))) return false;
+    while (p < k->end && byte_is_digit(s[p]))
       p++;
     integer = false;
   }
   if ((byte_at(k, p) | 0x20) == 'e') {
     p++;
     if (byte_at(k, p) == '+' || byte_at(k, p) == '-') p++;
-    if (!is_digit(byte_at(k, p))) return false;
-    while (p < k->end && is_digit(s[p]))
+    if (!byte_is_digit(byte_at(k, p))) return false;
+    while (p < k->end && byte_is_digit(s[p]))
       p++;
     integer = false;
   }
@@ -143,7 +143,7 @@ bool skim_number(skim *k, summary *out) {
 }
 
 /* A one-line string without prefix or backslash. */
-static bool scan_string(skim *k, summary *out) {
+static bool simple_string(skim *k, summary *out) {
   const unsigned char *s = k->s;
   unsigned char quote = s[k->pos];
   size_t p = k->pos + 1;
@@ -162,8 +162,8 @@ static bool scan_string(skim *k, summary *out) {
 
 /* After `open`: comma-separated expressions up to `close`. Each element's
  * summary goes to `each` (with its index) when given. */
-bool skim_elements(skim *k, unsigned char close, bool allow_empty, element_fn each, void *context,
-                   bool *tuple) {
+bool mm__skim_elements(skim *k, unsigned char close, bool allow_empty, element_fn each,
+                       void *context, bool *tuple) {
   *tuple = false;
   if (peek(k) == close) {
     k->pos++;
@@ -171,7 +171,7 @@ bool skim_elements(skim *k, unsigned char close, bool allow_empty, element_fn ea
   }
   for (uint32_t index = 0;; index++) {
     summary e;
-    if (!skim_expression(k, &e, NULL)) return false;
+    if (!mm__skim_expression(k, &e, NULL)) return false;
     if (each) each(k, context, index, &e);
     unsigned char c = peek(k);
     if (c == close) {
@@ -235,7 +235,7 @@ static bool scan_arguments(skim *k, summary *call) {
     if (!take_keyword_name(k, &keyword)) return false;
     summary arg;
     if (!keyword && keywords) return false; /* positional after keyword */
-    if (!skim_expression(k, &arg, NULL)) return false;
+    if (!mm__skim_expression(k, &arg, NULL)) return false;
     if (keyword) {
       keywords = true;
     } else {
@@ -260,8 +260,8 @@ static bool scan_arguments(skim *k, summary *call) {
 
 static bool is_constant_keyword(const skim *k, size_t start, size_t n) {
   const char *w = (const char *)k->s + start;
-  return (n == 4 && (mm_bytes_equal(w, "True", 4) || mm_bytes_equal(w, "None", 4))) ||
-         (n == 5 && mm_bytes_equal(w, "False", 5));
+  return (n == 4 && (mm__bytes_equal(w, "True", 4) || mm__bytes_equal(w, "None", 4))) ||
+         (n == 5 && mm__bytes_equal(w, "False", 5));
 }
 
 /* The bracket kinds of scan_lean, and what closes each. */
@@ -325,13 +325,13 @@ static bool scan_lean(skim *k, uint8_t kind) {
           return false;
         k->pos = e;
         state = AFTER;
-      } else if (is_digit(c) || c == '"' || c == '\'') {
+      } else if (byte_is_digit(c) || c == '"' || c == '\'') {
         int64_t unused;
-        size_t after = is_digit(c) ? scan_digits(k, &unused) : 0;
+        size_t after = byte_is_digit(c) ? decimal_prefix(k, &unused) : 0;
         summary literal;
-        if (after && plain_integer(k, k->pos, after))
+        if (after && is_plain_integer(k, k->pos, after))
           k->pos = after; /* no field reads a plain integer here: only checked */
-        else if (!(is_digit(c) ? skim_number(k, &literal) : scan_string(k, &literal)))
+        else if (!(byte_is_digit(c) ? mm__skim_number(k, &literal) : simple_string(k, &literal)))
           return false;
         state = AFTER;
       } else if (c == '(' || c == '[' || c == '{') {
@@ -348,7 +348,7 @@ static bool scan_lean(skim *k, uint8_t kind) {
     /* AFTER an operand: a trailer, an operator, a comma or the closer */
     if (c == '.') {
       unsigned char next = byte_at(k, k->pos + 1);
-      if (next == '.' || is_digit(next)) return false;
+      if (next == '.' || byte_is_digit(next)) return false;
       k->pos++;
       if (!is_ident_start(peek(k))) return false;
       size_t start = k->pos, e = ident_end(k);
@@ -419,10 +419,10 @@ static bool scan_primary(skim *k, summary *out, tile_facts *tile) {
       out->mem_before_last = false;
     }
     k->pos = e;
-  } else if (is_digit(c)) {
-    if (!skim_number(k, out)) return false;
+  } else if (byte_is_digit(c)) {
+    if (!mm__skim_number(k, out)) return false;
   } else if (c == '"' || c == '\'') {
-    if (!scan_string(k, out)) return false;
+    if (!simple_string(k, out)) return false;
   } else if (c == '(') {
     k->pos++;
     if (!scan_lean(k, L_GROUP)) return false;
@@ -437,7 +437,7 @@ static bool scan_primary(skim *k, summary *out, tile_facts *tile) {
     if (k->facts) { /* maybe a shape */
       out->shape = I_OK;
       k->depth++;
-      if (!skim_elements(k, ']', true, list_element, out, &tuple)) return false;
+      if (!mm__skim_elements(k, ']', true, list_element, out, &tuple)) return false;
       k->depth--;
     } else {
       out->shape = I_UNSURE;
@@ -452,7 +452,7 @@ static bool scan_primary(skim *k, summary *out, tile_facts *tile) {
     bool dotted = !out->unsure && (out->form == F_NAME || out->form == F_DOTTED);
     if (c == '.') {
       unsigned char next = byte_at(k, k->pos + 1);
-      if (next == '.' || is_digit(next)) return false;
+      if (next == '.' || byte_is_digit(next)) return false;
       bool spaced = k->pos != before;
       k->pos++;
       before = k->pos;
@@ -465,7 +465,7 @@ static bool scan_primary(skim *k, summary *out, tile_facts *tile) {
       if (dotted) {
         out->form = F_DOTTED;
         out->parts++;
-        out->mem_before_last = text_is(k, out->last_start, out->last_len, "Mem");
+        out->mem_before_last = span_is(k, out->last_start, out->last_len, "Mem");
         out->last_start = (uint32_t)start;
         out->last_len = (uint32_t)(e - start);
         out->dotted_end = (uint32_t)e;
@@ -477,8 +477,8 @@ static bool scan_primary(skim *k, summary *out, tile_facts *tile) {
       k->pos++;
       /* Only a MemRef's and a const's arguments make tile fields. */
       if (dotted && k->facts &&
-          (text_is(k, out->last_start, out->last_len, "MemRef") ||
-           text_is(k, out->last_start, out->last_len, "const"))) {
+          (span_is(k, out->last_start, out->last_len, "MemRef") ||
+           span_is(k, out->last_start, out->last_len, "const"))) {
         k->depth++;
         if (!scan_arguments(k, out)) return false;
         k->depth--;
@@ -490,10 +490,10 @@ static bool scan_primary(skim *k, summary *out, tile_facts *tile) {
     } else if (c == '[') {
       k->pos++;
       bool is_tile =
-          tile && dotted && out->parts == 2 && text_is(k, out->last_start, out->last_len, "Tile");
+          tile && dotted && out->parts == 2 && span_is(k, out->last_start, out->last_len, "Tile");
       if (is_tile) {
         k->depth++;
-        if (!skim_elements(k, ']', false, tile_element, tile, &tuple)) return false;
+        if (!mm__skim_elements(k, ']', false, tile_element, tile, &tuple)) return false;
         k->depth--;
         tile->seen = true;
         tile->tuple = tuple;
@@ -528,7 +528,7 @@ static bool scan_operand(skim *k, summary *out, tile_facts *tile) {
 
 /* Operands joined by binary operators and comparisons. Stops before the
  * first byte that cannot continue the expression. */
-bool skim_expression(skim *k, summary *out, tile_facts *tile) {
+bool mm__skim_expression(skim *k, summary *out, tile_facts *tile) {
   if (++k->nesting > MAX_NESTING) return false;
   bool ok = scan_operand(k, out, tile);
   bool joined = false;
@@ -551,7 +551,7 @@ bool skim_expression(skim *k, summary *out, tile_facts *tile) {
 
 /* The line of the last token read: k->line less the line ends among the
  * blanks just skipped (inside brackets peek crosses them). */
-uint32_t skim_last_token_line(const skim *k, size_t floor) {
+uint32_t mm__skim_last_token_line(const skim *k, size_t floor) {
   uint32_t line = k->line;
   for (size_t p = k->pos;
        p > floor && (k->s[p - 1] == ' ' || k->s[p - 1] == '\t' || k->s[p - 1] == '\n'); p--)
@@ -565,10 +565,10 @@ static bool starts_operand(unsigned char c) {
 }
 
 /* Expressions separated by commas, a trailing one allowed (a tuple). */
-bool skim_sequence(skim *k) {
+bool mm__skim_sequence(skim *k) {
   for (;;) {
     summary e;
-    if (!skim_expression(k, &e, NULL)) return false;
+    if (!mm__skim_expression(k, &e, NULL)) return false;
     if (peek(k) != ',') return true;
     k->pos++;
     if (!starts_operand(peek(k))) return true;
@@ -576,7 +576,7 @@ bool skim_sequence(skim *k) {
 }
 
 /* One bound name: an identifier that is no keyword. Not a read. */
-bool skim_bound_name(skim *k) {
+bool mm__skim_bound_name(skim *k) {
   if (!is_ident_start(peek(k))) return false;
   size_t start = k->pos, e = ident_end(k);
   if (!e || is_keyword(k, start, e - start)) return false;
@@ -585,7 +585,7 @@ bool skim_bound_name(skim *k) {
 }
 
 /* `for` targets: names, and parenthesized or bracketed lists of them. */
-bool skim_target_list(skim *k) {
+bool mm__skim_target_list(skim *k) {
   if (++k->nesting > MAX_NESTING) return false;
   for (;;) {
     unsigned char c = peek(k);
@@ -593,10 +593,10 @@ bool skim_target_list(skim *k) {
       unsigned char close = c == '(' ? ')' : ']';
       k->pos++;
       k->depth++;
-      if (!skim_target_list(k) || peek(k) != close) return false;
+      if (!mm__skim_target_list(k) || peek(k) != close) return false;
       k->pos++;
       k->depth--;
-    } else if (!skim_bound_name(k)) {
+    } else if (!mm__skim_bound_name(k)) {
       return false;
     }
     if (peek(k) != ',') break;

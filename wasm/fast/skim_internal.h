@@ -95,15 +95,15 @@ static const uint8_t byte_class[256] = {
 #undef LETTERS_FROM
 static inline bool is_ident_char(unsigned char c) { return byte_class[c] != 0; }
 static inline bool is_ident_start(unsigned char c) { return byte_class[c] == IDENT; }
-static inline bool is_digit(unsigned char c) { return byte_class[c] == DIGIT; }
+static inline bool byte_is_digit(unsigned char c) { return byte_class[c] == DIGIT; }
 
 static inline bool span_equals(const skim *k, uint32_t start, uint32_t len, const char *word,
                                size_t word_len) {
-  return word_len == len && mm_bytes_equal((const char *)k->s + start, word, len);
+  return word_len == len && mm__bytes_equal((const char *)k->s + start, word, len);
 }
 /* Whether the span holds `word`, a string literal: its length is known
  * here, so no strlen runs (a byte loop in the WebAssembly libc). */
-#define text_is(k, start, len, word) span_equals(k, start, len, word, sizeof(word) - 1)
+#define span_is(k, start, len, word) span_equals(k, start, len, word, sizeof(word) - 1)
 
 /* The next significant byte (0 at the end), after blanks and, inside
  * brackets, line ends. Comments, backslashes, '\r' and '\f' are returned
@@ -129,10 +129,10 @@ static inline unsigned char byte_at(const skim *k, size_t pos) {
 }
 
 /* The decimal digits at pos, 16 at most: where they stop, and their value. */
-static inline size_t scan_digits(const skim *k, int64_t *value) {
+static inline size_t decimal_prefix(const skim *k, int64_t *value) {
   size_t p = k->pos;
   int64_t v = 0;
-  while (p < k->end && is_digit(k->s[p]) && p - k->pos < 16)
+  while (p < k->end && byte_is_digit(k->s[p]) && p - k->pos < 16)
     v = v * 10 + (k->s[p++] - '0');
   *value = v;
   return p;
@@ -140,8 +140,8 @@ static inline size_t scan_digits(const skim *k, int64_t *value) {
 
 /* Whether the digits s[start, end) are a whole plain integer, as most
  * numbers in a dump are: no leading zero, and a separator after them (`,`
- * `)` `]` `}` or a space). Other numbers take skim_number's rules. */
-static inline bool plain_integer(const skim *k, size_t start, size_t end) {
+ * `)` `]` `}` or a space). Other numbers take mm__skim_number's rules. */
+static inline bool is_plain_integer(const skim *k, size_t start, size_t end) {
   unsigned char c = byte_at(k, end);
   return end > start && (c == ',' || c == ')' || c == ']' || c == '}' || c == ' ') &&
          (k->s[start] != '0' || end - start == 1);
@@ -176,7 +176,7 @@ static inline size_t ident_end_at(const skim *k, size_t pos) {
 
 static inline bool is_keyword(const skim *k, size_t start, size_t len) {
   const char *text = (const char *)k->s + start;
-  return mm_maybe_keyword(text, len) && mm_keyword_kind(text, len) != TK_NAME;
+  return mm__maybe_keyword(text, len) && mm__keyword_kind(text, len) != TK_NAME;
 }
 
 /* The operator continuing an expression at pos: its length, or 0 when the
@@ -217,7 +217,7 @@ static inline void note_attribute(skim *k, size_t start, size_t end) {
 
 static inline bool push_load(skim *k, size_t start, size_t end) {
   mm_vec *v = k->loads;
-  mm_skim_load *load = v->len < v->cap ? (mm_skim_load *)v->items + v->len++ : mm_vec_push(v);
+  mm_skim_load *load = v->len < v->cap ? (mm_skim_load *)v->items + v->len++ : mm__vec_push(v);
   if (!load) return false;
   load->start = (uint32_t)start;
   load->len = (uint32_t)(end - start);
@@ -230,36 +230,36 @@ static inline bool push_load(skim *k, size_t start, size_t end) {
 /* One expression (no top-level comma), summed up in `out`; `tile` takes
  * the elements of a `<...>.Tile[...]` at its top. Stops before the first
  * byte that cannot continue it; false when it leaves the subset. */
-bool skim_expression(skim *k, summary *out, tile_facts *tile);
+bool mm__skim_expression(skim *k, summary *out, tile_facts *tile);
 /* After `open`: comma-separated expressions up to `close`, each summary
  * handed to `each` (with its index) when given. */
 typedef void (*element_fn)(skim *k, void *context, uint32_t index, const summary *e);
-bool skim_elements(skim *k, unsigned char close, bool allow_empty, element_fn each, void *context,
-                   bool *tuple);
+bool mm__skim_elements(skim *k, unsigned char close, bool allow_empty, element_fn each,
+                       void *context, bool *tuple);
 /* A number at a digit: a decimal integer within 2^53 is F_INT with its
  * value (`range` set beyond), a float F_OTHER; false for other forms. */
-bool skim_number(skim *k, summary *out);
+bool mm__skim_number(skim *k, summary *out);
 /* Expressions separated by commas, a trailing one allowed (a tuple). */
-bool skim_sequence(skim *k);
+bool mm__skim_sequence(skim *k);
 /* One bound name: an identifier that is no keyword. Not a read. */
-bool skim_bound_name(skim *k);
+bool mm__skim_bound_name(skim *k);
 /* `for` targets: names, and parenthesized or bracketed lists of them. */
-bool skim_target_list(skim *k);
+bool mm__skim_target_list(skim *k);
 /* The line of the last token read (inside brackets peek crosses lines). */
-uint32_t skim_last_token_line(const skim *k, size_t floor);
+uint32_t mm__skim_last_token_line(const skim *k, size_t floor);
 /* tiles.c's dtype test: no lower-case letter, at least one upper-case. */
-bool skim_is_upper_word(const skim *k, uint32_t start, uint32_t len);
+bool mm__skim_is_upper_word(const skim *k, uint32_t start, uint32_t len);
 
 /* ------------------------------------------------ skim_memo.c */
 
 /* At an annotation's first byte: when the same annotation was kept before,
  * its reads are appended, `out`'s tile filled and pos set at the `=` after
  * it, as reading it would; false otherwise (nothing changed). */
-bool skim_memo_take(mm_skim_memo *memo, skim *k, mm_skim_statement *out);
+bool mm__skim_memo_take(mm_skim_memo *memo, skim *k, mm_skim_statement *out);
 /* After reading the annotation from `start` on `line` (its reads from
  * `first_load` on) with the result `out`, pos at the `=` after it: kept
  * when its form allows. */
-void skim_memo_keep(mm_skim_memo *memo, const skim *k, size_t start, uint32_t line,
-                    size_t first_load, const mm_skim_statement *out);
+void mm__skim_memo_keep(mm_skim_memo *memo, const skim *k, size_t start, uint32_t line,
+                        size_t first_load, const mm_skim_statement *out);
 
 #endif

@@ -36,13 +36,13 @@ struct mm_skim_memo {
   memo_bucket buckets[MEMO_BUCKETS];
 };
 
-mm_skim_memo *mm_skim_memo_new(void) {
+mm_skim_memo *mm__skim_memo_new(void) {
   mm_skim_memo *memo = mm__alloc(sizeof *memo);
   if (memo) memset(memo, 0, sizeof *memo);
   return memo;
 }
 
-void mm_skim_memo_free(mm_skim_memo *memo) { mm__dealloc(memo); }
+void mm__skim_memo_free(mm_skim_memo *memo) { mm__dealloc(memo); }
 
 /* The bucket of the annotation at `start`: a hash of its bytes up to the
  * first `=` or line end, MEMO_KEY at most. The same annotation followed by
@@ -50,8 +50,8 @@ void mm_skim_memo_free(mm_skim_memo *memo) { mm__dealloc(memo); }
 static memo_bucket *bucket_of(mm_skim_memo *memo, const skim *k, size_t start) {
   const char *s = (const char *)k->s;
   size_t limit = k->end - start > MEMO_KEY ? start + MEMO_KEY : k->end;
-  size_t n = mm_find_either(s, start, limit, '=', '\n') - start;
-  return &memo->buckets[mm_hash_bytes(s + start, n) % MEMO_BUCKETS];
+  size_t n = mm__find_either(s, start, limit, '=', '\n') - start;
+  return &memo->buckets[mm__hash_bytes(s + start, n) % MEMO_BUCKETS];
 }
 
 static void take_result(const memo_entry *e, size_t start, mm_skim_statement *out) {
@@ -70,7 +70,7 @@ static void take_result(const memo_entry *e, size_t start, mm_skim_statement *ou
   out->dtype_len = e->dtype_len;
 }
 
-bool skim_memo_take(mm_skim_memo *memo, skim *k, mm_skim_statement *out) {
+bool mm__skim_memo_take(mm_skim_memo *memo, skim *k, mm_skim_statement *out) {
   if (!memo) return false;
   size_t start = k->pos, first_load = k->loads->len;
   const char *text = (const char *)k->s + start;
@@ -79,7 +79,7 @@ bool skim_memo_take(mm_skim_memo *memo, skim *k, mm_skim_statement *out) {
     const memo_entry *e = &b->ways[w];
     size_t end = start + e->len;
     if (!e->len || end + 1 >= k->end || k->s[end] != '=' || k->s[end + 1] == '=' ||
-        !mm_bytes_equal((const char *)k->s + e->text, text, e->len))
+        !mm__bytes_equal((const char *)k->s + e->text, text, e->len))
       continue;
     for (unsigned i = 0; i < e->load_count; i++) {
       size_t at = start + e->load_at[i];
@@ -95,8 +95,8 @@ bool skim_memo_take(mm_skim_memo *memo, skim *k, mm_skim_statement *out) {
   return false;
 }
 
-void skim_memo_keep(mm_skim_memo *memo, const skim *k, size_t start, uint32_t line,
-                    size_t first_load, const mm_skim_statement *out) {
+void mm__skim_memo_keep(mm_skim_memo *memo, const skim *k, size_t start, uint32_t line,
+                        size_t first_load, const mm_skim_statement *out) {
   size_t len = k->pos - start, load_count = k->loads->len - first_load;
   /* The reading ended at a `=` (pos is there), on the line it began. */
   if (!memo || !len || len > MEMO_LONGEST || k->line != line || load_count > MEMO_LOADS ||
