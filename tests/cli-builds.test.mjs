@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 
 import { catalogue } from './catalogue.mjs';
-import { corpus, root, run } from './helpers.mjs';
+import { corpus, dumpWith, root, run, tileType } from './helpers.mjs';
 
 const wasi = { MEMORY_MAP_WASI: '1' };
 const native = join(root, 'build', 'native', 'memory-map');
@@ -61,6 +61,30 @@ describe('the native and the WASI command lines say the same, byte for byte', ()
       assert.equal(run([path, '-o', a], { command: native }).status, 0);
       assert.equal(run([path, '-o', b], { env: wasi }).status, 0);
       assert.ok(readFileSync(a).equals(readFileSync(b)), path);
+    }
+  });
+
+  test('relative paths: named as given in messages, --check lines and wrote', () => {
+    const conflict = join(work, 'conflict.py');
+    writeFileSync(
+      conflict,
+      dumpWith([
+        `a: ${tileType('Vec', 'mem_vec_1', 0, 512)} = pl.tile.create()`,
+        `b: ${tileType('Vec', 'mem_vec_2', 256, 512)} = pl.tile.create()`,
+        'return a, b',
+      ]),
+    );
+    const cases = [
+      ['conflict.py', '--check'],
+      ['missing.py'],
+      ['conflict.py', '-o', 'page.html'],
+      ['.', '-p', 'NoSuchPass'],
+    ];
+    for (const args of cases) {
+      const a = run(args, { command: native, cwd: work });
+      const b = run(args, { env: wasi, cwd: work });
+      assert.deepEqual([b.status, b.stdout, b.stderr], [a.status, a.stdout, a.stderr], args.join(' '));
+      assert.ok(!`${a.stdout}${a.stderr}`.includes(work), `${args.join(' ')} names the path as given`);
     }
   });
 });

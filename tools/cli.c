@@ -1,4 +1,4 @@
-/* cli.c: the memory-map command line (../shared/spec/cli.md). Resolves a
+/* cli.c: the memory-map command line (docs/cli.md). Resolves a
  * dump from a file or folder, detects the backend from the case's ptoas/,
  * or reads standard input (-), runs the core, and writes the model as JSON
  * or as a self-contained page.
@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "memory_map.h"
 
@@ -48,14 +49,16 @@ static void print_help(void) {
                "  -p, --pass-name NAME  pass to pick inside a folder (default AllocateMemoryAddr)\n"
                "  -b, --backend NAME    Ascend910B or Ascend950 (default: detected from the\n"
                "                        case's ptoas/*.pto, else Ascend910B, assumed)\n"
-               "  --name NAME           the dump's file name, for its pass name and messages\n"
-               "                        (default: the file's; stdin for standard input)\n"
+               "  --name NAME           the dump's file name in the model (its pass name) and,\n"
+               "                        for standard input, in messages (default: stdin)\n"
                "  --json                write the model as JSON instead of a page\n"
                "  --check               print every conflict and tile over capacity; exit 3\n"
                "                        when there is any, 0 otherwise (writes no page\n"
                "                        unless -o is given)\n"
                "  --summary             print per function and space: high-water mark,\n"
-               "                        capacity, usage, peak live bytes, fragmentation\n"
+               "                        capacity, usage, reserved bytes, headroom, peak live\n"
+               "                        bytes, fragmentation, peak line; then the reserved\n"
+               "                        windows and the tiles held longest while idle\n"
                "  -h, --help            show this help\n");
 }
 
@@ -146,13 +149,7 @@ static char *join(const char *dir, const char *name) {
   return path;
 }
 
-/* WASI has no working directory of its own: relative paths are resolved
- * against PWD, which the Node wrapper passes in. */
-static char *absolute(const char *path) {
-#ifdef __wasi__
-  const char *pwd = getenv("PWD");
-  if (path[0] != '/' && pwd) return join(pwd, path);
-#endif
+static char *copy_path(const char *path) {
   size_t n = strlen(path);
   char *copy = malloc(n + 1);
   if (copy) memcpy(copy, path, n + 1);
@@ -161,7 +158,7 @@ static char *absolute(const char *path) {
 
 static char *dirname_of(const char *path) {
   const char *slash = strrchr(path, '/');
-  if (!slash) return absolute(".");
+  if (!slash) return copy_path(".");
   size_t n = slash == path ? 1 : (size_t)(slash - path);
   char *dir = malloc(n + 1);
   if (!dir) return NULL;
@@ -433,7 +430,7 @@ static int report(const mm_error *error, const char *dump) {
 }
 
 static char *resolve_dump(const cli_args *args, char *why, size_t why_len) {
-  char *path = absolute(args->path);
+  char *path = copy_path(args->path);
   struct stat st;
   if (!path) return NULL;
   if (stat(path, &st) != 0) {
@@ -461,7 +458,7 @@ static int write_output(const cli_args *args, const char *dump, const char *json
     return write_all(stdout, json, json_len) && fflush(stdout) == 0 ? 0 : 1;
   char why[1024] = "out of memory";
   int status = 1;
-  char *output = args->output ? absolute(args->output) : default_output(dump);
+  char *output = args->output ? copy_path(args->output) : default_output(dump);
   size_t len = 0, split = 0;
   char *page = args->json ? NULL : read_template(&len, &split, why, sizeof why);
   /* The page is the template with the JSON in its data element. */
@@ -560,6 +557,15 @@ static int run(const cli_args *args) {
 }
 
 int main(int argc, char **argv) {
+#ifdef __wasi__
+  /* A WASI program starts in "/": the Node wrapper passes the shell's
+   * working directory, so relative paths resolve, and read, as given. */
+  const char *pwd = getenv("PWD");
+  if (pwd && chdir(pwd) != 0) {
+    fprintf(stderr, "error: %s: %s\n", pwd, strerror(errno));
+    return 1;
+  }
+#endif
   cli_args args = {0};
   int parsed = parse_args(argc, argv, &args);
   if (parsed == 3) {
