@@ -1,4 +1,4 @@
-// The command line of ../shared/spec/cli.md: path resolution, flags,
+// The command line of docs/cli.md: path resolution, flags,
 // outputs, messages and exit codes, through tools/memory-map (WASI + Node).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 
-import { cli, corpus, dumpWith, root, run, tileType } from './helpers.mjs';
+import { usage } from '../web/layout.js';
+import { cli, corpus, corpusDumps, dumpWith, root, run, tileType } from './helpers.mjs';
 
 const sample = join(corpus, 'real', 'vector_division.py');
 const refused = join(corpus, 'real', 'pa3__12_after_AllocateMemoryAddr.py');
@@ -292,14 +293,20 @@ describe('--check and --summary', () => {
     ]);
   });
 
-  test('--summary agrees with the JSON for every function of a real dump', () => {
-    const real = join(corpus, 'real', 'decode_fwd__41_after_MaterializeRuntimeScopes.py');
-    const m = json(run([real, '--json']));
-    const table = run([real, '--summary']).stdout.split('\n\n')[0];
-    const rows = table.trim().split('\n').slice(1).map((l) => l.trim().split(/\s+/));
-    const expected = m.functions.flatMap((fn) => [...fn.spaces, ...fn.reserved_only_spaces].map((s) => [fn.name, s.space,
-      String(s.hwm_with_reserved), String(s.limit), String(s.reserved_bytes), String(s.headroom), String(s.peak_live), String(s.fragmentation)]));
-    assert.deepEqual(rows.map((r) => [r[0], r[1], r[2], r[3], r[5], r[6], r[7], r[8]]), expected);
+  test('--summary agrees with the JSON, and its usage with the page\'s pills, on every corpus dump', () => {
+    let rowsSeen = 0;
+    for (const { dump } of corpusDumps()) {
+      const result = run([dump, '--json']);
+      if (result.status !== 0) continue; // refused: its message is tested elsewhere
+      const m = JSON.parse(result.stdout);
+      const table = run([dump, '--summary']).stdout.split('\n\n')[0];
+      const rows = table.trim().split('\n').slice(1).map((l) => l.trim().split(/\s+/));
+      const expected = m.functions.flatMap((fn) => [...fn.spaces, ...fn.reserved_only_spaces].map((s) => [fn.name, s.space,
+        String(s.hwm_with_reserved), String(s.limit), usage(s).percent, String(s.reserved_bytes), String(s.headroom ?? '-'), String(s.peak_live), String(s.fragmentation)]));
+      assert.deepEqual(rows.map((r) => r.slice(0, 9)), expected, dump);
+      rowsSeen += rows.length;
+    }
+    assert.ok(rowsSeen > 100, `${rowsSeen} rows`);
   });
 
   test('with -o the page is written too, and the exit code still reports the check', () => {

@@ -1,6 +1,7 @@
 /* report.c: the model as plain text for terminals and CI logs: the
  * anomalies in line order (`--check`) and the per-space summary table
  * (`--summary`). */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -326,8 +327,9 @@ static void space_row(table *t, const mm_function *fn, const mm_space_usage *u) 
   snprintf(cells[1], CELL, "%.47s", u->space);
   snprintf(cells[2], CELL, "%lld", (long long)u->hwm_all);
   snprintf(cells[3], CELL, "%lld", (long long)u->limit);
-  snprintf(cells[4], CELL, "%.1f%%",
-           u->limit > 0 ? 100.0 * (double)u->hwm_all / (double)u->limit : 0);
+  /* Rounded down, as the page does: 94.96 % is not yet 95.0 %. */
+  double fraction = u->limit > 0 ? (double)u->hwm_all / (double)u->limit : 0;
+  snprintf(cells[4], CELL, "%.1f%%", floor(fraction * 1000 + 1e-9) / 10);
   snprintf(cells[5], CELL, "%lld", (long long)u->reserved_bytes);
   if (u->has_capacity)
     snprintf(cells[6], CELL, "%lld", (long long)(u->limit - u->hwm_all));
