@@ -90,7 +90,7 @@ export const catalogue = [
   {
     name: 'an offset beyond 2^53',
     make: () => bytes(dumpWith([vecTile('t', '9007199254740993', 64)])),
-    refused: { kind: 'limit', line: 8, message: /beyond 2\^53 bytes/ },
+    refused: { kind: 'limit', line: 8, message: /MemRef offset or size on line 8 is beyond 2\^53/ },
   },
   {
     name: 'negative offsets and sizes',

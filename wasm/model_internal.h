@@ -89,8 +89,9 @@ typedef struct mm_window {
   uint32_t line;
   int64_t slot_size, slot_num; /* from an *_initialize_pipe call; 0: unknown */
   bool over_capacity;
-  /* The boxes sharing its bytes: the first listed (at most
-   * MM_BOX_PARTNERS, by offset) and how many in all. */
+  /* The boxes sharing its bytes: some of them (at most MM_BOX_PARTNERS,
+   * those starting highest below its end, in box order; fewer on hostile
+   * input with many boxes ending below it) and how many in all. */
   uint32_t partners[MM_BOX_PARTNERS];
   uint32_t partner_count, partner_total;
   int32_t overlaps;  /* a window before it sharing its bytes, or -1 */

@@ -209,9 +209,10 @@ typedef struct memref {
   int64_t offset, size;
 } memref;
 
-static bool report_range(const mm_node *node, mm_diag *diag) {
-  mm__diag_set(diag, MM_ERR_LIMIT, node->line,
-               "a MemRef offset or size on line %u is beyond 2^53 bytes", (unsigned)node->line);
+/* `what` holds an integer past 2^53, which a JSON reader could not hold. */
+static bool report_range(const mm_node *node, const char *what, mm_diag *diag) {
+  mm__diag_set(diag, MM_ERR_LIMIT, node->line, "%s on line %u is beyond 2^53", what,
+               (unsigned)node->line);
   return false;
 }
 
@@ -224,7 +225,7 @@ static bool usable_memref(const char *src, const mm_node *call, memref *out, mm_
   if (base->kind != N_NAME && base->kind != N_STR) return false;
   mm_int_result r1 = mm__usable_integer(src, call->kids[2], &out->offset);
   mm_int_result r2 = mm__usable_integer(src, call->kids[3], &out->size);
-  if (r1 == MM_INT_RANGE || r2 == MM_INT_RANGE) return report_range(call, diag);
+  if (r1 == MM_INT_RANGE || r2 == MM_INT_RANGE) return report_range(call, "a MemRef offset or size", diag);
   out->base = base;
   return r1 == MM_INT_OK && r2 == MM_INT_OK;
 }
@@ -277,7 +278,7 @@ static bool read_shape(const char *src, const mm_node *first, mm_arena *arena, m
   if (!dims) return false;
   for (uint32_t i = 0; i < first->count; i++) {
     mm_int_result r = mm__usable_integer(src, first->kids[i], &dims[i]);
-    if (r == MM_INT_RANGE) return report_range(first, diag);
+    if (r == MM_INT_RANGE) return report_range(first, "a shape dimension", diag);
     if (r != MM_INT_OK) return true; /* not a list of integers: shape [] */
   }
   out->shape = dims;

@@ -3,7 +3,7 @@ import { el } from './dom.js';
 
 export const SHORTCUTS = [
   ['?', 'show or hide this list'],
-  ['/', 'find tiles by name, or /regex/'],
+  ['/', 'find tiles by name, or /regex/ (Esc leaves the field)'],
   ['Enter / Shift+Enter', 'in the find field: next / previous match'],
   ['N / Shift+N', 'next / previous anomaly (conflict or tile over capacity)'],
   ['click a line number', 'pin that line: the tiles live there, bytes per space'],
@@ -11,11 +11,12 @@ export const SHORTCUTS = [
   ['Tab to a map, then ← → ↑ ↓', 'move between tiles: ↑ ↓ in time, ← → across addresses; Home / End: first / last'],
   ['Enter on a tile', 'pin the tile (click works too)'],
   ['L on a tile', 'pin its first line'],
-  ['+ / − / 0 on a tile', 'zoom in / out / back to 1×'],
-  ['← → on the space pills', 'move between them (one Tab stop per card)'],
+  ['+ / − / 0 on a tile (= and _ too)', 'zoom in / out / back to 1×'],
+  ['← → on the space pills', 'move between them (one Tab stop per card; Home / End: first / last)'],
+  ['Enter on a pill', 'open the space at its peak line, with what is live there'],
   ['Esc', 'clear the pinned tile and line; close this list'],
-  ['Ctrl + wheel', 'zoom the byte axis around the pointer'],
-  ['← / → on the splitter', 'resize the IR source (Shift: faster)'],
+  ['Ctrl / Cmd + wheel', 'zoom the byte axis around the pointer'],
+  ['← / → on the splitter', 'resize the IR source (Shift: faster; Home / End: narrowest / widest)'],
 ];
 
 export class ShortcutsOverlay {
