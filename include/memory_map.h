@@ -2,9 +2,10 @@
  * memory_map.h: the whole public API of the memory-map core.
  *
  * The core reads a PyPTO pass dump (Python source written after a compiler
- * pass) and computes the memory-map model of ../shared/spec/model.md: compute
- * functions, tiles with lexical lifetimes, merged aliases, views, conflicts
- * and per-space high-water marks against a backend's capacities.
+ * pass) and computes the memory-map model of docs/model.md: compute
+ * functions, tiles with lexical lifetimes, merged aliases, views, conflicts,
+ * reserved windows, per-space high-water marks against a backend's
+ * capacities, live bytes per line and the spans a tile is held unused.
  *
  * The boundary is deliberately narrow: bytes of a dump in, a model or an
  * error out, in one call. Everything the page and the CLI need crosses it as
@@ -139,37 +140,11 @@ enum {
   MM_ANALYZE_GENERAL_PARSER = 2
 };
 
-/* Writes the model as JSON (the keys of model.md). Extra keys, beyond
- * model.md's:
- * - per space: `rank` (its place in the space order), `over_capacity`
- *   (boxes and windows outside the capacity), `live` (the live-bytes
- *   profile as [line, bytes] steps: the bytes covered by the boxes and
- *   reserved windows live on a line, a view inside its parent counted
- *   once, from that line until the next step), `peak_live`, `peak_line`
- *   (its first line), `peak_boxes` (indices in `boxes` of the boxes live
- *   on the peak line, largest first), `peak_reserved` (indices in
- *   `reserved` of the windows live there), `reserved_bytes`,
- *   `hwm_with_reserved` (the high-water mark counting reserved windows),
- *   `headroom` (capacity - hwm_with_reserved; null without a capacity)
- *   and `fragmentation` (hwm_with_reserved - peak_live);
- * - per function: `reserved_only_spaces` (spaces holding reserved windows
- *   only, as `spaces`), `reserved` (the reserved windows: name, space,
- *   base and size (null when not an integer), line, bound, slot_size,
- *   slot_num, placed, note, over_capacity, conflicts_with (indices of up
- *   to 8 boxes sharing its bytes), conflict_count (how many in all),
- *   overlaps_reserved (a window before it, by base, sharing its bytes),
- *   one_more_slot_hwm and one_more_slot_fits) and `imports` (name, peer,
- *   line); `reserved_bytes` counts the union of a space's windows;
- * - per box: `over_capacity`; `uses` (the lines its names are bound or
- *   read on), `idle` ([from, to], the longest run of lines between two
- *   uses, or null) and `idle_bytes_lines` (size x that run's length, at
- *   most 2^53); for a conflicting box `conflicts_with` (indices of up to 8
- *   boxes it conflicts with) and `conflict_count` (how many in all); for a
- *   box sharing reserved windows' bytes, `window_conflicts` (up to 8 of
- *   their indices) and `window_conflict_count`.
- * Returns a NUL-terminated
- * buffer owned by the caller (free with mm_free) and stores its length in
- * `*out_len` when non-NULL; NULL when out of memory. */
+/* Writes the model as JSON: the upstream tool's keys and this project's
+ * extra ones (reserved windows, live profile, headroom, uses and idle
+ * spans), each defined in docs/model.md, section 14. Returns a
+ * NUL-terminated buffer owned by the caller (free with mm_free) and stores
+ * its length in `*out_len` when non-NULL; NULL when out of memory. */
 char *mm_model_to_json(const mm_model *model, size_t *out_len);
 
 /* As mm_model_to_json, with MM_JSON_* `flags` (0: the same). */

@@ -65,7 +65,7 @@ describe('non-ASCII names against CPython', () => {
       } else if (ours) {
         assert.equal(ours.kind, 'limit', `${where}: ${ours.message}`);
         assert.match(ours.message, /normalises names to NFKC/, where);
-        // Without composition tables, a combining mark is refused too (README, limits).
+        // Without composition tables, a combining mark is refused too (docs/model.md, refusals).
         assert.ok(name.normalize('NFKC') !== name || /\p{M}/u.test(name), `${where}: refused though NFKC leaves it`);
         normalised++;
       } else {

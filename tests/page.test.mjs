@@ -1,4 +1,4 @@
-// The page of ../shared/spec/page.md in real Chromium: every way of getting
+// The page of docs/page.md in real Chromium: every way of getting
 // a dump in and every interaction, checked by its visible effect.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

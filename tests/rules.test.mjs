@@ -1,4 +1,4 @@
-// Each rule of ../shared/spec/model.md on a small hand-written dump, run
+// Each rule of docs/model.md on a small hand-written dump, run
 // through the WebAssembly core (the page's engine).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

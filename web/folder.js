@@ -1,4 +1,4 @@
-// Resolving a dropped folder like the CLI does (../shared/spec/cli.md):
+// Resolving a dropped folder like the CLI does (docs/cli.md):
 // build_output/<case>/ or its passes_dump/, the highest-numbered
 // `*_after_<PASS>.py`, and ptoas/*.pto beside passes_dump/ for the backend.
 // Pure: entries are { path, file } with '/'-separated relative paths.

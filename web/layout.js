@@ -1,4 +1,4 @@
-// Layout maths of the map (../shared/spec/page.md), as small pure functions
+// Layout maths of the map (docs/page.md), as small pure functions
 // with no DOM: the byte scale, lanes, zoom, splitter, rows, labels.
 
 export const ROW_HEIGHT = 18; // px per dump line
