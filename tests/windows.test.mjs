@@ -229,7 +229,8 @@ describe('an independent recount (CPython\'s ast) agrees on every corpus dump', 
           assert.deepEqual({ reserved_bytes: s.reserved_bytes, hwm_with_reserved: s.hwm_with_reserved, headroom: s.headroom },
             want.spaces[s.space], `${fn.name}.${s.space}`);
         }
-        fn.boxes.forEach((b, i) => assert.deepEqual({ uses: b.uses, idle: b.idle, idle_bytes_lines: b.idle_bytes_lines },
+        assert.equal(fn.statements, want.statements, `${fn.name}: statements`);
+        fn.boxes.forEach((b, i) => assert.deepEqual({ uses: b.uses, idle: b.idle, idle_bytes_lines: b.idle_bytes_lines, statements: b.statements },
           want.boxes[i], `${fn.name}.${b.name}`));
       });
     });

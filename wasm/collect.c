@@ -40,6 +40,7 @@ static bool function_begin(void *context, const mm_node *name, mm_node *const *d
   c->first_line = first_line;
   c->bindings.len = 0;
   c->reads.len = 0;
+  c->statements.len = 0;
   mm__window_reading_start(&c->windows, type.text, type.len);
   return true;
 }
@@ -113,6 +114,12 @@ static void call_statement(void *context, const mm_node *target, const mm_node *
   mm__window_read(&c->windows, c->src, target, call, line, c->arena, c->diag);
 }
 
+static void statement(void *context, uint32_t line) {
+  mm_collector *c = context;
+  if (!mm__vec_push_u32(&c->statements, line))
+    mm__diag_set(c->diag, MM_ERR_NO_MEMORY, line, "out of memory");
+}
+
 /* A read is only logged: a read before a binding stretches its tile too,
  * so reads are resolved when the function ends (extend_by_reads). */
 static void load(void *context, const mm_node *name) {
@@ -146,6 +153,8 @@ static void function_end(void *context, uint32_t last_line) {
       .reads = c->reads.items,
       .read_count = c->reads.len,
       .windows = &c->windows,
+      .statements = c->statements.items,
+      .statement_count = c->statements.len,
   };
   if (!c->on_function(c->context, &reading) && !mm__diag_failed(c->diag))
     mm__diag_set(c->diag, MM_ERR_NO_MEMORY, last_line, "out of memory");
@@ -164,6 +173,7 @@ void mm__collector_init(mm_collector *c, const char *src, size_t src_len, const 
   c->context = context;
   mm__vec_init(&c->bindings, sizeof(mm_binding));
   mm__vec_init(&c->reads, sizeof(mm_read));
+  mm__vec_init(&c->statements, sizeof(uint32_t));
   mm__window_reading_init(&c->windows);
   c->events.context = c;
   c->events.function_begin = function_begin;
@@ -171,6 +181,7 @@ void mm__collector_init(mm_collector *c, const char *src, size_t src_len, const 
   c->events.binding = binding_event;
   c->events.tile_binding = tile_binding;
   c->events.call_statement = call_statement;
+  c->events.statement = statement;
   c->events.load = load;
   c->events.function_end = function_end;
 }
@@ -178,5 +189,6 @@ void mm__collector_init(mm_collector *c, const char *src, size_t src_len, const 
 void mm__collector_free(mm_collector *c) {
   mm__vec_free(&c->bindings);
   mm__vec_free(&c->reads);
+  mm__vec_free(&c->statements);
   mm__window_reading_free(&c->windows);
 }

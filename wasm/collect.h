@@ -41,6 +41,8 @@ typedef struct mm_function_reading {
   const mm_read *reads; /* every name read, in source order */
   size_t read_count;
   mm_window_reading *windows; /* its reserved windows' calls */
+  const uint32_t *statements; /* the line each statement begins on, ascending */
+  size_t statement_count;
 } mm_function_reading;
 
 /* Receives each function's reading; false when out of memory. */
@@ -63,6 +65,7 @@ typedef struct mm_collector {
   uint32_t first_line;
   mm_vec bindings; /* mm_binding */
   mm_vec reads;    /* mm_read: resolved by the tiles stage, as a read may come first */
+  mm_vec statements; /* uint32_t: the line each statement begins on */
   mm_window_reading windows;
 } mm_collector;
 

@@ -158,9 +158,13 @@ bool mm__function_tiles(const mm_function_reading *r, mm_function *fn, mm_arena 
   fn->ftype = copy_str(arena, r->ftype);
   fn->src_start = r->first_line;
   fn->src_end = r->last_line;
+  uint32_t *statements = mm__arena_alloc(arena, (r->statement_count + 1) * sizeof *statements);
+  if (statements) memcpy(statements, r->statements, r->statement_count * sizeof *statements);
+  fn->statements = statements;
+  fn->statement_count = statements ? (uint32_t)r->statement_count : 0;
   fn->tiles = tiles;
   fn->tile_count = ok ? count : 0;
-  return ok && fn->name && fn->ftype;
+  return ok && fn->name && fn->ftype && fn->statements;
 }
 
 /* The text of lines [first, last], for `source`: copied, since the model
@@ -175,4 +179,23 @@ bool mm__function_source(const mm_function_reading *r, mm_function *fn, mm_arena
   fn->source = mm__arena_strndup(arena, r->src + begin, end - begin);
   fn->source_len = end - begin;
   return fn->source != NULL;
+}
+
+/* The first statement beginning at or after `line`. */
+static uint32_t statements_before(const mm_function *fn, uint32_t line) {
+  uint32_t lo = 0, hi = fn->statement_count;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (fn->statements[mid] < line)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+uint32_t mm__statements_in(const mm_function *fn, uint32_t first, uint32_t last) {
+  if (last < first) return 0;
+  uint32_t end = last == UINT32_MAX ? fn->statement_count : statements_before(fn, last + 1);
+  return end - statements_before(fn, first);
 }

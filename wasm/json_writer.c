@@ -197,7 +197,7 @@ static void put_uses(mm_buf *out, const mm_box *box) {
   }
 }
 
-static void put_box(mm_buf *out, const mm_box *box) {
+static void put_box(mm_buf *out, const mm_function *fn, const mm_box *box) {
   const mm_tile *t = box->tile;
   mm__buf_puts(out, "{\"name\":");
   put_cstring(out, t->name);
@@ -236,6 +236,7 @@ static void put_box(mm_buf *out, const mm_box *box) {
     put_int_field(out, ",\"window_conflict_count\":", box->window_partner_total);
   }
   put_uses(out, box);
+  put_int_field(out, ",\"statements\":", mm__statements_in(fn, box->start, box->end));
   mm__buf_putc(out, '}');
 }
 
@@ -311,6 +312,7 @@ static void put_function(mm_buf *out, const mm_function *fn, unsigned flags) {
   put_cstring(out, fn->ftype);
   put_int_field(out, ",\"src_start\":", fn->src_start);
   put_int_field(out, ",\"src_end\":", fn->src_end);
+  put_int_field(out, ",\"statements\":", fn->statement_count);
   if (!(flags & MM_JSON_WITHOUT_SOURCE) && fn->source) {
     mm__buf_puts(out, ",\"source\":");
     put_source(out, fn);
@@ -332,7 +334,7 @@ static void put_function(mm_buf *out, const mm_function *fn, unsigned flags) {
   mm__buf_puts(out, "],\"boxes\":[");
   for (size_t i = 0; i < fn->box_count; i++) {
     if (i) mm__buf_puts(out, ",\n");
-    put_box(out, &fn->boxes[i]);
+    put_box(out, fn, &fn->boxes[i]);
   }
   mm__buf_puts(out, "]}");
 }

@@ -317,3 +317,9 @@ bool mm__function_layout(mm_function *fn, const mm_backend *backend, mm_arena *a
   if (!ok || !sort_boxes(fn->boxes, fn->box_count)) return false;
   return find_overlaps(fn) && sum_spaces(fn, backend, arena);
 }
+
+const mm_space_usage *mm__function_space(const mm_function *fn, const char *space) {
+  for (size_t k = 0; k < fn->space_count; k++)
+    if (strcmp(fn->spaces[k].space, space) == 0) return &fn->spaces[k];
+  return NULL;
+}

@@ -119,6 +119,10 @@ typedef struct mm_function {
   size_t window_count;
   mm_import *imports;
   size_t import_count;
+  /* The line each statement of the body begins on, ascending: a lifetime
+   * measured in statements survives edits that shift lines (diff.c). */
+  const uint32_t *statements;
+  uint32_t statement_count;
   bool unallocated; /* a space with 2+ bases, each lowest at offset 0 */
 } mm_function;
 
@@ -152,6 +156,14 @@ bool mm__function_idle(mm_function *fn, mm_arena *arena);
 /* A box's bytes x idle lines (0 without an idle span or bytes), at most
  * 2^53 so a JSON reader holds it exactly (uses.c). */
 int64_t mm__idle_cost(const mm_box *box);
+
+/* The usage of `space` (the same pointer as the boxes') in `fn`, or NULL
+ * (layout.c). */
+const mm_space_usage *mm__function_space(const mm_function *fn, const char *space);
+
+/* How many of `fn`'s statements begin on lines [first, last]
+ * (function_tiles.c). */
+uint32_t mm__statements_in(const mm_function *fn, uint32_t first, uint32_t last);
 
 /* Rank of a space in the fixed order Vec, Mat, Left, LeftScale, Right,
  * RightScale, Acc, Bias; 8 for any other (backends.c). */

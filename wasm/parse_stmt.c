@@ -133,6 +133,7 @@ static void parse_from_import(parser *p) {
 
 static void parse_simple_statement(parser *p, uint32_t depth) {
   const mm_token *t = p_peek(p);
+  p_statement(p, t->line);
   switch (t->kind) {
   case TK_KW_PASS:
   case TK_KW_BREAK:
@@ -623,6 +624,7 @@ static void parse_decorated(parser *p, uint32_t depth, scope sc) {
   }
   memcpy(decs.items, (mm_node **)p->scratch->items + mark, decs.count * sizeof *decs.items);
   p->scratch->len = mark;
+  p_statement(p, p_peek(p)->line);
   if (p_at(p, TK_KW_DEF) || (p_at(p, TK_KW_ASYNC) && p_peek_at(p, 1)->kind == TK_KW_DEF))
     parse_def(p, depth, sc, &decs);
   else if (p_at(p, TK_KW_CLASS))
@@ -632,10 +634,29 @@ static void parse_decorated(parser *p, uint32_t depth, scope sc) {
                         "invalid syntax: expected 'def' or 'class' after a decorator");
 }
 
+/* A compound statement starts at `t`, on its line as Python's AST counts
+ * it (a decorated one tells its `def` or `class` line; the fast path and
+ * simple statements tell their own). */
+static bool starts_compound(const parser *p, const mm_token *t) {
+  switch (t->kind) {
+  case TK_KW_DEF:
+  case TK_KW_CLASS:
+  case TK_KW_IF:
+  case TK_KW_WHILE:
+  case TK_KW_FOR:
+  case TK_KW_TRY:
+  case TK_KW_WITH:
+  case TK_KW_ASYNC: return true;
+  case TK_NAME: return at_match_statement(p);
+  default: return false;
+  }
+}
+
 static void parse_statement(parser *p, uint32_t depth, scope sc) {
   static const decorators none = {NULL, 0, 0};
   statement_done(p);
   const mm_token *t = p_peek(p);
+  if (starts_compound(p, t)) p_statement(p, t->line);
   switch (t->kind) {
   case TK_OP:
     if (t->op == OP_AT) {

@@ -44,6 +44,11 @@ typedef struct mm_parse_events {
    * = f(...)` (`target` the first name bound). Reserved windows are read
    * from these (windows.c). */
   void (*call_statement)(void *context, const mm_node *target, const mm_node *call, uint32_t line);
+  /* A statement of the function begins on `line`: each simple statement
+   * (both of `a; b`) and each compound statement's header, nested ones
+   * too, in source order. Lifetimes are compared in statements across
+   * dumps whose line numbers differ (diff.c). */
+  void (*statement)(void *context, uint32_t line);
   /* A read of a name (a Name node with Load context). */
   void (*load)(void *context, const mm_node *name);
   /* The function ended; `last_line` is the last line of its last statement. */

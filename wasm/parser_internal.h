@@ -31,6 +31,11 @@ typedef struct parser {
   mm_fast_path *fast;      /* asked first at statements (fast_path.h); NULL: none */
 } parser;
 
+/* Tells the listener a statement of the tracked function begins. */
+static inline void p_statement(const parser *p, uint32_t line) {
+  if (p->tracking) p->events->statement(p->events->context, line);
+}
+
 /* Tokens */
 /* The current token always exists (p_advance makes the next one). */
 static inline const mm_token *p_peek(const parser *p) { return p->current; }

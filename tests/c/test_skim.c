@@ -232,6 +232,7 @@ static void ignore_call(void *context, const mm_node *target, const mm_node *cal
   (void)context, (void)target, (void)call, (void)line;
 }
 static void ignore_load(void *context, const mm_node *name) { (void)context, (void)name; }
+static void ignore_statement(void *context, uint32_t line) { (void)context, (void)line; }
 static void ignore_end(void *context, uint32_t last_line) { (void)context, (void)last_line; }
 
 static void test_fast_path_taken(const char *dump, size_t len) {
@@ -245,6 +246,7 @@ static void test_fast_path_taken(const char *dump, size_t len) {
                             .binding = count_general,
                             .tile_binding = count_fast,
                             .call_statement = ignore_call,
+                            .statement = ignore_statement,
                             .load = ignore_load,
                             .function_end = ignore_end};
   mm_diag diag = {0}, lex_diag = {0};

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """An independent recount of what memory-map adds to the upstream model:
-reserved windows and imports, each box's uses and idle span, each space's
-reserved bytes and headroom. It reads the dump with CPython's own `ast`,
+reserved windows and imports, each box's uses, idle span and statements,
+each space's reserved bytes and headroom, each function's statements. It reads the dump with CPython's own `ast`,
 not with the core, and takes from the core's model only what the upstream
 tool already checks (which functions, which boxes with which names, bytes
 and spaces). tests/windows.test.mjs compares the two.
@@ -191,13 +191,17 @@ def recount_function(fn, model_fn, capacity):
         s["reserved_bytes"] = total
     for name, s in spaces.items():
         s["headroom"] = capacity[name] - s["hwm_with_reserved"] if name in capacity else None
+    # Every statement below the def, nested ones too, on the line the AST gives it.
+    statements = [n.lineno for n in ast.walk(fn) if isinstance(n, ast.stmt) and n is not fn]
     out_boxes = []
     for b in boxes:
         uses = name_lines(fn, {b["name"], *b["aliases"]})
         span = idle(uses)
         out_boxes.append({"uses": uses, "idle": span,
-                          "idle_bytes_lines": b["size"] * (span[1] - span[0] + 1) if span else 0})
-    return {"reserved": windows, "imports": imports, "spaces": spaces, "boxes": out_boxes}
+                          "idle_bytes_lines": b["size"] * (span[1] - span[0] + 1) if span else 0,
+                          "statements": sum(b["start"] <= line <= b["end"] for line in statements)})
+    return {"reserved": windows, "imports": imports, "spaces": spaces, "boxes": out_boxes,
+            "statements": len(statements)}
 
 
 def main():

@@ -186,6 +186,7 @@ static bool skim_next_in_block(parser *p, uint32_t depth, const mm_skim_statemen
     }
     /* Same indentation: no block opens or ends here. */
     if (mm__lexer_same_indent(p->lx, spaces) && skim_simple_at(p, depth, q + spaces, line, next)) {
+      p_statement(p, line);
       note_line_starts(p, q + spaces, next);
       return true;
     }
@@ -199,6 +200,7 @@ bool mm__fast_statements(parser *p, uint32_t depth) {
   mm_skim_statement two[2];
   mm_skim_statement *st = &two[0], *next = &two[1];
   if (!skim_simple_at(p, depth, p_peek(p)->start, p_peek(p)->line, st)) return false;
+  p_statement(p, p_peek(p)->line);
   p->fast->lines.len = 0;
   note_line_starts(p, p_peek(p)->start, st);
   while (skim_next_in_block(p, depth, st, next)) {
