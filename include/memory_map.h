@@ -174,6 +174,42 @@ char *mm_model_summary_text(const mm_model *model, size_t *out_len);
  * as for mm_model_to_json. */
 char *mm_error_to_json(const mm_error *error, size_t *out_len);
 
+/* ------------------------------------------------------------ Comparison */
+
+/* What changed from one dump of a kernel to another (a change to a tile
+ * size, another allocator, a later pass). */
+typedef struct mm_diff mm_diff;
+
+/* Compares two models: functions matched by name, tiles within a function
+ * by a name they share (a merged alias counts), lifetimes counted in
+ * statements since line numbers shift between dumps, and the anomalies of
+ * mm_model_check_text that one side has and the other not. Both models
+ * must outlive the diff (it points into them). Free with mm_diff_free;
+ * NULL when out of memory. */
+mm_diff *mm_diff_new(const mm_model *old_model, const mm_model *new_model);
+
+/* Frees a diff (not its models). NULL is allowed. */
+void mm_diff_free(mm_diff *diff);
+
+/* The comparison as JSON, docs/model.md section 15. Ownership as for
+ * mm_model_to_json; NULL when out of memory. */
+char *mm_diff_to_json(const mm_diff *diff, size_t *out_len);
+
+/* The comparison as text: per function its status; for a changed one,
+ * its spaces old -> new (high-water mark, change, peak live, usage,
+ * reserved bytes), its tiles that moved, were resized, live longer or
+ * shorter, were added or removed, and the anomalies that appeared or
+ * went; one line per unchanged function; a closing line of counts.
+ * Ownership as for mm_model_to_json. */
+char *mm_diff_report_text(const mm_diff *diff, size_t *out_len);
+
+/* The regressions, one line each: every anomaly the new side has and the
+ * old not (`new: <new dump>:<line>: conflict in ...`) and every space
+ * whose high-water mark grew (`<new dump>: high-water mark grew in <fn>:
+ * Vec a -> b (+n (+p%))`), then a closing line. Stores their number in
+ * `*regressions` when non-NULL. Ownership as for mm_model_to_json. */
+char *mm_diff_check_text(const mm_diff *diff, size_t *out_len, size_t *regressions);
+
 /* ------------------------------------------------------ One-call boundary */
 
 /* Everything the page needs in one call (the WebAssembly export): parses
@@ -184,6 +220,17 @@ char *mm_error_to_json(const mm_error *error, size_t *out_len);
  * memory. */
 char *mm_analyze_json(const char *input, size_t len, const char *dump_name, const char *backend,
                       const char *pto_text, size_t pto_len, unsigned flags, size_t *out_len);
+
+/* Everything the page needs to compare two dumps in one call (the second
+ * WebAssembly export): {"old": model, "new": model, "diff": comparison},
+ * the models written with MM_JSON_* `flags`; or, when a side is refused,
+ * its error's JSON with "side": "old" or "new". Each side's name and .pto
+ * text as in mm_options; `backend` (may be NULL) applies to both. The
+ * result is owned by the caller (mm_free); NULL only when out of memory. */
+char *mm_compare_json(const char *old_input, size_t old_len, const char *old_name,
+                      const char *old_pto, size_t old_pto_len, const char *new_input,
+                      size_t new_len, const char *new_name, const char *new_pto, size_t new_pto_len,
+                      const char *backend, unsigned flags, size_t *out_len);
 
 /* Frees a buffer returned by this API. */
 void mm_free(void *buffer);

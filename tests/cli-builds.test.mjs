@@ -64,6 +64,26 @@ describe('the native and the WASI command lines say the same, byte for byte', ()
     }
   });
 
+  test('--diff: the report, the check, the JSON and the page, on the case\'s passes', () => {
+    const passes = join(corpus, 'cases', 'decode_fwd', 'passes_dump');
+    const names = readdirSync(passes).filter((n) => /^(32|35|40|41)_after_/.test(n)).sort();
+    assert.equal(names.length, 4);
+    for (let i = 0; i + 1 < names.length; i++) {
+      const pair = ['--diff', join(passes, names[i]), join(passes, names[i + 1])];
+      for (const flags of [[], ['--check'], ['--json']]) {
+        const a = run([...pair, ...flags], { command: native });
+        const b = run([...pair, ...flags], { env: wasi });
+        assert.deepEqual([b.status, b.stdout, b.stderr], [a.status, a.stdout, a.stderr], `${names[i]} ${flags}`);
+      }
+    }
+    const pair = ['--diff', join(passes, names[0]), join(passes, names[3])];
+    const a = join(work, 'native-diff.html');
+    const b = join(work, 'wasi-diff.html');
+    assert.equal(run([...pair, '-o', a], { command: native }).status, 0);
+    assert.equal(run([...pair, '-o', b], { env: wasi }).status, 0);
+    assert.ok(readFileSync(a).equals(readFileSync(b)));
+  });
+
   test('relative paths: named as given in messages, --check lines and wrote', () => {
     const conflict = join(work, 'conflict.py');
     writeFileSync(

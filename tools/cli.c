@@ -12,26 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "memory_map.h"
+#include "cli.h"
 
 #define USAGE                                                                                      \
   "usage: memory-map <path> [-o OUTPUT] [-p PASS_NAME] [-b BACKEND] [--name NAME] [--json] "       \
-  "[--check] [--summary]\n"
-
-/* The path that means standard input, as for other Unix tools. */
-#define STDIN_PATH "-"
-
-typedef struct cli_args {
-  const char *path, *output, *pass_name, *backend;
-  const char *name; /* the dump's name for the model and messages (--name) */
-  bool json;
-  bool check, summary; /* reports on standard output; a page only with -o */
-} cli_args;
-
-typedef struct text {
-  char *data;
-  size_t len;
-} text;
+  "[--check] [--summary]\n"                                                                        \
+  "       memory-map --diff OLD NEW [-o OUTPUT] [-p PASS_NAME] [-b BACKEND] [--json] [--check]\n"
 
 static int usage_error(const char *message, const char *detail) {
   fprintf(stderr, "%smemory-map: error: %s%s\n", USAGE, message, detail ? detail : "");
@@ -59,6 +45,10 @@ static void print_help(void) {
                "                        capacity, usage, reserved bytes, headroom, peak live\n"
                "                        bytes, fragmentation, peak line; then the reserved\n"
                "                        windows and the tiles held longest while idle\n"
+               "  --diff OLD            compare OLD (a dump or folder, like <path>) with\n"
+               "                        <path>: print what changed per function, space and\n"
+               "                        tile; with --json the comparison as JSON, with -o a\n"
+               "                        page of both, with --check the regressions (exit 3)\n"
                "  -h, --help            show this help\n");
 }
 
@@ -91,6 +81,7 @@ static int parse_args(int argc, char **argv, cli_args *args) {
       {"-p", "--pass-name", offsetof(cli_args, pass_name)},
       {"-b", "--backend", offsetof(cli_args, backend)},
       {NULL, "--name", offsetof(cli_args, name)},
+      {NULL, "--diff", offsetof(cli_args, diff_old)},
   };
   bool options_done = false;
   for (int i = 1; i < argc; i++) {
@@ -123,12 +114,17 @@ static int parse_args(int argc, char **argv, cli_args *args) {
     }
   }
   if (!args->path) return usage_error("the following arguments are required: path", NULL);
+  if (args->diff_old && args->summary)
+    return usage_error("--summary does not apply to --diff: run it on each dump", NULL);
+  if (args->diff_old && strcmp(args->diff_old, STDIN_PATH) == 0 &&
+      strcmp(args->path, STDIN_PATH) == 0)
+    return usage_error("--diff reads standard input for one side at most", NULL);
   if (args->json && !args->output && (args->check || args->summary))
     return usage_error("--json with --check or --summary needs -o: both would go to standard "
                        "output",
                        NULL);
-  if (strcmp(args->path, STDIN_PATH) == 0 && !args->output && !args->json && !args->check &&
-      !args->summary)
+  if (!args->diff_old && strcmp(args->path, STDIN_PATH) == 0 && !args->output && !args->json &&
+      !args->check && !args->summary)
     return usage_error("reading standard input (-), give -o OUTPUT for the page, or --json, "
                        "--check or --summary",
                        NULL);
@@ -167,7 +163,7 @@ static char *dirname_of(const char *path) {
   return dir;
 }
 
-static const char *basename_of(const char *path) {
+const char *cli_basename(const char *path) {
   const char *slash = strrchr(path, '/');
   return slash ? slash + 1 : path;
 }
@@ -300,11 +296,11 @@ static int compare_cstrings(const void *a, const void *b) {
 }
 
 /* The texts of the case's ptoas/ *.pto files, concatenated in name order. */
-static text read_pto_files(const char *dump_path) {
+text cli_read_pto(const char *dump_path) {
   text all = {NULL, 0};
+  /* "<dir>/../ptoas" holds for a relative "." as for a full path. */
   char *dump_dir = dirname_of(dump_path);
-  char *case_dir = dump_dir ? dirname_of(dump_dir) : NULL;
-  char *ptoas = case_dir ? join(case_dir, "ptoas") : NULL;
+  char *ptoas = dump_dir ? join(dump_dir, "../ptoas") : NULL;
   DIR *d = ptoas ? opendir(ptoas) : NULL;
   char **names = NULL;
   size_t count = 0, cap = 0;
@@ -341,14 +337,13 @@ static text read_pto_files(const char *dump_path) {
   }
   free(names);
   free(ptoas);
-  free(case_dir);
   free(dump_dir);
   return all;
 }
 
 /* Writes in 1 MiB pieces: Node 20's WASI crashes the whole process (a V8
  * fatal error or a segfault) on a single fd_write of some tens of MB. */
-static bool write_all(FILE *f, const char *data, size_t len) {
+bool cli_write_all(FILE *f, const char *data, size_t len) {
   const size_t piece = (size_t)1 << 20;
   for (size_t done = 0; done < len;) {
     size_t n = len - done < piece ? len - done : piece;
@@ -376,7 +371,7 @@ static bool write_file(const char *path, const piece *pieces, size_t count) {
   FILE *f = fopen(tmp, "wb");
   bool ok = f != NULL;
   for (size_t i = 0; ok && i < count; i++)
-    ok = write_all(f, pieces[i].data, pieces[i].len);
+    ok = cli_write_all(f, pieces[i].data, pieces[i].len);
   if (f) ok = fclose(f) == 0 && ok;
   if (ok) ok = rename(tmp, path) == 0;
   if (!ok) {
@@ -388,9 +383,6 @@ static bool write_file(const char *path, const piece *pieces, size_t count) {
 }
 
 /* ------------------------------------------------------------ output */
-
-const char *mm_cli_page_path(void);
-size_t mm_cli_page_split(const char *page, size_t len, char *why, size_t why_len);
 
 /* The page template, and where the JSON goes in it (`*split`); NULL with
  * `why` set when it is missing or not a memory-map page. */
@@ -421,7 +413,7 @@ static char *default_output(const char *dump) {
   return out;
 }
 
-static int report(const mm_error *error, const char *dump) {
+int cli_report(const mm_error *error, const char *dump) {
   if (error->line)
     fprintf(stderr, "error: %s:%u: %s\n", dump, (unsigned)error->line, error->message);
   else
@@ -429,12 +421,12 @@ static int report(const mm_error *error, const char *dump) {
   return 1;
 }
 
-static char *resolve_dump(const cli_args *args, char *why, size_t why_len) {
-  char *path = copy_path(args->path);
+static char *resolve_dump(const cli_args *args, const char *given, char *why, size_t why_len) {
+  char *path = copy_path(given);
   struct stat st;
   if (!path) return NULL;
   if (stat(path, &st) != 0) {
-    cannot_open(args->path, why, why_len);
+    cannot_open(given, why, why_len);
     free(path);
     return NULL;
   }
@@ -446,16 +438,15 @@ static char *resolve_dump(const cli_args *args, char *why, size_t why_len) {
     snprintf(why, why_len,
              "no '*_after_%s.py' dump under %s: compile with pass dumps enabled (pytest "
              "tests/st/<case>.py --dump-passes --save-kernels) or give the dump file itself",
-             args->pass_name, args->path);
+             args->pass_name, given);
   free(passes);
   free(path);
   return dump;
 }
 
-/* Writes the page (or the JSON) where the arguments say; 0 or 1. */
-static int write_output(const cli_args *args, const char *dump, const char *json, size_t json_len) {
+int cli_write_output(const cli_args *args, const char *dump, const char *json, size_t json_len) {
   if (args->json && !args->output)
-    return write_all(stdout, json, json_len) && fflush(stdout) == 0 ? 0 : 1;
+    return cli_write_all(stdout, json, json_len) && fflush(stdout) == 0 ? 0 : 1;
   char why[1024] = "out of memory";
   int status = 1;
   char *output = args->output ? copy_path(args->output) : default_output(dump);
@@ -481,7 +472,7 @@ static int print_reports(const cli_args *args, const mm_model *model, const char
   size_t len = 0, anomalies = 0;
   if (args->summary) {
     char *table = mm_model_summary_text(model, &len);
-    if (!table || !write_all(stdout, table, len)) {
+    if (!table || !cli_write_all(stdout, table, len)) {
       mm_free(table);
       return 1;
     }
@@ -489,7 +480,7 @@ static int print_reports(const cli_args *args, const mm_model *model, const char
   }
   if (args->check) {
     char *lines = mm_model_check_text(model, dump, &len, &anomalies);
-    if (!lines || !write_all(stdout, lines, len)) {
+    if (!lines || !cli_write_all(stdout, lines, len)) {
       mm_free(lines);
       return 1;
     }
@@ -504,23 +495,22 @@ static int run_model(const cli_args *args, const mm_model *model, const char *du
   if (status == 1 || (reports && !args->output)) return status;
   size_t json_len = 0;
   char *json = mm_model_to_json(model, &json_len);
-  int written = json ? write_output(args, dump, json, json_len) : 1;
+  int written = json ? cli_write_output(args, dump, json, json_len) : 1;
   if (!json) fprintf(stderr, "error: out of memory\n");
   mm_free(json);
   return written ? written : status;
 }
 
-/* The dump's path and bytes: a file or folder resolved, or standard
- * input (its path is then its name). NULL with `why` set on failure. */
-static char *read_dump(const cli_args *args, text *input, char *why, size_t why_len) {
-  bool from_stdin = strcmp(args->path, STDIN_PATH) == 0;
+char *cli_read_dump(const cli_args *args, const char *given, text *input, char *why,
+                    size_t why_len) {
+  bool from_stdin = strcmp(given, STDIN_PATH) == 0;
   char *dump = NULL;
   if (from_stdin) {
     const char *name = args->name ? args->name : "stdin";
     dump = malloc(strlen(name) + 1);
     if (dump) strcpy(dump, name);
   } else {
-    dump = resolve_dump(args, why, why_len);
+    dump = resolve_dump(args, given, why, why_len);
   }
   bool ok = dump && (from_stdin ? read_stream(stdin, dump, input, MM_MAX_INPUT_BYTES, why, why_len)
                                 : read_file(dump, input, MM_MAX_INPUT_BYTES, why, why_len));
@@ -534,20 +524,20 @@ static char *read_dump(const cli_args *args, text *input, char *why, size_t why_
 static int run(const cli_args *args) {
   char why[1024] = "out of memory";
   text input = {NULL, 0}, pto = {NULL, 0};
-  char *dump = read_dump(args, &input, why, sizeof why);
+  char *dump = cli_read_dump(args, args->path, &input, why, sizeof why);
   if (!dump) {
     fprintf(stderr, "error: %s\n", why);
     return 1;
   }
   bool from_stdin = strcmp(args->path, STDIN_PATH) == 0;
-  if (!args->backend && !from_stdin) pto = read_pto_files(dump);
-  const char *name = args->name ? args->name : basename_of(dump);
+  if (!args->backend && !from_stdin) pto = cli_read_pto(dump);
+  const char *name = args->name ? args->name : cli_basename(dump);
   mm_options options = {name, args->backend, pto.data, pto.len, false, false};
   mm_error error;
   mm_model *model = mm_model_parse(input.data, input.len, &options, &error);
   free(input.data); /* the model keeps what it needs: the input's memory is the JSON's now */
   input.data = NULL;
-  int status = model ? run_model(args, model, dump) : report(&error, dump);
+  int status = model ? run_model(args, model, dump) : cli_report(&error, dump);
   mm_model_free(model);
   mm_error_clear(&error);
   free(input.data);
@@ -572,5 +562,5 @@ int main(int argc, char **argv) {
     print_help();
     return 0;
   }
-  return parsed ? parsed : run(&args);
+  return parsed ? parsed : args.diff_old ? cli_run_diff(&args) : run(&args);
 }

@@ -63,8 +63,8 @@ typedef struct mm_collector {
   size_t name_len;
   mm_str ftype;
   uint32_t first_line;
-  mm_vec bindings; /* mm_binding */
-  mm_vec reads;    /* mm_read: resolved by the tiles stage, as a read may come first */
+  mm_vec bindings;   /* mm_binding */
+  mm_vec reads;      /* mm_read: resolved by the tiles stage, as a read may come first */
   mm_vec statements; /* uint32_t: the line each statement begins on */
   mm_window_reading windows;
 } mm_collector;

@@ -3,8 +3,7 @@
  * output can sit inside an HTML <script> element as it is. */
 #include <string.h>
 
-#include "arena.h"
-#include "model_internal.h"
+#include "json.h"
 
 /* Reserved windows and imports are a few per dump: written by code built
  * for size, not inlined into the writer's hot loops. */
@@ -100,6 +99,8 @@ static void put_string(mm_buf *out, const char *s, size_t len) {
 }
 
 static void put_cstring(mm_buf *out, const char *s) { put_string(out, s, strlen(s)); }
+
+void mm__json_string(mm_buf *out, const char *s) { put_cstring(out, s); }
 
 static void put_bool(mm_buf *out, bool value) { mm__buf_puts(out, value ? "true" : "false"); }
 
@@ -355,45 +356,61 @@ char *mm_model_to_json(const mm_model *model, size_t *out_len) {
   return mm_model_to_json_with(model, 0, out_len);
 }
 
+void mm__json_dump_fields(mm_buf *out, const mm_model *model) {
+  mm__buf_puts(out, "\"dump\":");
+  put_cstring(out, model->dump);
+  mm__buf_puts(out, ",\"pass_name\":");
+  put_cstring(out, model->pass_name);
+  mm__buf_puts(out, ",\"backend\":{\"name\":");
+  put_cstring(out, model->backend->name);
+  mm__buf_puts(out, ",\"arch\":");
+  put_cstring(out, model->backend->arch);
+  mm__buf_puts(out, ",\"detected\":");
+  put_bool(out, model->detected);
+  mm__buf_putc(out, '}');
+}
+
+void mm__json_model(mm_buf *out, const mm_model *model, unsigned flags) {
+  mm__buf_reserve(out, json_size_guess(model, flags));
+  mm__buf_putc(out, '{');
+  mm__json_dump_fields(out, model);
+  mm__buf_puts(out, ",\n\"functions\":[\n");
+  for (size_t i = 0; i < model->functions.len; i++) {
+    if (i) mm__buf_puts(out, ",\n");
+    put_function(out, mm__vec_at(&model->functions, i), flags);
+  }
+  mm__buf_puts(out, "]}");
+}
+
 char *mm_model_to_json_with(const mm_model *model, unsigned flags, size_t *out_len) {
   mm_buf out = {0};
-  mm__buf_reserve(&out, json_size_guess(model, flags));
-  mm__buf_puts(&out, "{\"dump\":");
-  put_cstring(&out, model->dump);
-  mm__buf_puts(&out, ",\"pass_name\":");
-  put_cstring(&out, model->pass_name);
-  mm__buf_puts(&out, ",\"backend\":{\"name\":");
-  put_cstring(&out, model->backend->name);
-  mm__buf_puts(&out, ",\"arch\":");
-  put_cstring(&out, model->backend->arch);
-  mm__buf_puts(&out, ",\"detected\":");
-  put_bool(&out, model->detected);
-  mm__buf_puts(&out, "},\n\"functions\":[\n");
-  for (size_t i = 0; i < model->functions.len; i++) {
-    if (i) mm__buf_puts(&out, ",\n");
-    put_function(&out, mm__vec_at(&model->functions, i), flags);
-  }
-  mm__buf_puts(&out, "]}\n");
+  mm__json_model(&out, model, flags);
+  mm__buf_putc(&out, '\n');
   return mm__buf_finish(&out, out_len);
+}
+
+void mm__json_error_fields(mm_buf *out, const mm_error *error) {
+  mm__buf_puts(out, "\"error\":");
+  put_cstring(out, mm_status_name(error->status));
+  mm__buf_puts(out, ",\"message\":");
+  put_cstring(out, error->message ? error->message : "");
+  if (error->line) {
+    put_int_field(out, ",\"line\":", error->line);
+  }
+  if (error->function_count) {
+    mm__buf_puts(out, ",\"functions\":[");
+    for (size_t i = 0; i < error->function_count; i++) {
+      if (i) mm__buf_putc(out, ',');
+      put_cstring(out, error->functions[i]);
+    }
+    mm__buf_putc(out, ']');
+  }
 }
 
 char *mm_error_to_json(const mm_error *error, size_t *out_len) {
   mm_buf out = {0};
-  mm__buf_puts(&out, "{\"error\":");
-  put_cstring(&out, mm_status_name(error->status));
-  mm__buf_puts(&out, ",\"message\":");
-  put_cstring(&out, error->message ? error->message : "");
-  if (error->line) {
-    put_int_field(&out, ",\"line\":", error->line);
-  }
-  if (error->function_count) {
-    mm__buf_puts(&out, ",\"functions\":[");
-    for (size_t i = 0; i < error->function_count; i++) {
-      if (i) mm__buf_putc(&out, ',');
-      put_cstring(&out, error->functions[i]);
-    }
-    mm__buf_putc(&out, ']');
-  }
+  mm__buf_putc(&out, '{');
+  mm__json_error_fields(&out, error);
   mm__buf_puts(&out, "}\n");
   return mm__buf_finish(&out, out_len);
 }

@@ -225,7 +225,8 @@ static bool usable_memref(const char *src, const mm_node *call, memref *out, mm_
   if (base->kind != N_NAME && base->kind != N_STR) return false;
   mm_int_result r1 = mm__usable_integer(src, call->kids[2], &out->offset);
   mm_int_result r2 = mm__usable_integer(src, call->kids[3], &out->size);
-  if (r1 == MM_INT_RANGE || r2 == MM_INT_RANGE) return report_range(call, "a MemRef offset or size", diag);
+  if (r1 == MM_INT_RANGE || r2 == MM_INT_RANGE)
+    return report_range(call, "a MemRef offset or size", diag);
   out->base = base;
   return r1 == MM_INT_OK && r2 == MM_INT_OK;
 }

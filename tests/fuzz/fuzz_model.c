@@ -2,7 +2,9 @@
  * Any input must give a model or an error: never a crash, a leak, a hang
  * or undefined behaviour (built with ASan and UBSan). And the fast path
  * (skim.h) must not change it: the same input read by the general parser
- * alone gives the same JSON, or the harness aborts. */
+ * alone gives the same JSON, or the harness aborts. Comparing the two
+ * models finds nothing changed, and comparing the first and second halves
+ * of the input runs every writer of the comparison. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,6 +22,51 @@ static char *model_json(const uint8_t *data, size_t size, bool general_only, siz
   return json;
 }
 
+static mm_model *model_of(const uint8_t *data, size_t size, bool general_only) {
+  mm_options options = {"fuzz.py", NULL, NULL, 0, general_only, false};
+  mm_error error;
+  mm_model *model = mm_model_parse((const char *)data, size, &options, &error);
+  mm_error_clear(&error);
+  return model;
+}
+
+/* Every writer of the comparison; aborts when `same` and it saw a change. */
+static void compare(const mm_model *a, const mm_model *b, bool same) {
+  mm_diff *diff = mm_diff_new(a, b);
+  if (!diff) return;
+  size_t len = 0, regressions = 0;
+  char *json = mm_diff_to_json(diff, &len);
+  char *report = mm_diff_report_text(diff, &len);
+  char *check = mm_diff_check_text(diff, &len, &regressions);
+  static const char nothing[] =
+      ",\"added\":0,\"removed\":0},\"tiles\":{\"moved\":0,\"resized\":0,\"longer\":0,"
+      "\"shorter\":0,\"added\":0,\"removed\":0},\"anomalies\":{\"appeared\":0,\"gone\":0},"
+      "\"hwm\":{\"grew\":0,\"shrank\":0}}";
+  if (same && json &&
+      (regressions || !strstr(json, "\"functions\":{\"changed\":0,") || !strstr(json, nothing)))
+    abort();
+  mm_free(json);
+  mm_free(report);
+  mm_free(check);
+  mm_diff_free(diff);
+}
+
+static void fuzz_comparison(const uint8_t *data, size_t size) {
+  mm_model *fast = model_of(data, size, false), *general = model_of(data, size, true);
+  if (fast && general) compare(fast, general, true);
+  mm_model *head = model_of(data, size / 2, false);
+  mm_model *tail = model_of(data + size / 2, size - size / 2, false);
+  if (head && (tail || fast)) compare(head, tail ? tail : fast, false);
+  mm_model_free(fast);
+  mm_model_free(general);
+  mm_model_free(head);
+  mm_model_free(tail);
+  char *both =
+      mm_compare_json((const char *)data, size / 2, "a.py", NULL, 0, (const char *)data + size / 2,
+                      size - size / 2, "b.py", NULL, 0, NULL, MM_JSON_WITHOUT_SOURCE, &size);
+  mm_free(both);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t len = 0, general_len = 0;
   char *json = mm_analyze_json((const char *)data, size, "fuzz.py", NULL, NULL, 0,
@@ -31,5 +78,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     abort(); /* the fast path changed the model */
   mm_free(fast);
   mm_free(general);
+  fuzz_comparison(data, size);
   return 0;
 }

@@ -1,0 +1,311 @@
+// Comparing two dumps (`--diff OLD NEW`, docs/cli.md; the comparison's
+// rules and JSON in docs/model.md): real pairs of the corpus, and copies of
+// real dumps edited here, each change reported exactly; checked against a
+// recount in this file from the two models alone.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+
+import { corpus, dumpWith, run, tileType } from './helpers.mjs';
+
+const passes = join(corpus, 'cases', 'decode_fwd', 'passes_dump');
+const dump35 = join(passes, '35_after_DeriveCallDirections.py');
+const dump41 = join(passes, '41_after_MaterializeRuntimeScopes.py');
+const work = mkdtempSync(join(tmpdir(), 'mm-diff-'));
+let written = 0;
+
+function write(text, name = `${written++}_after_AllocateMemoryAddr.py`) {
+  const path = join(work, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const json = (args) => {
+  const result = run(args);
+  assert.equal(result.status, 0, result.stderr);
+  return JSON.parse(result.stdout);
+};
+const modelOf = (path) => json([path, '--json']);
+const diffOf = (a, b) => json(['--diff', a, b, '--json']);
+
+/** The comparison recounted from the two models: functions by name, boxes
+ * by a name they share (their own first, then aliases). */
+function recount(oldModel, newModel) {
+  const functions = [];
+  const oldByName = new Map();
+  for (const fn of oldModel.functions) if (!oldByName.has(fn.name)) oldByName.set(fn.name, fn);
+  const seen = new Set();
+  for (const fn of newModel.functions) {
+    const before = oldByName.get(fn.name);
+    if (before) seen.add(fn.name);
+    functions.push({ name: fn.name, tiles: before ? tiles(before, fn) : fn.boxes.map((b) => ({ name: b.name, changes: ['added'] })) });
+  }
+  for (const fn of oldModel.functions) {
+    if (!seen.has(fn.name)) functions.push({ name: fn.name, tiles: fn.boxes.map((b) => ({ name: b.name, changes: ['removed'] })) });
+  }
+  return functions;
+}
+
+function tiles(before, after) {
+  const owner = new Map();
+  before.boxes.forEach((box, i) => {
+    for (const name of [box.name, ...box.aliases]) if (!owner.has(name)) owner.set(name, i);
+  });
+  const matched = new Set();
+  const out = [];
+  for (const box of after.boxes) {
+    const i = [box.name, ...box.aliases].map((n) => owner.get(n)).find((x) => x !== undefined);
+    if (i === undefined) {
+      out.push({ name: box.name, changes: ['added'] });
+      continue;
+    }
+    matched.add(i);
+    const was = before.boxes[i];
+    const changes = [];
+    if (was.space !== box.space || was.base !== box.base || was.offset !== box.offset) changes.push('moved');
+    if (was.size !== box.size) changes.push('resized');
+    if (box.statements > was.statements) changes.push('longer');
+    if (box.statements < was.statements) changes.push('shorter');
+    if (changes.length) out.push({ name: box.name, changes });
+  }
+  before.boxes.forEach((box, i) => {
+    if (!matched.has(i)) out.push({ name: box.name, changes: ['removed'] });
+  });
+  return out;
+}
+
+const changedTiles = (diff) => diff.functions.map((f) => ({ name: f.name, tiles: f.tiles.map((t) => ({ name: t.name, changes: t.changes })) }));
+
+/** Sets the offset and/or size of `tile`'s MemRef where `fn` binds it. */
+function editTile(text, fn, tile, { offset, size }) {
+  const lines = text.split('\n');
+  const at = lines.findIndex((l, i) => i >= fn.src_start - 1 && i < fn.src_end && l.trimStart().startsWith(`${tile}: pl.Tile[`));
+  assert.ok(at >= 0, `${tile} is bound in ${fn.name}`);
+  lines[at] = lines[at].replace(/pl\.MemRef\((\w+), pl\.const\((-?\d+), pl\.INT64\), (\d+)\)/, (_, base, o, s) =>
+    `pl.MemRef(${base}, pl.const(${offset ?? o}, pl.INT64), ${size ?? s})`);
+  return lines.join('\n');
+}
+
+describe('real pairs from the corpus', () => {
+  test('35 vs 41: the bytes are the same, lifetimes counted in statements, as recounted', () => {
+    const diff = diffOf(dump35, dump41);
+    assert.deepEqual(changedTiles(diff), recount(modelOf(dump35), modelOf(dump41)).map((f) => ({ name: f.name, tiles: f.tiles })));
+    for (const f of diff.functions) {
+      for (const s of f.spaces) assert.equal(s.hwm_change, 0, `${f.name}.${s.space}`);
+      for (const t of f.tiles) assert.ok(!t.changes.includes('moved') && !t.changes.includes('resized'), `${f.name}.${t.name}`);
+    }
+    assert.deepEqual(diff.counts.functions, { changed: 8, unchanged: 30, added: 0, removed: 0 });
+    assert.equal(diff.regressions, 0);
+    // Lines shift between the two dumps; statements are what is compared.
+    const fa = diff.functions.find((f) => f.name === 'fa_fused_aiv');
+    assert.equal(fa.status, 'unchanged');
+  });
+
+  test('every pass pair of the case folder agrees with the recount', () => {
+    const names = ['32_after_AllocateMemoryAddr.py', '35_after_DeriveCallDirections.py', '40_after_Simplify.py', dump41.split('/').pop()];
+    for (let i = 0; i + 1 < names.length; i++) {
+      const a = join(passes, names[i]);
+      const b = join(passes, names[i + 1]);
+      assert.deepEqual(changedTiles(diffOf(a, b)), recount(modelOf(a), modelOf(b)), `${names[i]} -> ${names[i + 1]}`);
+    }
+  });
+
+  test('two identical dumps: every function unchanged, nothing to report, --check passes', () => {
+    const diff = diffOf(dump41, dump41);
+    assert.ok(diff.functions.every((f) => f.status === 'unchanged' && f.tiles.length === 0 && f.anomalies.length === 0));
+    assert.equal(diff.functions.length, 38);
+    const check = run(['--diff', dump41, dump41, '--check']);
+    assert.equal(check.status, 0);
+    assert.match(check.stdout, /^no memory regression in 38 functions/);
+  });
+
+  test('folders resolve like the single path: a passes_dump/ and its case folder', () => {
+    const folder = run(['--diff', passes, join(corpus, 'cases', 'decode_fwd')]);
+    assert.equal(folder.status, 0, folder.stderr);
+    assert.match(folder.stdout, /^old: 32_after_AllocateMemoryAddr\.py \(Ascend910B\)\nnew: 32_after_AllocateMemoryAddr\.py \(Ascend910B\)\n/);
+    const pass = run(['--diff', passes, passes, '-p', 'Simplify']);
+    assert.match(pass.stdout, /^old: 40_after_Simplify\.py/);
+  });
+});
+
+describe('edited copies of a real dump', () => {
+  const real = readFileSync(dump41, 'utf8');
+  const base = write(real);
+  const m = modelOf(base);
+  const silu = m.functions.find((f) => f.name === 'silu');
+  // Boxes of one tile each: an edit of its binding moves all of it.
+  const lone = silu.boxes.filter((b) => b.aliases.length === 0);
+  const first = lone[0];
+  const second = lone.reduce((a, b) => (b.offset > a.offset ? b : a)); // the highest: growing it overlaps none
+
+  test('a tile moved to another offset', () => {
+    const moved = write(editTile(real, silu, first.name, { offset: first.offset + 64 }));
+    const diff = diffOf(base, moved);
+    const f = diff.functions.find((x) => x.name === 'silu');
+    assert.equal(f.status, 'changed');
+    const t = f.tiles.find((x) => x.name === first.name);
+    assert.deepEqual(t.changes, ['moved']);
+    assert.equal(t.old.offset, first.offset);
+    assert.equal(t.new.offset, first.offset + 64);
+    assert.deepEqual(changedTiles(diff), recount(m, modelOf(moved)));
+    assert.equal(diff.functions.filter((x) => x.status === 'changed').length, 1);
+  });
+
+  test('a size grown past the capacity: over capacity appears, the HWM grows, --check fails', () => {
+    const grown = write(editTile(real, silu, second.name, { size: 200000 }));
+    const diff = diffOf(base, grown);
+    const f = diff.functions.find((x) => x.name === 'silu');
+    assert.deepEqual(f.tiles.find((x) => x.name === second.name).changes, ['resized']);
+    const vec = f.spaces.find((s) => s.space === 'Vec');
+    assert.equal(vec.new.hwm_with_reserved, second.offset + 200000);
+    assert.equal(vec.hwm_change, second.offset + 200000 - vec.old.hwm_with_reserved);
+    assert.ok(f.anomalies.some((a) => a.change === 'appeared' && a.kind === 'over_capacity'));
+    const check = run(['--diff', base, grown, '--check']);
+    assert.equal(check.status, 3);
+    assert.match(check.stdout, /^new: .*:\d+: over capacity in silu: Vec '/m);
+    assert.match(check.stdout, /: high-water mark grew in silu: Vec \d+ -> \d+ \(\+\d+ B, \+[\d.]+%\)$/m);
+    assert.match(check.stdout, /^2 regressions: 1 new conflict or tile over capacity, 1 high-water mark grew$/m);
+    // The other way round nothing grew and the anomaly is gone.
+    const back = run(['--diff', grown, base, '--check']);
+    assert.equal(back.status, 0);
+    assert.ok(diffOf(grown, base).functions.find((x) => x.name === 'silu').anomalies.every((a) => a.change === 'gone'));
+  });
+
+  test('a tile renamed in one function: removed and added', () => {
+    const lines = real.split('\n');
+    const word = new RegExp(`\\b${first.name}\\b`, 'g');
+    for (let i = silu.src_start - 1; i < silu.src_end; i++) lines[i] = lines[i].replace(word, `${first.name}_renamed`);
+    const renamed = write(lines.join('\n'));
+    const diff = diffOf(base, renamed);
+    const f = diff.functions.find((x) => x.name === 'silu');
+    assert.deepEqual(f.tiles.map((t) => [t.name, t.changes]), [[`${first.name}_renamed`, ['added']], [first.name, ['removed']]]);
+    assert.equal(f.tiles[0].old, null);
+    assert.equal(f.tiles[1].new, null);
+    assert.deepEqual(changedTiles(diff), recount(m, modelOf(renamed)));
+  });
+
+  test('a function removed, and added the other way round', () => {
+    const lines = real.split('\n');
+    const start = silu.src_start - 1;
+    const without = write([...lines.slice(0, start), ...lines.slice(silu.src_end)].join('\n'));
+    const diff = diffOf(base, without);
+    const f = diff.functions.find((x) => x.name === 'silu');
+    assert.equal(f.status, 'removed');
+    assert.equal(f.new, null);
+    assert.equal(f.tiles.length, silu.boxes.length);
+    // It stays where it was among the others.
+    const names = diff.functions.map((x) => x.name);
+    assert.deepEqual(names, m.functions.map((x) => x.name));
+    assert.equal(diffOf(without, base).functions.find((x) => x.name === 'silu').status, 'added');
+    assert.equal(run(['--diff', base, without, '--check']).status, 0, 'a removed function is no regression');
+  });
+});
+
+describe('hand-written pairs', () => {
+  const tile = (name, base, offset, size) => `${name}: ${tileType('Vec', base, offset, size)} = pl.tile.create()`;
+
+  test('a new conflict appears: named with both tiles, --check exits 3', () => {
+    const a = write(dumpWith([tile('a', 'mem_vec_1', 0, 512), tile('b', 'mem_vec_2', 512, 512), 'return a, b']));
+    const b = write(dumpWith([tile('a', 'mem_vec_1', 0, 512), tile('b', 'mem_vec_2', 256, 512), 'return a, b']));
+    const diff = diffOf(a, b);
+    const [anomaly] = diff.functions[0].anomalies;
+    assert.equal(anomaly.change, 'appeared');
+    assert.equal(anomaly.kind, 'conflict');
+    assert.match(anomaly.text, /conflict in kernel: Vec 'a' .* shares bytes with 'b' .* while both are live$/);
+    const check = run(['--diff', a, b, '--check']);
+    assert.equal(check.status, 3);
+    assert.match(check.stdout, /^new: .*:9: conflict in kernel: Vec 'a'/m);
+  });
+
+  test('a merged alias matches: a box found by the name of a tile merged into it', () => {
+    // Old: a, then a2 in the same slot right after (merged, alias a2).
+    // New: only a2 is there, one line longer: it matches the old box.
+    const a = write(dumpWith([tile('a', 'mem_vec_1', 0, 512), `a2: ${tileType('Vec', 'mem_vec_1', 0, 512)} = pl.tile.muls(a, 2.0)`, 'return a2']));
+    const b = write(dumpWith(['x = 1', tile('a2', 'mem_vec_1', 0, 512), 'return a2']));
+    const diff = diffOf(a, b);
+    const f = diff.functions[0];
+    assert.deepEqual(f.pairs, [[0, 0]]);
+    assert.deepEqual(f.tiles.map((t) => [t.name, t.changes]), [['a2', ['shorter']]]);
+    assert.equal(f.tiles[0].old.name, 'a');
+    assert.equal(f.tiles[0].old.statements, 3);
+    assert.equal(f.tiles[0].new.statements, 2);
+  });
+
+  test('the report: one line per unchanged function, tables for a changed one, the counts', () => {
+    const a = write(dumpWith([tile('a', 'mem_vec_1', 0, 512), 'return a']));
+    const b = write(dumpWith([tile('a', 'mem_vec_1', 512, 1024), 'return a']));
+    const result = run(['--diff', a, b]);
+    assert.equal(result.status, 0);
+    const lines = result.stdout.split('\n');
+    assert.match(lines[0], /^old: \d+_after_AllocateMemoryAddr\.py \(Ascend910B, assumed\)$/);
+    assert.equal(lines[3], 'kernel (AIV): changed');
+    assert.match(lines[5], /^ {2}Vec +512 -> 1536 {2}\+1024 \(\+200\.0%\) {2}512 -> 1024 {2}0\.2% -> 0\.8% +0$/);
+    assert.match(result.stdout, / {2}a +moved, resized {2}Vec mem_vec_1 \[0, 512\), 2 statements {2}Vec mem_vec_1 \[512, 1536\), 2 statements\n/);
+    assert.match(lines.at(-2), /^1 function: 1 changed, 0 unchanged, 0 added, 0 removed; tiles: 1 moved, 1 resized, 0 longer, 0 shorter, 0 added, 0 removed; conflicts and over capacity: 0 appeared, 0 gone; high-water marks: 1 grew, 0 shrank$/);
+  });
+});
+
+describe('outputs, refusals and usage', () => {
+  const ok = write(dumpWith([`a: ${tileType('Vec', 'mem_vec_1', 0, 512)} = pl.tile.create()`, 'return a']));
+
+  test('either side refused: exit 1, the side named, nothing written', () => {
+    const broken = write('def f(:\n');
+    const out = join(work, 'never.html');
+    for (const [args, side] of [[[broken, ok], 'old'], [[ok, broken], 'new']]) {
+      const result = run(['--diff', ...args, '-o', out]);
+      assert.equal(result.status, 1);
+      assert.match(result.stderr, new RegExp(`^error: .*:1: .* \\(the ${side} side of --diff\\)\\n$`));
+      assert.equal(result.stdout, '');
+      assert.ok(!existsSync(out));
+    }
+    const missing = run(['--diff', join(work, 'missing.py'), ok]);
+    assert.equal(missing.status, 1);
+    assert.match(missing.stderr, /missing\.py: No such file or directory \(the old side of --diff\)/);
+  });
+
+  test('-o writes a compare page holding both models and the comparison', () => {
+    const other = write(dumpWith([`a: ${tileType('Vec', 'mem_vec_1', 64, 512)} = pl.tile.create()`, 'return a']));
+    const out = join(work, 'compare.html');
+    const result = run(['--diff', ok, other, '-o', out]);
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stdout, `wrote ${out}\n`);
+    const page = readFileSync(out, 'utf8');
+    const data = JSON.parse(page.match(/<script id="memory-map-data" type="application\/json">([\s\S]*?)<\/script>/)[1]);
+    assert.deepEqual(Object.keys(data), ['old', 'new', 'diff']);
+    assert.equal(data.old.functions[0].boxes[0].offset, 0);
+    assert.equal(data.new.functions[0].boxes[0].offset, 64);
+    assert.ok(data.new.functions[0].source.length > 0, 'the page shows both sources');
+    assert.deepEqual(data.diff.functions[0].tiles[0].changes, ['moved']);
+  });
+
+  test('--json to a file; standard input for one side; usage errors', () => {
+    const out = join(work, 'diff.json');
+    assert.equal(run(['--diff', ok, ok, '--json', '-o', out]).status, 0);
+    assert.equal(JSON.parse(readFileSync(out, 'utf8')).counts.functions.unchanged, 1);
+    const piped = run(['--diff', '-', ok, '--json'], { input: readFileSync(ok) });
+    assert.equal(piped.status, 0, piped.stderr);
+    assert.equal(JSON.parse(piped.stdout).old.dump, 'stdin');
+    assert.equal(run(['--diff', '-', '-']).status, 2);
+    assert.equal(run(['--diff', ok, ok, '--summary']).status, 2);
+    assert.equal(run(['--diff', ok, ok, '--json', '--check']).status, 2);
+    assert.equal(run(['--diff', ok]).status, 2);
+  });
+});
+
+test('a case folder with its own .pto gives each side its backend', () => {
+  const make = (arch) => {
+    const dir = mkdtempSync(join(work, 'case-'));
+    mkdirSync(join(dir, 'passes_dump'));
+    mkdirSync(join(dir, 'ptoas'));
+    writeFileSync(join(dir, 'passes_dump', '9_after_AllocateMemoryAddr.py'), readFileSync(dump41));
+    writeFileSync(join(dir, 'ptoas', 'k.pto'), `module attributes {pto.target_arch = "${arch}"}`);
+    return dir;
+  };
+  const diff = diffOf(make('a2a3'), make('a5'));
+  assert.equal(diff.old.backend.name, 'Ascend910B');
+  assert.equal(diff.new.backend.name, 'Ascend950');
+  const vec = diff.functions.find((f) => f.name === 'silu').spaces.find((s) => s.space === 'Vec');
+  assert.deepEqual([vec.old.limit, vec.new.limit, vec.changed], [188416, 245760, true]);
+});

@@ -1,0 +1,60 @@
+/* cli.h: what the command line's files share (cli.c reads and writes
+ * single dumps, cli_diff.c compares two, cli_page.c finds the page). */
+#ifndef MM_CLI_H
+#define MM_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "memory_map.h"
+
+/* The path that means standard input, as for other Unix tools. */
+#define STDIN_PATH "-"
+
+typedef struct cli_args {
+  const char *path, *output, *pass_name, *backend;
+  const char *name;     /* the dump's name for the model and messages (--name) */
+  const char *diff_old; /* --diff OLD: compare it with `path` */
+  bool json;
+  bool check, summary; /* reports on standard output; a page only with -o */
+} cli_args;
+
+/* Bytes read whole, owned (free `data`). */
+typedef struct text {
+  char *data;
+  size_t len;
+} text;
+
+/* The dump at `given` (a file, a passes_dump/ or case folder resolved with
+ * the arguments' pass, or - for standard input): its path, owned, and its
+ * bytes in `*input`. NULL with `why` set on failure. */
+char *cli_read_dump(const cli_args *args, const char *given, text *input, char *why,
+                    size_t why_len);
+
+/* The case's ptoas/ *.pto files beside the dump's passes_dump/, in name
+ * order, concatenated (empty when there are none). */
+text cli_read_pto(const char *dump_path);
+
+/* The last component of `path`. */
+const char *cli_basename(const char *path);
+
+/* `error` on standard error as `error: <dump>:<line>: <message>`; 1. */
+int cli_report(const mm_error *error, const char *dump);
+
+/* Writes all of `data`, in pieces WASI can take. */
+bool cli_write_all(FILE *f, const char *data, size_t len);
+
+/* Writes `json` (--json) or the page holding it where the arguments say
+ * (beside `dump` by default) and says so; 0, or 1 with the error said. */
+int cli_write_output(const cli_args *args, const char *dump, const char *json, size_t json_len);
+
+/* Runs --diff: both sides read and modelled, compared, and the report,
+ * the regressions, the JSON or the page written; the exit code. */
+int cli_run_diff(const cli_args *args);
+
+/* The page template's path, and where the JSON goes in it (cli_page.c). */
+const char *mm_cli_page_path(void);
+size_t mm_cli_page_split(const char *page, size_t len, char *why, size_t why_len);
+
+#endif
