@@ -126,7 +126,9 @@ describe('the last action wins, whatever the way in', () => {
   test('a ?dump= link (with a deep link), then a drop before it shows: the drop shows, not the link\'s card', async () => {
     const page = await openPage(env.browser, null);
     await page.goto(`${env.url}?dump=examples/decode_fwd/32_after_AllocateMemoryAddr.py#fn=k_proj&line=450`, { waitUntil: 'commit' });
-    await page.waitForFunction(() => document.querySelector('main'));
+    // The page listens for drops once its script has started (it sets
+    // memoryMapStats then); the link's dump is still being fetched.
+    await page.waitForFunction(() => window.memoryMapStats);
     await dropInTurn(page, [{ delay: 0, files: [small] }]);
     await quiet(page);
     const view = await shown(page);
