@@ -309,3 +309,42 @@ test('a case folder with its own .pto gives each side its backend', () => {
   const vec = diff.functions.find((f) => f.name === 'silu').spaces.find((s) => s.space === 'Vec');
   assert.deepEqual([vec.old.limit, vec.new.limit, vec.changed], [188416, 245760, true]);
 });
+
+describe('the page\'s reading of a comparison (web/diff.js)', async () => {
+  const { boxIndex, changeNotes, changeStops, compareSummary, hwmChange, orderPair, shownFunctions } = await import('../web/diff.js');
+  const tile = (name, base, offset, size) => `${name}: ${tileType('Vec', base, offset, size)} = pl.tile.create()`;
+  const a = write(dumpWith([tile('a', 'mem_vec_1', 0, 512), tile('b', 'mem_vec_2', 512, 512), 'return a, b']));
+  const b = write(dumpWith([tile('a', 'mem_vec_1', 1024, 512), tile('c', 'mem_vec_3', 512, 512), 'return a, c']));
+  const diff = diffOf(a, b);
+  const [fn] = diff.functions;
+
+  test('counterparts and changes by box index, on each side', () => {
+    const index = boxIndex(fn);
+    const newBoxes = modelOf(b).functions[0].boxes.map((x) => x.name);
+    const oldBoxes = modelOf(a).functions[0].boxes.map((x) => x.name);
+    const aNew = newBoxes.indexOf('a');
+    const aOld = oldBoxes.indexOf('a');
+    assert.equal(index.toOld.get(aNew), aOld);
+    assert.equal(index.toNew.get(aOld), aNew);
+    assert.deepEqual(index.newChange.get(newBoxes.indexOf('c')).changes, ['added']);
+    assert.deepEqual(index.oldChange.get(oldBoxes.indexOf('b')).changes, ['removed']);
+  });
+
+  test('notes, the pill\'s change, the summary and the stops of N', () => {
+    const moved = fn.tiles.find((t) => t.name === 'a');
+    assert.deepEqual(changeNotes(moved), ['moved: Vec mem_vec_1 [0, 512) → Vec mem_vec_1 [1024, 1536)']);
+    const vec = hwmChange(fn.spaces[0]);
+    assert.deepEqual([vec.text, vec.changeText, vec.level], ['1 KB → 1.5 KB', '+512 B (+50.0%)', 'grew']);
+    assert.deepEqual(compareSummary(diff).largest, [{ space: 'Vec', fn: 'kernel', change: 512 }]);
+    assert.deepEqual(changeStops(diff).map((s) => [s.side, s.label]), [
+      ['new', 'kernel: c added'], ['new', 'kernel: a moved'], ['old', 'kernel: b removed'], // box order: by offset
+    ]);
+    assert.deepEqual(shownFunctions(diffOf(a, a), 'changed'), []);
+  });
+
+  test('the older of two dumps: the lower pass number, else the order given', () => {
+    const pair = (x, y) => orderPair({ name: x }, { name: y }).map((d) => d.name);
+    assert.deepEqual(pair('10_after_B.py', '9_after_A.py'), ['9_after_A.py', '10_after_B.py']);
+    assert.deepEqual(pair('x.py', '3_after_A.py'), ['x.py', '3_after_A.py']);
+  });
+});

@@ -152,7 +152,7 @@ describe('anomalies', () => {
     assert.match(await page.locator('#anomaly-count').innerText(), /^1 \/ 2: conflict$/);
     // The pinned tile says who it conflicts with; a click goes there.
     const partners = page.locator('[data-function="first"] .chip-conflicts');
-    assert.match(await partners.innerText(), /conflicts with\s+q \[256, 768\)/);
+    assert.match(await partners.innerText(), /^conflicts with\s+q \[256, 768\)$/);
     await partners.locator('.partner').click();
     assert.equal(await pinned('first'), 'q');
     await page.locator('body').click({ position: { x: 5, y: 5 } }); // focus leaves the box

@@ -117,17 +117,21 @@ describe('anomalies and search', () => {
 
 describe('deep links', () => {
   test('a view round-trips through the hash, defaults left out', () => {
-    const view = { fn: 'k proj', tile: 'a<b>', line: 42, zoom: 2.56, axis: 'used', hidden: ['Mat', 'Left'] };
+    const view = { fn: 'k proj', side: 'new', tile: 'a<b>', line: 42, zoom: 2.56, axis: 'used', hidden: ['Mat', 'Left'] };
     const hash = formatLink(view);
     assert.equal(hash, '#fn=k+proj&tile=a%3Cb%3E&line=42&zoom=2.56&axis=used&hide=Mat%2CLeft');
     assert.deepEqual(parseLink(hash), view);
+    // A compare view's old map: side=old; the new one is the default.
+    assert.equal(formatLink({ fn: 'f', side: 'old', tile: 't' }), '#fn=f&side=old&tile=t');
+    assert.equal(parseLink('#fn=f&side=old').side, 'old');
+    assert.equal(parseLink('#fn=f&side=sideways').side, 'new');
     assert.equal(formatLink({ fn: 'f', zoom: 1, axis: 'limit', hidden: [] }), '#fn=f');
     assert.equal(formatLink({}), '');
   });
 
   test('malformed parts are dropped, not trusted', () => {
     assert.deepEqual(parseLink('#fn=f&line=-3&zoom=abc&axis=sideways&hide='),
-      { fn: 'f', tile: null, line: null, zoom: 1, axis: 'limit', hidden: [] });
+      { fn: 'f', side: 'new', tile: null, line: null, zoom: 1, axis: 'limit', hidden: [] });
     // Zoom stays within the buttons' range (0.2x to 64x).
     assert.deepEqual([parseLink('#fn=f&zoom=1e9').zoom, parseLink('#fn=f&zoom=0.001').zoom, parseLink('#fn=f&zoom=-2').zoom], [64, 0.2, 1]);
     assert.equal(parseLink('#zoom=2'), null);
@@ -140,8 +144,14 @@ describe('deep links', () => {
       url: 'https://docs.example/memory-map/cases/32_after_AllocateMemoryAddr.py',
       ptoUrl: 'https://docs.example/memory-map/cases/a.pto',
       name: '32_after_AllocateMemoryAddr.py',
+      base: null,
     });
     assert.match(dumpSource('?dump=https://evil.example/x.py', page).error, /must point to this site/);
+    assert.deepEqual(dumpSource('?dump=cases/41_after_X.py&base=cases/35_after_Y.py', page).base, {
+      url: 'https://docs.example/memory-map/cases/35_after_Y.py', name: '35_after_Y.py',
+    });
+    assert.match(dumpSource('?dump=cases/41.py&base=https://evil.example/35.py', page).error, /\?base= must point to this site/);
+    assert.match(dumpSource('?dump=cases/41.py&base=%E0%A4%A', page).error, /\?base= is not a valid percent-encoded path/);
     assert.match(dumpSource('?dump=//evil.example/x.py', page).error, /must point to this site/);
     assert.match(dumpSource('?dump=a.py&pto=https://evil.example/a.pto', page).error, /\?pto= must point/);
     assert.match(dumpSource('?dump=a.py', 'file:///home/u/memory-map.html').error, /serve the page/);

@@ -148,6 +148,46 @@ async function firstDrop(browser, url, path, idle) {
   return steps;
 }
 
+/** Two dumps compared in a fresh tab (dropped after 1 s idle): ms from
+ * the drop to the compare view's first card painted. */
+async function compareDrop(browser, url, paths) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForTimeout(1000);
+  const texts = paths.map((p, i) => ({ name: `${i + 1}_after_Pass.py`, text: readFileSync(p, 'utf8') }));
+  const ms = await page.evaluate(async (files) => {
+    const transfer = new DataTransfer();
+    for (const f of files) transfer.items.add(new File([f.text], f.name));
+    document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    const s = window.memoryMapStats;
+    while (!s.firstCardPainted) await new Promise((r) => setTimeout(r, 1));
+    return s.firstCardPainted - s.received;
+  }, texts);
+  await context.close();
+  return ms;
+}
+
+/** Opening one 10 MB dump, and comparing it with an edited copy, each in
+ * fresh tabs after 1 s idle (the target: the comparison within 2×). */
+async function compareBench(site, path) {
+  const edited = join(out, 'synthetic_10mb_edited.py');
+  writeFileSync(edited, readFileSync(path, 'utf8').replace(/pl\.const\(4096, pl\.INT64\)/g, 'pl.const(4160, pl.INT64)'));
+  const browser = await launchChromium();
+  const one = [];
+  const two = [];
+  try {
+    for (let i = 0; i < COMPARE_TABS; i++) {
+      one.push((await firstDrop(browser, site, path, 1000)).total);
+      two.push(await compareDrop(browser, site, [path, edited]));
+    }
+  } finally {
+    await browser.close();
+  }
+  return { one, two };
+}
+
+const COMPARE_TABS = Number(process.env.BENCH_COMPARE_TABS || 3);
 const FIRST_DROP_TABS = Number(process.env.BENCH_TABS || 7);
 const STEPS = ['total', 'read', 'worker', 'core', 'attach', 'cards', 'paint'];
 
@@ -327,6 +367,7 @@ const cliRows = cliBench([
 const siteServer = await serve(join(root, 'dist', 'site'));
 const firstDrops = await firstDropBench(siteServer.url, files.slice(0, 2));
 const heaps = await heapBench(siteServer.url, [['480 KB', real], ['10 MB', files.find((f) => f.label.includes('10 MB')).path]]);
+const comparing = await compareBench(siteServer.url, files.find((f) => f.label.includes('10 MB')).path);
 siteServer.server.close();
 const pageResults = await pageBench(files, long);
 for (const f of files) {
@@ -360,7 +401,7 @@ const dropTable = [['first drop in a fresh tab (median ms, spread)', ...STEPS]];
 for (const r of firstDrops) dropTable.push([r.label, ...STEPS.map((k, i) => (i ? median(r[k]).toFixed(1) : `${median(r[k]).toFixed(1)} (${spread(r[k])})`))]);
 const heapLine = `WebAssembly heap after a drop: 480 KB dump ${(heaps['480 KB'] / 2 ** 20).toFixed(0)} MB, 10 MB dump ${(heaps['10 MB'] / 2 ** 20).toFixed(0)} MB; ` +
   `over 20 more drops of the 480 KB one: ${(Math.min(...heaps.again) / 2 ** 20).toFixed(0)}–${(Math.max(...heaps.again) / 2 ** 20).toFixed(0)} MB.`;
-// The targets of issue 16, each with what this run measured.
+// The speed targets (issues 16 and 18), each with what this run measured.
 const drop = (label) => median(firstDrops.find((r) => r.label === label).total);
 const cli = (label) => cliRows.find((r) => r.label === label);
 const targetRows = [['target', 'measured', 'holds']];
@@ -380,6 +421,9 @@ for (const where of ['hosted', 'file://']) {
   const cold = drop(`real 480 KB (38 functions), ${where}, cold: at once`);
   target(`first drop, 480 KB, ${where}, cold ≤ 200 ms`, `${cold.toFixed(1)} ms`, cold <= 200);
 }
+const oneMs = median(comparing.one);
+const twoMs = median(comparing.two);
+target('comparing two 10 MB dumps in a fresh tab ≤ 2× opening one', `${twoMs.toFixed(0)} ms vs ${oneMs.toFixed(0)} ms (${(twoMs / oneMs).toFixed(2)}×)`, twoMs <= 2 * oneMs);
 const report = `${table(targetRows)}\n\n${table(cliTable)}\n\n${table(dropTable)}\n\n${heapLine}\n\n${table(coreRows)}\n\n${table(pageRows)}\n\ndist/memory-map.html: ${(size / 1024).toFixed(1)} KB\n` +
   `(Runs after a first one: ${SMALL_RUNS} for inputs under 2 MB (30 in Chromium), ${RUNS} for larger ones (3 in ` +
   `Chromium over 20 MB); ` +

@@ -130,6 +130,10 @@ export function workerSource(module = 'memory_map_core.js') {
   return assertEmbeddable('worker', `${glue}\n${binary}\n${bundleModules('worker.js')}`);
 }
 
+/** The site's compare example: a pass before Simplify and one after it
+ * (the same bytes; lifetimes shorter, a few tiles gone). */
+const comparedPasses = ['35_after_DeriveCallDirections.py', '41_after_MaterializeRuntimeScopes.py'];
+
 function build() {
   const worker = workerSource();
   const app = assertEmbeddable('app', bundleModules('main.js'));
@@ -140,8 +144,9 @@ function build() {
 
   rmSync(join(dist, 'site'), { recursive: true, force: true });
   mkdirSync(join(dist, 'site', 'examples', 'decode_fwd'), { recursive: true });
-  copyFileSync(join(caseDir, 'passes_dump', '32_after_AllocateMemoryAddr.py'),
-    join(dist, 'site', 'examples', 'decode_fwd', '32_after_AllocateMemoryAddr.py'));
+  for (const dump of ['32_after_AllocateMemoryAddr.py', ...comparedPasses]) {
+    copyFileSync(join(caseDir, 'passes_dump', dump), join(dist, 'site', 'examples', 'decode_fwd', dump));
+  }
   copyFileSync(join(caseDir, 'ptoas', 'k_seed.pto'), join(dist, 'site', 'examples', 'decode_fwd', 'k_seed.pto'));
   copyFileSync(small.path, join(dist, 'site', 'examples', small.name));
   writeFileSync(join(dist, 'site', 'app.js'), app);
@@ -155,8 +160,11 @@ function build() {
       decode_fwd: { name: '32_after_AllocateMemoryAddr.py', url: 'examples/decode_fwd/32_after_AllocateMemoryAddr.py',
         ptoUrl: 'examples/decode_fwd/k_seed.pto' },
       cube: { name: small.name, url: `examples/${small.name}` },
+      compare: { name: comparedPasses[1], url: `examples/decode_fwd/${comparedPasses[1]}`, ptoUrl: 'examples/decode_fwd/k_seed.pto',
+        base: { name: comparedPasses[0], url: `examples/decode_fwd/${comparedPasses[0]}` } },
     },
-    buttons: [['decode_fwd', 'Open example: decode_fwd (480 KB, 38 functions)'], ['cube', 'Open example: a cube kernel']],
+    buttons: [['decode_fwd', 'Open example: decode_fwd (480 KB, 38 functions)'], ['cube', 'Open example: a cube kernel'],
+      ['compare', 'Compare example: decode_fwd before and after Simplify']],
   });
   writeFileSync(join(dist, 'site', 'index.html'), site);
 

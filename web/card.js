@@ -92,18 +92,23 @@ function runsBefore(runs, line, end) {
 }
 
 export class Card {
-  /** `shared`: { tooltip, onPin(card) } from the page. */
+  /** `shared`: { tooltip, onPin(card), onChange(card), mapWidth(),
+   * topbarHeight(), spaceColumn(space) } from the page; a compare view
+   * (compare.js) adds laneSpaces(fn) and extentItems(axis) (both sides on
+   * one byte scale), boxClasses(index), ghostOf(index), onHighlight(card,
+   * box), onView(card, what), onScroll(card), sourceOnPin (false: a pin
+ * leaves the IR source closed) and sourceLabel. */
   constructor(fn, shared) {
     this.fn = fn;
     this.shared = shared;
-    this.spaceList = cardSpaces(fn);
+    this.spaceList = shared.laneSpaces?.(fn) ?? cardSpaces(fn);
     this.spaces = new Map(this.spaceList.map((s) => [s.space, s]));
     // What sets each lane's extent: the boxes and the windows placed.
-    this.extentItems = [...fn.boxes, ...(fn.reserved ?? []).filter((w) => w.placed)
+    this.ownItems = [...fn.boxes, ...(fn.reserved ?? []).filter((w) => w.placed)
       .map((w) => ({ space: w.space, offset: w.base, size: w.size }))];
     this.state = {
       open: false, zoom: 1, axis: 'limit', hidden: new Set(), pinned: null, hovered: null, source: false, table: false, split: null,
-      line: null, peakSpace: null, matches: new Set(), profile: true, idle: false, hoveredWindow: null, focused: -1,
+      line: null, peakSpace: null, matches: new Set(), profile: true, idle: false, hoveredWindow: null, focused: -1, counterpart: null,
     };
     this.body = null;
     this.toggle = el('button', { class: 'card-toggle', 'aria-expanded': 'false', title: fn.name, onclick: () => this.setOpen(!this.state.open) },
@@ -114,6 +119,13 @@ export class Card {
       el('header', { class: 'card-head' }, this.toggle,
         pillGroup(this.spaceList.map((s) => pill(s, shared.spaceColumn?.(s.space) ?? 'auto', () => this.showPeak(s.space)))),
         el('span', { class: 'chips' }, anomalyChips(fn), this.matchChip)));
+  }
+
+  /** The items whose bytes set the lanes' extents (this card's, and what
+   * a compare view adds so both sides share one scale). */
+  get extentItems() {
+    const more = this.shared.extentItems?.(this.state.axis);
+    return more ? [...this.ownItems, ...more] : this.ownItems;
   }
 
   /** Tells the page the view changed (for the deep link). */
@@ -135,7 +147,7 @@ export class Card {
 
   build() {
     const { fn } = this;
-    this.source = new SourceColumn(fn);
+    this.source = new SourceColumn(fn, this.shared.sourceLabel);
     this.state.split = defaultSplit(fn.source);
     this.zoomLevel = el('button', { class: 'zoom-level', title: 'Reset zoom to 1×', onclick: () => this.setZoom(1) }, '1×');
     this.axisButtons = ['limit', 'used'].map((axis) =>
@@ -197,6 +209,7 @@ export class Card {
     let frame = 0;
     this.viewport.addEventListener('scroll', () => {
       if (!frame) frame = requestAnimationFrame(() => { frame = 0; this.draw(); });
+      this.shared.onScroll?.(this);
     }, { passive: true });
     this.viewport.addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
     this.lanesArea.addEventListener('pointerover', (e) => this.onHover(e));
@@ -323,6 +336,7 @@ export class Card {
   drawLanes() {
     clear(this.laneHeads);
     clear(this.lanesArea);
+    this.ghost = null;
     this.laneEls = new Map();
     this.rendered = new Map();
     this.hits = new Map(); // box index -> its hit area (slivers)
@@ -357,6 +371,7 @@ export class Card {
     this.lanesArea.append(this.band, this.lineRule);
     this.updateBand();
     this.updateLineRule();
+    this.drawGhost(this.state.pinned ?? this.state.hovered ?? this.state.counterpart);
   }
 
   placeLane(head, laneEl, lane) {
@@ -403,6 +418,8 @@ export class Card {
     if (this.state.pinned === box) classes.push('pinned');
     if (this.atLine(box)) classes.push('at-line');
     if (this.state.matches.has(index)) classes.push('match');
+    if (this.state.counterpart === box) classes.push('counterpart');
+    classes.push(...(this.shared.boxClasses?.(index) ?? []));
     const sliver = this.isSliver(box, lane);
     if (sliver) classes.push('sliver');
     const tall = box.end - box.start >= 1;
@@ -567,10 +584,46 @@ export class Card {
   highlight(box) {
     this.source.setLive(box ? [box.start, box.end] : null);
     this.updateBand(box);
+    this.drawGhost(box);
     this.draw();
+    this.shared.onHighlight?.(this, box);
   }
 
-  updateBand(box = this.state.pinned ?? this.state.hovered) {
+  /** In a compare view: `box` is the counterpart of the tile highlighted
+   * on the other side (null: none); marked, its lines too unless a tile
+   * of this side is pinned. */
+  markCounterpart(box) {
+    this.state.counterpart = box;
+    if (!this.rendered) return;
+    for (const node of this.lanesArea.querySelectorAll('.box.counterpart')) node.classList.remove('counterpart');
+    if (box) this.rendered.get(this.fn.boxes.indexOf(box))?.classList.add('counterpart');
+    if (this.state.pinned) return;
+    this.source.setLive(box ? [box.start, box.end] : null);
+    this.updateBand(box);
+    this.drawGhost(box);
+  }
+
+  /** Where a moved or resized tile was (compare view): a dashed outline
+   * at its old bytes over its rows, and a rule from there to it. */
+  drawGhost(box) {
+    this.ghost?.remove();
+    this.ghost = null;
+    const place = box && this.shared.ghostOf?.(this.fn.boxes.indexOf(box));
+    const lane = place && this.lanes?.lanes.find((l) => l.space === place.space);
+    const boxLane = box && this.lanes?.lanes.find((l) => l.space === box.space);
+    if (!lane || !boxLane) return;
+    const at = (l, offset) => l.left + ((offset - l.lo) / l.span) * l.width;
+    const top = (box.start - this.fn.src_start) * ROW_HEIGHT;
+    const height = (box.end - box.start + 1) * ROW_HEIGHT;
+    const from = at(lane, place.offset);
+    const to = at(boxLane, box.offset);
+    this.ghost = el('div', { class: 'ghost-layer', 'aria-hidden': 'true' },
+      el('div', { class: 'ghost', style: { left: `${from}px`, width: `${Math.max(MIN_BOX, at(lane, place.offset + place.size) - from)}px`, top: `${top}px`, height: `${height}px` } }),
+      from !== to ? el('div', { class: 'ghost-link', style: { left: `${Math.min(from, to)}px`, width: `${Math.abs(to - from)}px`, top: `${top + 5}px` } }) : null);
+    this.lanesArea.append(this.ghost);
+  }
+
+  updateBand(box = this.state.pinned ?? this.state.hovered ?? this.state.counterpart) {
     if (!box) {
       this.band.hidden = true;
       return;
@@ -591,7 +644,8 @@ export class Card {
       this.chipName.textContent = box.name;
       this.showConflictPartners(box);
       this.source.setMarks([box.name, ...box.aliases]);
-      if (!this.state.source) this.setSource(true);
+      // Beside another map (a compare view) the source would take the room.
+      if (!this.state.source && this.shared.sourceOnPin !== false) this.setSource(true);
       this.shared.onPin(this);
     } else {
       this.source.setMarks([]);
@@ -616,7 +670,7 @@ export class Card {
     }, `${this.fn.reserved[w].name} (reserved)`);
     this.chipConflicts.replaceChildren(
       el('span', { class: 'label' }, 'conflicts with'), ...boxes.map(go), ...windows.map(goWindow),
-      more > 0 ? el('span', { class: 'muted' }, `and ${more} more`) : null);
+      ...(more > 0 ? [el('span', { class: 'muted' }, `and ${more} more`)] : []));
     this.chipConflicts.hidden = !boxes.length && !windows.length;
   }
 
@@ -822,10 +876,12 @@ export class Card {
       this.setHitArea(i, false);
       this.setHitArea(i, sliver);
     }
+    this.drawGhost(this.state.pinned ?? this.state.hovered ?? this.state.counterpart);
     const moved = anchorAfterZoom(x, before, this.lanes);
     this.viewport.scrollLeft = Math.max(0, this.viewport.scrollLeft + moved - x);
     this.zoomLevel.textContent = formatZoom(zoom);
     this.changed();
+    this.shared.onView?.(this, 'zoom');
   }
 
   onWheel(e) {
@@ -840,6 +896,7 @@ export class Card {
     for (const b of this.axisButtons) b.setAttribute('aria-pressed', String(b.dataset.axis === axis));
     this.layout();
     this.changed();
+    this.shared.onView?.(this, 'axis');
   }
 
   toggleSpace(space) {
@@ -854,6 +911,7 @@ export class Card {
     }
     this.layout();
     this.changed();
+    this.shared.onView?.(this, 'hidden');
   }
 
   setSource(open) {

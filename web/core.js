@@ -1,5 +1,6 @@
 // The C/JS boundary (include/memory_map.h): bytes of a dump in, the model
-// or a refusal out, in one call to mm_analyze_json. `core` is an
+// or a refusal out, in one call to mm_analyze_json (two dumps in, both
+// models and their comparison out, in one call to mm_compare_json). `core` is an
 // instantiated Emscripten module (build/wasm/memory_map_core.js); this file
 // has no DOM code, so Node tests and the page's worker share it.
 
@@ -15,6 +16,7 @@ export class DumpError extends Error {
     this.kind = report.error;
     this.line = report.line || 0;
     this.functions = report.functions || [];
+    this.side = report.side || null; // comparing: "old" or "new"
   }
 }
 
@@ -88,6 +90,32 @@ export function analyzeDumpJson(core, bytes, { dumpName = 'dump.py', backend = n
     const flags = (withoutSource ? MM_JSON_WITHOUT_SOURCE : 0) | (generalParser ? MM_ANALYZE_GENERAL_PARSER : 0);
     const out = core._mm_analyze_json(input, bytes.length, name, backendPtr, ptoPtr, pto ? pto.length : 0, flags, lenPtr);
     return takeJsonBytes(core, out, lenPtr);
+  } finally {
+    for (const ptr of owned) core._free(ptr);
+  }
+}
+
+/**
+ * Compares two dumps, as the core's JSON bytes: {"old": model, "new":
+ * model, "diff": comparison} (docs/model.md §15), or a refusal naming its
+ * `side`. The page's call: both models without `source`.
+ * @param oldSide, newSide  { bytes: Uint8Array, dumpName, ptoText }
+ * @param options           { backend, withoutSource, generalParser } as for analyzeDumpJson
+ * @returns Uint8Array of UTF-8 JSON, owned by the caller
+ */
+export function compareDumpsJson(core, oldSide, newSide, { backend = null, withoutSource = false, generalParser = false } = {}) {
+  const owned = [];
+  try {
+    const side = ({ bytes, dumpName = 'dump.py', ptoText = null }) => {
+      const pto = ptoText ? encoder.encode(ptoText) : null;
+      return [copyIn(core, bytes, owned), bytes.length, copyIn(core, encoder.encode(dumpName), owned),
+        pto ? copyIn(core, pto, owned) : 0, pto ? pto.length : 0];
+    };
+    const args = [...side(oldSide), ...side(newSide)];
+    const backendPtr = backend ? copyIn(core, encoder.encode(backend), owned) : 0;
+    const lenPtr = copyIn(core, new Uint8Array(4), owned);
+    const flags = (withoutSource ? MM_JSON_WITHOUT_SOURCE : 0) | (generalParser ? MM_ANALYZE_GENERAL_PARSER : 0);
+    return takeJsonBytes(core, core._mm_compare_json(...args, backendPtr, flags, lenPtr), lenPtr);
   } finally {
     for (const ptr of owned) core._free(ptr);
   }

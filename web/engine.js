@@ -9,10 +9,11 @@ const SUPERSEDE_BYTES = 2 * 1024 * 1024;
 
 /** A refusal from the core, or a failure to run it, as the page shows it. */
 export class EngineError extends Error {
-  constructor({ kind, message, line }) {
+  constructor({ kind, message, line, side }) {
     super(message);
     this.kind = kind;
     this.line = line || 0;
+    this.side = side || null; // comparing: the refused side, "old" or "new"
   }
 }
 
@@ -21,7 +22,7 @@ function settleModel(request, json) {
   try {
     request.resolve(parseModel(new Uint8Array(json)));
   } catch (error) {
-    request.reject(new EngineError({ kind: error.kind || 'internal', message: error.message, line: error.line }));
+    request.reject(new EngineError({ kind: error.kind || 'internal', message: error.message, line: error.line, side: error.side }));
   }
 }
 
@@ -59,7 +60,8 @@ export function createEngine(source) {
     if (!worker) start();
     const id = next++;
     return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject, type: message.type, bytes: message.bytes?.byteLength ?? 0 });
+      const bytes = (message.bytes?.byteLength ?? 0) + (message.oldBytes?.byteLength ?? 0) + (message.newBytes?.byteLength ?? 0);
+      pending.set(id, { resolve, reject, type: message.type, bytes });
       worker.postMessage({ ...message, id }, transfer);
     });
   }
@@ -69,7 +71,7 @@ export function createEngine(source) {
    * and they are rejected (kind 'superseded'); a small one just finishes. */
   function supersede() {
     const requests = [...pending.values()];
-    if (!requests.some((r) => r.bytes >= SUPERSEDE_BYTES) || requests.some((r) => r.type !== 'analyze')) return;
+    if (!requests.some((r) => r.bytes >= SUPERSEDE_BYTES) || requests.some((r) => r.type === 'backends')) return;
     worker.terminate();
     worker = null;
     pending.clear();
@@ -82,6 +84,10 @@ export function createEngine(source) {
      *  without the functions' `source`: the caller keeps the bytes and puts
      *  it back (attachSource in core.js). */
     analyze: (bytes, options) => request({ type: 'analyze', bytes, options }, [bytes]),
+    /** Both models (without `source`) and their comparison: { old, new,
+     *  diff }; a refusal says its `side`. Options: { old: { dumpName,
+     *  ptoText }, new: { ... }, backend }. The buffers go to the worker. */
+    compare: (oldBytes, newBytes, options) => request({ type: 'compare', oldBytes, newBytes, options }, [oldBytes, newBytes]),
     backends: () => request({ type: 'backends' }),
     supersede,
   };

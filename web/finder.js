@@ -30,6 +30,14 @@ export class Finder {
     this.search(this.nodes.search.value);
   }
 
+  /** The search alone (a comparison has its own N): `model` is
+   * { functions: [{ name, src_start, boxes }] }, `cards` as setModel's. */
+  setSearch(model, cards) {
+    this.model = model;
+    this.cards = cards;
+    this.search(this.nodes.search.value);
+  }
+
   clear() {
     this.model = null;
     this.cards = [];

@@ -4,12 +4,14 @@
 import { ZOOM_MAX, ZOOM_MIN } from './layout.js';
 
 /**
- * The hash for a view: `#fn=<function>&tile=<name>&line=<n>&zoom=<z>&axis=used&hide=Mat,Left`.
- * Keys with default values are left out; '' when nothing is open.
+ * The hash for a view: `#fn=<function>&side=old&tile=<name>&line=<n>&zoom=<z>&axis=used&hide=Mat,Left`
+ * (`side`: which map of a compare view). Keys with default values are
+ * left out; '' when nothing is open.
  */
-export function formatLink({ fn, tile, line, zoom = 1, axis = 'limit', hidden = [] } = {}) {
+export function formatLink({ fn, side = null, tile, line, zoom = 1, axis = 'limit', hidden = [] } = {}) {
   if (!fn) return '';
   const params = new URLSearchParams({ fn });
+  if (side === 'old') params.set('side', 'old');
   if (tile) params.set('tile', tile);
   if (line) params.set('line', String(line));
   if (zoom !== 1) params.set('zoom', String(Math.round(zoom * 1000) / 1000));
@@ -23,7 +25,7 @@ export function parseLink(hash) {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   const fn = params.get('fn');
   if (!fn) return null;
-  const view = { fn, tile: params.get('tile') || null, line: null, zoom: 1, axis: 'limit', hidden: [] };
+  const view = { fn, side: params.get('side') === 'old' ? 'old' : 'new', tile: params.get('tile') || null, line: null, zoom: 1, axis: 'limit', hidden: [] };
   const line = Number(params.get('line'));
   if (Number.isInteger(line) && line > 0) view.line = line;
   const zoom = Number(params.get('zoom'));
@@ -36,6 +38,7 @@ export function parseLink(hash) {
 /**
  * Where `?dump=<relative url>` points, resolved against the page: a URL on
  * the page's own origin, or { error } saying why not. null without `dump`.
+ * `?base=` (a dump to compare it with) and `?pto=` are held to the same.
  */
 export function dumpSource(search, pageUrl) {
   const params = new URLSearchParams(search);
@@ -57,11 +60,28 @@ export function dumpSource(search, pageUrl) {
   const pto = params.get('pto');
   const ptoUrl = pto ? new URL(pto, page) : null;
   if (ptoUrl && ptoUrl.origin !== page.origin) return { error: `?pto= must point to this site (${page.origin}), not ${ptoUrl.origin}` };
-  let name;
+  const name = fileName(url, 'dump');
+  if (name === null) return { error: `the link is malformed: ?dump=${dump} is not a valid percent-encoded path` };
+  const base = params.get('base');
+  if (!base) return { url: url.href, ptoUrl: ptoUrl?.href ?? null, name, base: null };
+  if (base.includes('\uFFFD')) return { error: `the link is malformed: ?base= is not a valid percent-encoded path (${search.slice(0, 200)})` };
+  let baseUrl;
   try {
-    name = decodeURIComponent(url.pathname.split('/').pop() || 'dump.py');
+    baseUrl = new URL(base, page);
   } catch {
-    return { error: `the link is malformed: ?dump=${dump} is not a valid percent-encoded path` };
+    return { error: `?base=${base} is not a URL` };
   }
-  return { url: url.href, ptoUrl: ptoUrl?.href ?? null, name };
+  if (baseUrl.origin !== page.origin) return { error: `?base= must point to this site (${page.origin}), not ${baseUrl.origin}` };
+  const baseName = fileName(baseUrl, 'base');
+  if (baseName === null) return { error: `the link is malformed: ?base=${base} is not a valid percent-encoded path` };
+  return { url: url.href, ptoUrl: ptoUrl?.href ?? null, name, base: { url: baseUrl.href, name: baseName } };
+}
+
+/** The file name a URL ends in, decoded; null when it cannot be. */
+function fileName(url, fallback) {
+  try {
+    return decodeURIComponent(url.pathname.split('/').pop() || `${fallback}.py`);
+  } catch {
+    return null;
+  }
 }

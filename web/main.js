@@ -1,8 +1,10 @@
 // The page: getting a dump in (drop, file button, folder, example), running
 // the core in the worker, and showing the model or the refusal.
 import { Card } from './card.js';
+import { CompareView } from './compare.js';
 import { attachSource, dumpLines } from './core.js';
 import { clear, el } from './dom.js';
+import { orderPair } from './diff.js';
 import { createEngine } from './engine.js';
 import { Finder } from './finder.js';
 import { resolveFolder } from './folder.js';
@@ -15,8 +17,11 @@ const $ = (id) => document.getElementById(id);
 const page = {
   engine: null,
   // The dump shown or being read: { name, bytes: ArrayBuffer, or file: File
-  // with bytes null until read, pto: string|null, entries, folderName }.
+  // with bytes null until read, pto: string|null, entries, folderName };
+  // when comparing, `input` is the new one and `base` the old (same shape).
   input: null,
+  base: null,
+  compareView: null, // the compare view shown, or null
   generation: 0, // counts the user's actions: only the last one's result is shown
   topbarHeight: 56, // px, kept by trackTopbar
   pass: 'AllocateMemoryAddr',
@@ -91,13 +96,14 @@ function setTitle(dump) {
 /** The hash follows the card last opened, pinned, zoomed or filtered:
  * written once after the current task (opening every card, or a drag,
  * writes it once, not per step). */
-function linkChanged(card) {
+function linkChanged(card, side = null) {
   page.current = card;
+  page.currentSide = side;
   if (page.linkPending) return;
   page.linkPending = true;
   queueMicrotask(() => {
     page.linkPending = false;
-    const hash = page.current ? formatLink(page.current.viewState()) : '';
+    const hash = page.current ? formatLink({ ...page.current.viewState(), side: page.currentSide }) : '';
     if (hash !== location.hash) history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
   });
 }
@@ -112,6 +118,8 @@ function linkChanged(card) {
 function showModel(model, current = () => true) {
   page.tooltip.hide();
   page.finder.clear();
+  page.compareView = null;
+  document.body.classList.remove('comparing');
   const wanted = parseLink(location.hash); // read before the first card rewrites it
   // Each space's pills in a column of their own, the same on every card.
   const spaceRank = new Map();
@@ -159,6 +167,66 @@ function showModel(model, current = () => true) {
   }));
 }
 
+/** The compare view's one line in the top bar. */
+function compareSummaryLine(data) {
+  const { counts } = data.diff;
+  const text = `${data.old.dump} → ${data.new.dump} · ${counts.functions.changed} of ${data.diff.functions.length} functions changed`;
+  $('summary').title = text;
+  return [el('span', { class: 'dump-name' }, `${data.old.dump} → ${data.new.dump}`),
+    el('span', {}, ` · ${counts.functions.changed} of ${data.diff.functions.length} functions changed`)];
+}
+
+/** Shows two dumps compared: { old, new, diff } (source lines attached). */
+function showCompare(data) {
+  page.tooltip.hide();
+  page.finder.clear();
+  const view = new CompareView(data, {
+    tooltip: page.tooltip,
+    onPin: (card) => { page.lastPinned = card; },
+    onChange: (compareCard, side, card) => linkChanged(card, side),
+    mapWidth,
+    topbarHeight: () => page.topbarHeight,
+    onSwap: page.base ? swapCompared : null,
+  });
+  page.compareView = view;
+  page.cards = [];
+  clear($('summary'));
+  $('summary').append(...compareSummaryLine(data));
+  $('message').hidden = true;
+  const cards = $('cards');
+  clear(cards);
+  cards.append(view.element);
+  cards.hidden = false;
+  cards.dataset.complete = 'true';
+  $('legend').hidden = false;
+  document.body.classList.add('comparing');
+  setTitle(`${data.old.dump} → ${data.new.dump}`);
+  const n = view.stops.length;
+  $('anomalies').hidden = false;
+  $('anomalies').classList.toggle('none', n === 0);
+  $('anomaly-count').textContent = n ? `${n} change${n === 1 ? '' : 's'}` : 'no changes';
+  $('anomaly-count').title = 'Changed tiles, and conflicts or tiles over capacity that appeared or went. N / Shift+N: next / previous';
+  const targets = view.searchTargets();
+  page.finder.setSearch(targets.model, targets.cards);
+  $('search').disabled = false;
+  $('copy-link').hidden = false;
+  const wanted = parseLink(location.hash);
+  if (wanted) view.applyView(wanted);
+}
+
+/** N / Shift+N: anomalies of one dump, or the changes of a comparison. */
+function step(direction) {
+  if (!page.compareView) return page.finder.stepAnomaly(direction);
+  const label = page.compareView.stepChange(direction);
+  if (label) $('anomaly-count').textContent = label;
+}
+
+function swapCompared() {
+  if (!page.base) return;
+  [page.base, page.input] = [page.input, page.base];
+  analyse();
+}
+
 function showMessage(kind, title, detail) {
   page.tooltip.hide();
   const box = $('message');
@@ -174,6 +242,8 @@ function showMessage(kind, title, detail) {
     clear($('cards')); // the refused dump's cards go, not only out of sight
     setTitle(null);
     page.cards = [];
+    page.compareView = null;
+    document.body.classList.remove('comparing');
     page.finder.clear();
     $('search').disabled = true;
     $('copy-link').hidden = true;
@@ -189,6 +259,11 @@ function lineOf(bytes, number) {
 }
 
 function showError(name, error, bytes) {
+  if (error.side && page.base) {
+    const input = error.side === 'old' ? page.base : page.input;
+    name = `${input.name} (the ${error.side} side)`;
+    bytes = input.bytes;
+  }
   const where = error.line ? `${name}, line ${error.line}` : name;
   showMessage('error', `Cannot show ${where}`, error.message);
   const context = bytes && error.line ? lineOf(bytes, error.line) : null;
@@ -211,9 +286,39 @@ function begin() {
   return () => generation === page.generation;
 }
 
+/** The two dumps compared: both read, the core compares them in the worker. */
+async function analyseCompare(current) {
+  const { input, base } = page;
+  showMessage('loading', `Comparing ${base.name} with ${input.name}…`);
+  const backend = $('backend').value || null;
+  const { stats } = page;
+  stats.firstCardPainted = 0;
+  try {
+    base.bytes ??= await base.file.arrayBuffer();
+    input.bytes ??= await input.file.arrayBuffer();
+    if (!current()) return;
+    stats.read = performance.now();
+    const data = await page.engine.compare(base.bytes.slice(0), input.bytes.slice(0), {
+      old: { dumpName: base.name, ptoText: base.pto }, new: { dumpName: input.name, ptoText: input.pto }, backend,
+    });
+    stats.modelled = performance.now();
+    if (!current()) return;
+    attachSource(data.old, base.bytes);
+    attachSource(data.new, input.bytes);
+    stats.attached = performance.now();
+    Object.assign(stats, page.engine.stats);
+    showCompare(data);
+    stats.shown = performance.now();
+    requestAnimationFrame(() => setTimeout(() => { stats.firstCardPainted = performance.now(); }));
+  } catch (error) {
+    if (current()) showError(`${base.name} → ${input.name}`, error, null);
+  }
+}
+
 async function analyse(current = begin()) {
   const { input } = page;
   if (!input) return;
+  if (page.base) return analyseCompare(current);
   showMessage('loading', `Reading ${input.name}…`);
   const backend = $('backend').value || null;
   page.stats.firstCardPainted = 0;
@@ -254,17 +359,29 @@ async function openFiles(files, current = begin()) {
     return analyse(current);
   }
   if (!dumps.length) return showMessage('error', 'Nothing to show', 'Drop a pass dump (.py), a build_output/<case>/ folder, or a .pto with a dump.');
+  if (dumps.length > 2) return showMessage('error', `${dumps.length} dumps at once`, 'Drop one dump to see it, or two to compare them (the lower pass number is the old one).');
   // The input is known at once (its bytes are read by analyse): a .pto
   // dropped while they are read applies to it.
-  const input = { name: dumps[0].name, file: dumps[0], bytes: null, pto: null };
+  const inputs = dumps.map((file) => ({ name: file.name, file, bytes: null, pto: null }));
+  const [older, newer] = inputs.length === 2 ? orderPair(inputs[0], inputs[1]) : [null, inputs[0]];
   setLinkedDump(null);
-  page.input = input;
-  $('pass-picker').hidden = true;
-  if (pto.length) input.pto = await ptoText(pto);
+  page.input = newer;
+  page.base = older;
+  hideFolderPickers();
+  if (pto.length) {
+    const text = await ptoText(pto);
+    for (const input of inputs) input.pto = text;
+  }
   return current() ? analyse(current) : undefined;
 }
 
-/** A folder: resolve like the CLI, offer the passes it holds. */
+function hideFolderPickers() {
+  $('pass-picker').hidden = true;
+  $('compare-picker').hidden = true;
+}
+
+/** A folder: resolve like the CLI, offer the passes it holds, and the
+ * passes to compare with (`page.comparePass`, '' for none). */
 async function openFolder(entries, folderName, current = begin()) {
   setLinkedDump(null);
   const resolved = resolveFolder(entries, page.pass, folderName);
@@ -272,14 +389,49 @@ async function openFolder(entries, folderName, current = begin()) {
   clear(picker);
   picker.append(...resolved.passes.map((p) => el('option', { value: p, selected: p === page.pass }, p)));
   $('pass-picker').hidden = resolved.passes.length === 0;
+  const others = resolved.passes.filter((p) => p !== page.pass);
+  if (!others.includes(page.comparePass)) page.comparePass = '';
+  const compare = $('compare-pass');
+  clear(compare);
+  compare.append(el('option', { value: '' }, '—'), ...others.map((p) => el('option', { value: p, selected: p === page.comparePass }, p)));
+  $('compare-picker').hidden = resolved.error != null || others.length === 0;
+  page.base = null;
   if (resolved.error) {
     page.input = null;
     return showMessage('error', `Cannot open ${folderName}`, resolved.error);
   }
-  const input = { name: resolved.dump.name, file: resolved.dump.file, bytes: null, pto: null, entries, folderName };
+  const pto = resolved.pto.length ? await ptoText(resolved.pto.map((e) => e.file)) : null;
+  const input = { name: resolved.dump.name, file: resolved.dump.file, bytes: null, pto, entries, folderName };
   page.input = input;
-  if (resolved.pto.length) input.pto = await ptoText(resolved.pto.map((e) => e.file));
+  if (page.comparePass) {
+    const other = resolveFolder(entries, page.comparePass, folderName);
+    if (other.dump) {
+      const [older, newer] = orderPair({ name: other.dump.name, file: other.dump.file, bytes: null, pto }, input);
+      page.base = older;
+      page.input = { ...newer, entries, folderName };
+    }
+  }
   return current() ? analyse(current) : undefined;
+}
+
+/** Compare…: two dumps, or one to compare with the dump shown (the lower
+ * pass number is the old one). */
+async function compareFiles(files, current) {
+  const dumps = files.filter((f) => !f.name.endsWith('.pto'));
+  const shown = page.input && !page.base ? { ...page.input, entries: undefined, folderName: undefined } : null;
+  if (dumps.length === 1 && shown) {
+    const chosen = { name: dumps[0].name, file: dumps[0], bytes: null, pto: shown.pto };
+    [page.base, page.input] = orderPair(shown, chosen);
+    setLinkedDump(null);
+    hideFolderPickers();
+    return analyse(current);
+  }
+  if (dumps.length !== 2) {
+    return showMessage('error', 'Compare two dumps', shown
+      ? 'Choose one dump to compare with the one shown, or two dumps.'
+      : 'Choose two dumps (.py) to compare, with their .pto files if you have them.');
+  }
+  return openFiles(files, current);
 }
 
 // ----------------------------------------------------------- dropping
@@ -359,6 +511,17 @@ function listenToControls() {
     const current = begin();
     openFolder(page.input.entries, page.input.folderName, current).catch(readFailed(page.input.folderName, current));
   });
+  $('compare-pass').addEventListener('change', (e) => {
+    page.comparePass = e.target.value;
+    if (!page.input?.entries) return;
+    const current = begin();
+    openFolder(page.input.entries, page.input.folderName, current).catch(readFailed(page.input.folderName, current));
+  });
+  $('compare-file').addEventListener('change', (e) => {
+    const current = begin();
+    compareFiles([...e.target.files], current).catch(readFailed('the chosen files', current));
+    e.target.value = '';
+  });
   $('backend').addEventListener('change', () => analyse());
   $('theme').addEventListener('click', () => {
     const order = ['auto', 'light', 'dark'];
@@ -403,7 +566,7 @@ function onKey(e) {
     $('search').select();
   } else if (e.key === 'n' || e.key === 'N') {
     e.preventDefault();
-    page.finder.stepAnomaly(e.shiftKey ? -1 : 1);
+    step(e.shiftKey ? -1 : 1);
   } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
     const card = activeCard();
     if (card?.state.line == null || e.target.closest?.('.splitter')) return;
@@ -426,8 +589,8 @@ function listenToFinder() {
     if (page.finder.query !== search.value) page.finder.search(search.value);
     page.finder.stepMatch(e.shiftKey ? -1 : 1);
   });
-  $('anomaly-next').addEventListener('click', () => page.finder.stepAnomaly(1));
-  $('anomaly-prev').addEventListener('click', () => page.finder.stepAnomaly(-1));
+  $('anomaly-next').addEventListener('click', () => step(1));
+  $('anomaly-prev').addEventListener('click', () => step(-1));
   $('shortcuts-button').addEventListener('click', () => page.shortcuts.toggle());
   $('copy-link').addEventListener('click', copyLink);
 }
@@ -455,17 +618,20 @@ async function openExample(id) {
   if (data) await openExampleData(data);
 }
 
-/** Keeps `?dump=` (and `?pto=`) naming the dump shown when it came from a
- * URL, so the page's link reopens it; any other source drops them. */
+/** Keeps `?dump=` (and `?pto=`, `?base=`) naming the dump shown (and the
+ * one it is compared with) when it came from a URL, so the page's link
+ * reopens it; any other source drops them. */
 function setLinkedDump(data) {
   const params = new URLSearchParams();
   if (data?.url) params.set('dump', data.url);
   if (data?.url && data.ptoUrl) params.set('pto', data.ptoUrl);
+  if (data?.url && data.base?.url) params.set('base', data.base.url);
   const search = params.toString() ? `?${params}` : '';
   if (search !== location.search) history.replaceState(null, '', `${location.pathname}${search}${location.hash}`);
 }
 
-/** A dump by URL or inline text: { name, text | url, pto | ptoUrl }. */
+/** A dump by URL or inline text: { name, text | url, pto | ptoUrl, base },
+ * `base` the dump to compare it with ({ name, url }), or none. */
 async function openExampleData(data, { keepSearch = false } = {}) {
   const current = begin();
   if (!keepSearch) setLinkedDump(data);
@@ -478,9 +644,11 @@ async function openExampleData(data, { keepSearch = false } = {}) {
     // Bytes as published: the core, not the browser, judges the encoding.
     const bytes = data.text != null ? new TextEncoder().encode(data.text).buffer : await (await fetchOk(data.url)).arrayBuffer();
     const pto = data.pto ?? (data.ptoUrl ? await (await fetchOk(data.ptoUrl)).text() : null);
+    const baseBytes = data.base ? await (await fetchOk(data.base.url)).arrayBuffer() : null;
     if (!current()) return;
     page.input = { name: data.name, bytes, pto };
-    $('pass-picker').hidden = true;
+    page.base = data.base ? { name: data.base.name, bytes: baseBytes, pto } : null;
+    hideFolderPickers();
     await analyse(current);
   } catch (error) {
     if (current()) showMessage('error', `Cannot open ${data.name}`, error.message);
@@ -505,7 +673,7 @@ async function openLinkedDump() {
     showMessage('error', 'Cannot open the linked dump', source.error);
     return true;
   }
-  await openExampleData({ name: source.name, url: source.url, ptoUrl: source.ptoUrl }, { keepSearch: true });
+  await openExampleData({ name: source.name, url: source.url, ptoUrl: source.ptoUrl, base: source.base }, { keepSearch: true });
   return true;
 }
 
@@ -536,8 +704,11 @@ function start() {
   relayoutOnResize();
   const embedded = $('memory-map-data')?.textContent.trim();
   if (embedded) {
-    // The CLI's page: the model is in it; the map shows at once.
-    showModel(JSON.parse(embedded));
+    // The CLI's page: the model (or two and their comparison) is in it;
+    // the map shows at once.
+    const data = JSON.parse(embedded);
+    if (data.diff) showCompare(data);
+    else showModel(data);
     $('backend').disabled = true;
     $('backend').title = 'This page was written by the CLI for one backend; run it with -b to change it';
   } else {

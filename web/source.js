@@ -5,12 +5,13 @@ import { clear, el } from './dom.js';
 import { CHAR_WIDTH, ROW_HEIGHT, mentionRanges } from './layout.js';
 
 export class SourceColumn {
-  constructor(fn) {
+  /** `label`: its name for assistive technology (a compare view's maps differ). */
+  constructor(fn, label = `IR source of ${fn.name}`) {
     this.fn = fn;
     this.longest = fn.source.reduce((m, l) => Math.max(m, l.length), 0);
     this.rows = el('div', { class: 'source-rows' });
     // A Tab stop of its own: its long lines scroll sideways by keyboard too.
-    this.window = el('div', { class: 'source-window', tabindex: '0', role: 'region', 'aria-label': `IR source of ${fn.name}` }, this.rows);
+    this.window = el('div', { class: 'source-window', tabindex: '0', role: 'region', 'aria-label': label }, this.rows);
     this.element = el('div', { class: 'left-column' }, this.window);
     this.range = null;
     this.rowsByLine = new Map(); // line -> row element, for the lines drawn

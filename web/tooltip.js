@@ -56,7 +56,7 @@ export function boxFacts(box, space, fn = null) {
 export class Tooltip {
   constructor() {
     this.element = el('div', { class: 'tooltip', role: 'tooltip', hidden: true });
-    document.body.append(this.element);
+    (document.querySelector('main') ?? document.body).append(this.element); // inside a landmark
   }
 
   show(box, space, x, y, fn = null) {

@@ -1,7 +1,7 @@
 // The page's worker: owns the WebAssembly core and answers requests, so a
 // big dump never stalls the page. Bundled (tools/bundle.mjs) after the
 // Emscripten glue, which defines createMemoryMapCore.
-import { analyzeDumpJson, listBackends } from './core.js';
+import { analyzeDumpJson, compareDumpsJson, listBackends } from './core.js';
 
 let corePromise = null;
 
@@ -73,7 +73,7 @@ warmUp(WARM_UP_RUNS);
 
 self.onmessage = async ({ data }) => {
   const { id } = data;
-  if (data.type === 'analyze') busy = true;
+  if (data.type !== 'backends') busy = true;
   try {
     const instance = await core();
     const started = performance.now();
@@ -83,7 +83,10 @@ self.onmessage = async ({ data }) => {
     }
     // The JSON bytes are handed over, not copied; the page parses them and
     // puts the source lines back from the bytes it kept (attachSource).
-    const json = analyzeDumpJson(instance, new Uint8Array(data.bytes), { ...data.options, withoutSource: true });
+    const json = data.type === 'compare'
+      ? compareDumpsJson(instance, { ...data.options.old, bytes: new Uint8Array(data.oldBytes) },
+        { ...data.options.new, bytes: new Uint8Array(data.newBytes) }, { backend: data.options.backend, withoutSource: true })
+      : analyzeDumpJson(instance, new Uint8Array(data.bytes), { ...data.options, withoutSource: true });
     self.postMessage({ id, json: json.buffer, coreMs: performance.now() - started, heapBytes: instance.HEAPU8.length },
       [json.buffer]);
   } catch (error) {

@@ -1,0 +1,260 @@
+// The compare view in Chromium (docs/page.md, "Comparing two dumps"): two
+// dumps dropped, the summary and cards as `--diff` counts them, both maps
+// on one byte scale, changed tiles marked, a tile's counterpart and its old
+// place on hover, N through the changes, the filter, links that reopen a
+// comparison, a folder's "compare with", a refused side, the CLI's page.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+
+import { drop, finish, fixture, launch, openPage, pageWith as openPageWith, rect } from './browser.mjs';
+import { corpus, run } from './helpers.mjs';
+
+let env;
+before(async () => { env = await launch(); });
+after(async () => { await env?.close(); });
+
+const passes = 'cases/decode_fwd/passes_dump';
+const dump35 = fixture(`${passes}/35_after_DeriveCallDirections.py`);
+const dump41 = fixture(`${passes}/41_after_MaterializeRuntimeScopes.py`);
+const work = mkdtempSync(join(tmpdir(), 'mm-compare-page-'));
+
+/** The comparison the CLI makes of two texts (the oracle of the page's). */
+function cliDiff(a, b) {
+  writeFileSync(join(work, a.name), a.text);
+  writeFileSync(join(work, b.name), b.text);
+  const result = run(['--diff', join(work, a.name), join(work, b.name), '--json']);
+  assert.equal(result.status, 0, result.stderr);
+  return JSON.parse(result.stdout);
+}
+
+/** The real 41 dump with silu's sigmoid tile moved and an up_chunk tile
+ * grown: a move, a resize and a conflict that appears. */
+function edited() {
+  const lines = dump41.text.split('\n');
+  const start = lines.findIndex((l) => l.trim().startsWith('def silu('));
+  const set = (name, field, value) => {
+    const at = lines.findIndex((l, i) => i > start && l.trim().startsWith(`${name}: pl.Tile[`));
+    lines[at] = lines[at].replace(/pl\.MemRef\((\w+), pl\.const\((\d+), pl\.INT64\), (\d+)\)/, (_, base, o, s) =>
+      `pl.MemRef(${base}, pl.const(${field === 'offset' ? value : o}, pl.INT64), ${field === 'size' ? value : s})`);
+  };
+  set('sigmoid_inline293__tile', 'offset', 100000);
+  set('up_chunk_inline46__tile_1', 'size', 32768);
+  return { name: '42_after_Edited.py', text: lines.join('\n') };
+}
+
+const shown = (page) => page.waitForSelector('.compare-cards[data-complete="true"] .compare-card.open .compare-side.new .box');
+
+async function compared(files, options) {
+  const page = await openPage(env.browser, env.url, options);
+  await drop(page, files);
+  await shown(page);
+  return page;
+}
+
+describe('two dumps dropped', () => {
+  test('the lower pass number is old; the summary and the cards count what --diff counts', async () => {
+    const diff = cliDiff(dump35, dump41);
+    const page = await compared([dump41, dump35]); // the newer first: order by pass number
+    const sides = await page.locator('.compare-summary .compare-sides').innerText();
+    assert.match(sides, /^OLD 35_after_DeriveCallDirections\.py \(Ascend910B\) → NEW 41_after_MaterializeRuntimeScopes\.py/i);
+    const { functions: f, tiles: t } = diff.counts;
+    const counts = await page.locator('.compare-counts').innerText();
+    assert.ok(counts.includes(`${diff.functions.length} functions: ${f.changed} changed, ${f.unchanged} unchanged, ${f.added} added, ${f.removed} removed`), counts);
+    assert.ok(counts.includes(`tiles: ${t.moved} moved, ${t.resized} resized, ${t.longer} live longer, ${t.shorter} shorter`), counts);
+    assert.equal(await page.locator('.compare-verdict').innerText(), 'no memory regression');
+    // Changed functions only, by default; then all, in the comparison's order.
+    const names = () => page.locator('.compare-card').evaluateAll((cards) => cards.map((c) => c.dataset.function));
+    assert.deepEqual(await names(), diff.functions.filter((x) => x.status === 'changed').map((x) => x.name));
+    await page.locator('.filter[data-filter="all"]').click();
+    await page.waitForSelector('.compare-cards[data-complete="true"]');
+    assert.deepEqual(await names(), diff.functions.map((x) => x.name));
+    assert.equal(await page.locator('#anomaly-count').innerText(), `${diff.counts.tiles.longer + diff.counts.tiles.shorter + diff.counts.tiles.removed} changes`);
+    assert.equal(await page.title(), '35_after_DeriveCallDirections.py → 41_after_MaterializeRuntimeScopes.py — Memory Map');
+    await finish(page);
+  });
+
+  test('the first changed card: both maps, pills old → new, a lane per space on one byte scale', async () => {
+    const page = await compared([dump35, dump41]);
+    const card = page.locator('.compare-card.open');
+    assert.equal(await card.getAttribute('data-function'), 'down_proj');
+    assert.deepEqual(await card.locator('.compare-pill').allInnerTexts(),
+      ['Mat 260 KB → 260 KB same', 'Left 1 KB → 1 KB same', 'Right 64 KB → 64 KB same', 'Acc 64 KB → 64 KB same']);
+    for (const space of ['Mat', 'Left', 'Right', 'Acc']) {
+      const [a, b] = await Promise.all(['old', 'new'].map((side) => rect(card.locator(`.compare-side.${side} .lane[data-space="${space}"]`))));
+      assert.ok(Math.abs(a.width - b.width) < 0.5, `${space}: ${a.width} and ${b.width} px`);
+    }
+    // A tile that lives shorter in NEW is marked on both sides.
+    const tile = 'c_acc_v2_inline38__tile_l0_a_1';
+    for (const side of ['old', 'new']) {
+      assert.match(await card.locator(`.compare-side.${side} .box[data-tile="${tile}"]`).getAttribute('class'), /diff-shorter/);
+    }
+    await finish(page);
+  });
+});
+
+describe('an edited copy of a real dump', () => {
+  test('moved and resized: marked, the pill grows, hover lights the counterpart and shows where it was', async () => {
+    const page = await compared([dump41, edited()]);
+    const card = page.locator('.compare-card[data-function="silu"]');
+    assert.match(await card.getAttribute('class'), /open/);
+    assert.equal(await card.locator('.compare-pill').innerText(), 'Vec 96.1 KB → 113.7 KB +17.6 KB (+18.3%)');
+    assert.match(await card.locator('.compare-pill').getAttribute('class'), /grew/);
+    const moved = card.locator('.compare-side.new .box[data-tile="sigmoid_inline293__tile"]');
+    const was = card.locator('.compare-side.old .box[data-tile="sigmoid_inline293__tile"]');
+    assert.match(await moved.getAttribute('class'), /diff-moved/);
+    assert.match(await was.getAttribute('class'), /diff-moved.*diff-was/);
+    await moved.dispatchEvent('pointerover');
+    assert.match(await was.getAttribute('class'), /counterpart/);
+    // The ghost sits where the old box is, in its lane: one byte scale.
+    const ghost = await rect(card.locator('.compare-side.new .ghost'));
+    const [oldBox, oldLane, newLane] = await Promise.all([rect(was), rect(card.locator('.compare-side.old .lane[data-space="Vec"]')),
+      rect(card.locator('.compare-side.new .lane[data-space="Vec"]'))]);
+    assert.ok(Math.abs((ghost.x - newLane.x) - (oldBox.x - oldLane.x)) < 1.5, `${ghost.x - newLane.x} vs ${oldBox.x - oldLane.x}`);
+    assert.ok(Math.abs(ghost.width - oldBox.width) < 1.5);
+    const tip = await page.locator('.tooltip').innerText();
+    assert.match(tip, /moved: Vec mem_vec_14 \[16384, 32768\) → Vec mem_vec_14 \[100000, 116384\)/);
+    assert.match(await page.locator('.compare-verdict').innerText(), /^2 regressions \(as --diff --check counts them\) · Vec \+17\.6 KB in silu$/);
+    await finish(page);
+  });
+
+  test('N and Shift+N go through the changes, pinning each; the hash names the side', async () => {
+    const diff = cliDiff(dump41, edited());
+    const silu = diff.functions.find((x) => x.name === 'silu');
+    const page = await compared([dump41, edited()]);
+    const stops = [...silu.tiles.map((t) => t.name), ...silu.anomalies.map((a) => a.kind.replaceAll('_', ' '))];
+    await page.keyboard.press('n');
+    assert.equal(await page.locator('#anomaly-count').innerText(), `1 / ${stops.length}: silu: ${silu.tiles[0].name} ${silu.tiles[0].changes.join(', ')}`);
+    assert.equal(await page.locator('.compare-side.new .chip-name').innerText(), silu.tiles[0].name);
+    assert.match(await page.evaluate(() => location.hash), new RegExp(`^#fn=silu&tile=${silu.tiles[0].name}`));
+    // The pinned side shows its chip and conflicts above its map; line N
+    // still sits at one height on both sides.
+    const card = page.locator('.compare-card[data-function="silu"]');
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll('.compare-card[data-function="silu"] .compare-side .lanes')];
+      return rows.length === 2 && Math.abs(rows[0].getBoundingClientRect().top - rows[1].getBoundingClientRect().top) < 1;
+    });
+    assert.ok(await card.locator('.compare-side.new .chip-conflicts').isVisible());
+    assert.ok(!(await card.locator('.compare-side.old .chip').isVisible()));
+    await page.keyboard.press('Shift+N');
+    await page.keyboard.press('Shift+N');
+    assert.match(await page.locator('#anomaly-count').innerText(), new RegExp(`^${stops.length - 1} / ${stops.length}: silu: `));
+    await finish(page);
+  });
+  test('search finds tiles on both sides, and a function the filter hides', async () => {
+    const page = await compared([dump41, edited()]);
+    const oracle = cliDiff(dump41, edited());
+    const silu = oracle.functions.find((x) => x.name === 'silu');
+    // The oracle: the boxes of silu holding the name, in each side's CLI model.
+    const holding = (dump) => {
+      writeFileSync(join(work, dump.name), dump.text);
+      const model = JSON.parse(run([join(work, dump.name), '--json']).stdout);
+      return model.functions.find((fn) => fn.name === 'silu').boxes
+        .filter((b) => b.name === 'sigmoid_inline293__tile' || b.aliases.includes('sigmoid_inline293__tile')).length;
+    };
+    await page.fill('#search', '/^sigmoid_inline293__tile$/');
+    await page.waitForFunction(() => /match/.test(document.getElementById('search-status').textContent));
+    const card = page.locator('.compare-card[data-function="silu"]');
+    assert.equal(await card.locator('.compare-side.new .box.match').count(), holding(edited()));
+    assert.equal(await card.locator('.compare-side.old .box.match').count(), holding(dump41));
+    await page.press('#search', 'Enter');
+    assert.equal(await card.locator('.compare-side.new .chip-name').innerText(), 'sigmoid_inline293__tile');
+    // A function unchanged (hidden by the filter) is listed when found.
+    const unchanged = oracle.functions.find((x) => x.status === 'unchanged' && x !== silu).name;
+    await page.fill('#search', `/^${unchanged}$/`);
+    await page.waitForFunction(() => /^1 match$/.test(document.getElementById('search-status').textContent));
+    await page.press('#search', 'Enter');
+    await page.locator(`.compare-card[data-function="${unchanged}"].open`).waitFor();
+    assert.equal(await page.locator('.filter[data-filter="all"]').getAttribute('aria-pressed'), 'true');
+    await finish(page);
+  });
+});
+
+describe('ways in', () => {
+  test('the site\'s compare example: a link that reopens the comparison, the pinned tile too', async () => {
+    const page = await openPage(env.browser, env.url);
+    await page.locator('button[data-example="compare"]').click();
+    await shown(page);
+    await page.keyboard.press('n');
+    const pinned = await page.locator('.compare-side .chip:not([hidden]) .chip-name').innerText();
+    const href = await page.evaluate(() => location.href);
+    assert.match(href, /\?dump=.*41_after_MaterializeRuntimeScopes\.py.*&base=.*35_after_DeriveCallDirections\.py#fn=/);
+    const again = await openPage(env.browser, href);
+    await shown(again);
+    await again.waitForSelector('.compare-side .chip:not([hidden])');
+    assert.equal(await again.locator('.compare-side .chip:not([hidden]) .chip-name').innerText(), pinned);
+    await finish(again);
+    await finish(page);
+  });
+
+  test('a folder\'s "compare with": another pass of the same case', async () => {
+    const page = await openPage(env.browser, env.url);
+    await page.setInputFiles('#folder', join(corpus, 'cases', 'decode_fwd'));
+    await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
+    const options = await page.locator('#compare-pass option').allInnerTexts();
+    // Every other pass of the case, as the pass picker lists them.
+    const passNames = await page.locator('#pass option').allInnerTexts();
+    assert.deepEqual(options, ['—', ...passNames.filter((p) => p !== 'AllocateMemoryAddr')]);
+    assert.ok(options.includes('MaterializeRuntimeScopes'));
+    await page.selectOption('#compare-pass', 'MaterializeRuntimeScopes');
+    await shown(page);
+    assert.match(await page.locator('.compare-sides').innerText(), /32_after_AllocateMemoryAddr\.py \(Ascend910B\) → NEW 41_after_MaterializeRuntimeScopes\.py \(Ascend910B\)/);
+    await page.selectOption('#compare-pass', '');
+    await page.waitForSelector('#cards[data-complete="true"] > .card.open .box');
+    assert.equal(await page.locator('.compare-view').count(), 0);
+    await finish(page);
+  });
+
+  test('Compare… with one dump compares it with the dump shown', async () => {
+    const page = await openPageWith(env.browser, env.url, [dump41]);
+    writeFileSync(join(work, dump35.name), dump35.text);
+    await page.setInputFiles('#compare-file', join(work, dump35.name));
+    await shown(page);
+    assert.match(await page.locator('.compare-sides').innerText(), /35_after_DeriveCallDirections\.py .*→ NEW 41_after/);
+    await finish(page);
+  });
+
+  test('a refused side is named in the message; the page takes the next drop', async () => {
+    const page = await openPage(env.browser, env.url);
+    await drop(page, [dump35, { name: '50_after_Broken.py', text: 'def f(:\n' }]);
+    await page.waitForSelector('#message.error');
+    assert.match(await page.locator('#message h2').innerText(), /^Cannot show 50_after_Broken\.py \(the new side\), line 1$/);
+    await drop(page, [dump35, dump41]);
+    await shown(page);
+    await finish(page);
+  });
+
+  test('the CLI\'s compare page (--diff OLD NEW -o) opens from file:// and shows the comparison', async () => {
+    writeFileSync(join(work, dump35.name), dump35.text);
+    writeFileSync(join(work, dump41.name), dump41.text);
+    const out = join(work, 'compare.html');
+    assert.equal(run(['--diff', join(work, dump35.name), join(work, dump41.name), '-o', out]).status, 0);
+    const page = await openPage(env.browser, pathToFileURL(out).href);
+    await shown(page);
+    assert.equal(await page.locator('.compare-card').count(), 8);
+    assert.ok(page.requests.every((u) => u.startsWith('file:') || u.startsWith('data:') || u.startsWith('blob:')), page.requests.join(' '));
+    await finish(page);
+  });
+});
+
+describe('accessibility (axe-core)', () => {
+  for (const colorScheme of ['light', 'dark']) {
+    test(`no violation in the compare view, ${colorScheme}, a tile hovered`, async () => {
+      const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+      const page = await env.browser.newPage({ viewport: { width: 1400, height: 900 }, colorScheme, bypassCSP: true });
+      await page.goto(env.url);
+      await drop(page, [dump41, edited()]);
+      await shown(page);
+      await page.locator('.compare-side.new .box[data-tile="sigmoid_inline293__tile"]').dispatchEvent('pointerover');
+      await page.addScriptTag({ content: axe });
+      const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+        .map((v) => `${v.id}: ${v.help} (${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')})`));
+      assert.deepEqual(violations, []);
+      await page.close();
+    });
+  }
+});

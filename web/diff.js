@@ -1,0 +1,119 @@
+// Reading the core's comparison of two dumps (docs/model.md §15) for the
+// compare view: counterparts, what changed of each tile, the figures of the
+// summary and the pills. Pure functions (no DOM), tested in Node.
+import { byteRange, formatBytes } from './layout.js';
+
+/** Counterparts and changes of one function's boxes, by box index on
+ * each side: { toOld, toNew, oldChange, newChange } (Maps). */
+export function boxIndex(fnDiff) {
+  const toOld = new Map();
+  const toNew = new Map();
+  for (const [o, n] of fnDiff.pairs) {
+    toOld.set(n, o);
+    if (!toNew.has(o)) toNew.set(o, n);
+  }
+  const oldChange = new Map();
+  const newChange = new Map();
+  for (const t of fnDiff.tiles) {
+    if (t.new_box !== null) newChange.set(t.new_box, t);
+    if (t.old_box !== null && !oldChange.has(t.old_box)) oldChange.set(t.old_box, t);
+  }
+  return { toOld, toNew, oldChange, newChange };
+}
+
+/** The classes a changed box gets on `side` ('old' or 'new'). */
+export function changeClasses(tile, side) {
+  if (!tile) return [];
+  const classes = tile.changes.map((c) => `diff-${c}`);
+  if (side === 'old' && tile.new_box !== null && tile.changes.some((c) => c === 'moved' || c === 'resized')) classes.push('diff-was');
+  return classes;
+}
+
+const placeText = (b) => `${b.space} ${b.base} ${byteRange(b.offset, b.size)}`;
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** One note per change of a tile, for its tooltip. */
+export function changeNotes(tile) {
+  if (!tile) return [];
+  const { old: was, new: now } = tile;
+  const notes = [];
+  for (const change of tile.changes) {
+    if (change === 'added') notes.push('added: not in the old dump');
+    else if (change === 'removed') notes.push('removed: not in the new dump');
+    else if (change === 'moved') notes.push(`moved: ${placeText(was)} → ${placeText(now)}`);
+    else if (change === 'resized') notes.push(`resized: ${formatBytes(was.size)} → ${formatBytes(now.size)} (${signedBytes(now.size - was.size)})`);
+    else notes.push(`live ${change}: ${plural(was.statements, 'statement')} → ${plural(now.statements, 'statement')}`);
+  }
+  if (was && now && was.name !== now.name) notes.push(`was ${was.name} in the old dump`);
+  return notes;
+}
+
+/** "+8 KB", "−512 B", "0 B". */
+export function signedBytes(n) {
+  if (n === 0) return '0 B';
+  return `${n > 0 ? '+' : '−'}${formatBytes(Math.abs(n))}`;
+}
+
+/** A space's high-water mark old → new: its texts and whether it grew. */
+export function hwmChange(spaceDiff) {
+  const before = spaceDiff.old ? spaceDiff.old.hwm_with_reserved : 0;
+  const after = spaceDiff.new ? spaceDiff.new.hwm_with_reserved : 0;
+  const change = after - before;
+  const percent = before > 0 && change ? ` (${change > 0 ? '+' : '−'}${(Math.abs(change) / before * 100).toFixed(1)}%)` : '';
+  return {
+    before, after, change,
+    level: change > 0 ? 'grew' : change < 0 ? 'shrank' : 'same',
+    text: spaceDiff.old && spaceDiff.new ? `${formatBytes(before)} → ${formatBytes(after)}` : spaceDiff.old ? `${formatBytes(before)} → none` : `none → ${formatBytes(after)}`,
+    changeText: change ? `${signedBytes(change)}${percent}` : 'same',
+  };
+}
+
+/** The summary at the top: counts, and per space the largest change of
+ * its high-water mark (by size; the first function when equal). */
+export function compareSummary(diff) {
+  const largest = new Map();
+  for (const fn of diff.functions) {
+    for (const s of fn.spaces) {
+      const { change } = hwmChange(s);
+      const best = largest.get(s.space);
+      if (change !== 0 && (!best || Math.abs(change) > Math.abs(best.change))) largest.set(s.space, { space: s.space, fn: fn.name, change });
+    }
+  }
+  return { counts: diff.counts, regressions: diff.regressions, largest: [...largest.values()] };
+}
+
+/** What N steps through in the compare view: every changed tile and every
+ * anomaly that appeared or went, in function order; each { fn (index in
+ * diff.functions), side, box, label }. */
+export function changeStops(diff) {
+  const stops = [];
+  diff.functions.forEach((fn, f) => {
+    for (const t of fn.tiles) {
+      const side = t.new_box !== null ? 'new' : 'old';
+      stops.push({ fn: f, side, box: side === 'new' ? t.new_box : t.old_box, label: `${fn.name}: ${t.name} ${t.changes.join(', ')}` });
+    }
+    for (const a of fn.anomalies) {
+      if (a.box === null) continue;
+      const side = a.change === 'appeared' ? 'new' : 'old';
+      stops.push({ fn: f, side, box: a.box, label: `${fn.name}: ${a.kind.replaceAll('_', ' ')} ${a.change}` });
+    }
+  });
+  return stops;
+}
+
+/** The functions the filter shows: all, or those not unchanged. */
+export const shownFunctions = (diff, filter) => diff.functions
+  .map((fn, index) => ({ fn, index }))
+  .filter(({ fn }) => filter === 'all' || fn.status !== 'unchanged');
+
+/** Which of two dump names is the older: the lower pass number first
+ * (`9_after_X` before `10_after_Y`), else the order given. */
+export function orderPair(a, b) {
+  const number = (name) => {
+    const m = /^(\d+)_after_/.exec(name);
+    return m ? Number(m[1]) : null;
+  };
+  const x = number(a.name);
+  const y = number(b.name);
+  return x !== null && y !== null && y < x ? [b, a] : [a, b];
+}
