@@ -9,28 +9,35 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 
 import { drop, fixture, launch, openPage, settled } from './browser.mjs';
-import { stripLineComments } from '../tools/bundle.mjs';
 import { corpus, root, run } from './helpers.mjs';
 
 describe('the bundle', () => {
-  test('drops whole-line comments only, and stops on forms where that would be unsafe', () => {
-    const source = [
-      '// a line comment',
-      'const a = 1; // kept: code comes first',
-      '/**',
-      ' * a block',
-      ' */',
-      "const url = 'file://x'; /* kept too */",
-      '  /* one line */',
-      'const b = `${a}//not a comment`;',
-    ].join('\n');
-    assert.equal(stripLineComments('t.js', source), [
-      'const a = 1; // kept: code comes first',
-      "const url = 'file://x'; /* kept too */",
-      'const b = `${a}//not a comment`;',
-    ].join('\n'));
-    assert.throws(() => stripLineComments('t.js', 'const s = `a\n// b`;'), /t\.js:1: a template literal spanning lines/);
-    assert.throws(() => stripLineComments('t.js', '/* c */ f();'), /t\.js:1: code after a block comment/);
+  test('the site\'s script and style are minified, with source maps back to every module of web/', () => {
+    const site = join(root, 'dist', 'site');
+    const imported = (name, seen = new Set()) => {
+      if (seen.has(name)) return seen;
+      seen.add(name);
+      for (const [, dep] of readFileSync(join(root, 'web', name), 'utf8').matchAll(/from '\.\/([\w-]+\.js)'/g)) imported(dep, seen);
+      return seen;
+    };
+    for (const [file, entry] of [['app.js', 'main.js'], ['style.css', 'style.css']]) {
+      const code = readFileSync(join(site, file), 'utf8');
+      assert.match(code.trimEnd().split('\n').at(-1), new RegExp(`sourceMappingURL=${file}\\.map`));
+      const expected = entry.endsWith('.css') ? ['style.css'] : [...imported(entry)].sort();
+      const sourceBytes = expected.reduce((n, name) => n + readFileSync(join(root, 'web', name)).length, 0);
+      // Minified: no comments left; the script's names shortened (60 % of
+      // its sources' size at most), the style on one line.
+      assert.doesNotMatch(code, /^\s*\/\/(?!# sourceMappingURL)|\/\*\*/m);
+      if (file.endsWith('.css')) assert.equal(code.trimEnd().split('\n').length, 2, 'one line, and the map\'s');
+      else assert.ok(code.length < sourceBytes * 0.6, `${file}: ${code.length} bytes of ${sourceBytes}`);
+      const map = JSON.parse(readFileSync(join(site, `${file}.map`), 'utf8'));
+      const sources = map.sources.map((s) => s.split('/').pop()).sort();
+      assert.deepEqual(sources, expected);
+      assert.equal(map.sourcesContent.length, map.sources.length);
+    }
+    // The one file has the same code inline, without the map's link.
+    const offline = readFileSync(join(root, 'dist', 'memory-map.html'), 'utf8');
+    assert.doesNotMatch(offline, /sourceMappingURL/);
   });
 });
 

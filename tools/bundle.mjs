@@ -1,16 +1,19 @@
 // Builds the page's two forms from web/ and the Emscripten module:
 //   dist/site/            the static site (relative URLs only): index.html,
-//                         app.js, style.css, examples/
+//                         app.js and style.css with their source maps,
+//                         examples/
 //   dist/memory-map.html  one file, everything inline, for file:// (and the
 //                         template of the CLI's pages)
-// ES modules are joined into one classic script by a small module table
-// (file:// forbids module imports); inline scripts and styles are allowed by
-// their sha256 in a strict Content Security Policy.
+// esbuild joins the ES modules into one classic script (file:// forbids
+// module imports) and minifies it and the CSS; inline scripts and styles
+// are allowed by their sha256 in a strict Content Security Policy.
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+
+import { buildSync } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'web');
@@ -19,61 +22,33 @@ const corpus = join(root, 'tests', 'fixtures', 'corpus');
 
 const read = (path) => readFileSync(path, 'utf8');
 
+// The browsers the page is tested in, and what their ESR and stable
+// releases of the last two years run.
+const TARGET = ['chrome110', 'firefox115', 'safari16'];
+
 /**
- * `source` without its whole-line comments (`//` lines, and `/* … *\/`
- * blocks that start and end lines), blank lines and indentation: the
- * one-file page must stay under 300 KB, and a third of web/'s bytes are
- * comments. Safe because no string
- * or template literal in web/ spans lines; a form that would make this
- * unsafe (an odd number of backticks on a line, code after a block comment
- * on its line) stops the build.
+ * `entry` (in web/) and what it imports, as one minified classic script
+ * (or style sheet, for a .css). With `map`, the source map too, named
+ * `map` and linked from the last line: { code, map }.
  */
-export function stripLineComments(name, source) {
-  const kept = [];
-  let inBlock = false;
-  source.split('\n').forEach((line, i) => {
-    const text = line.trim();
-    const where = `${name}:${i + 1}`;
-    if ((line.match(/`/g) || []).length % 2) throw new Error(`${where}: a template literal spanning lines`);
-    if (inBlock || text.startsWith('/*')) {
-      const end = text.indexOf('*/');
-      if (end >= 0 && end !== text.length - 2) throw new Error(`${where}: code after a block comment`);
-      inBlock = end < 0;
-      return;
-    }
-    if (text && !text.startsWith('//')) kept.push(text); // indentation too: no string spans lines
+export function bundle(entry, { map = null } = {}) {
+  const result = buildSync({
+    entryPoints: [join(web, entry)],
+    bundle: true,
+    minify: true,
+    format: entry.endsWith('.css') ? undefined : 'iife',
+    target: TARGET,
+    legalComments: 'none',
+    sourcemap: map ? 'external' : false,
+    outfile: join(dist, 'site', map ?? entry).replace(/\.map$/, ''),
+    write: false,
+    logLevel: 'silent',
   });
-  return kept.join('\n');
-}
-
-/** `css` without its comments and indentation (a comment may span lines;
- * no string in web/style.css holds a comment's markers). */
-export function compactCss(css) {
-  return css.replace(/\/\*[\s\S]*?\*\//g, '').split('\n').map((line) => line.trim()).filter(Boolean).join('\n');
-}
-
-/** Joins `entry` and what it imports (./x.js, named imports) into one script. */
-export function bundleModules(entry, dir = web) {
-  const order = [];
-  const seen = new Set();
-  const visit = (name) => {
-    if (seen.has(name)) return;
-    seen.add(name);
-    const source = stripLineComments(name, read(join(dir, name)));
-    for (const [, , dep] of source.matchAll(/^import\s*\{([^}]*)\}\s*from\s*'\.\/([\w-]+\.js)';/gm)) visit(dep);
-    order.push({ name, source });
-  };
-  visit(entry);
-  const modules = order.map(({ name, source }) => {
-    const exported = [...source.matchAll(/^export\s+(?:async\s+)?(?:function\*?|class|const|let)\s+([\w$]+)/gm)].map((m) => m[1]);
-    const body = source
-      .replace(/^import\s*\{([^}]*)\}\s*from\s*'\.\/([\w-]+\.js)';/gm, (_, names, dep) =>
-        `const {${names.replace(/\s+as\s+/g, ': ')}} = modules['${dep}'];`)
-      .replace(/^export\s+/gm, '');
-    if (/^\s*(import|export)\b/m.test(body)) throw new Error(`${name}: an import or export form the bundler does not handle`);
-    return `modules['${name}'] = (() => {\n${body}\nreturn { ${exported.join(', ')} };\n})();`;
-  });
-  return `'use strict';\n(() => {\nconst modules = {};\n${modules.join('\n')}\n})();\n`;
+  const code = result.outputFiles.find((f) => !f.path.endsWith('.map')).text.trimEnd();
+  const mapFile = result.outputFiles.find((f) => f.path.endsWith('.map'));
+  if (!map) return { code, map: null };
+  const link = entry.endsWith('.css') ? `/*# sourceMappingURL=${map} */` : `//# sourceMappingURL=${map}`;
+  return { code: `${code}\n${link}\n`, map: mapFile.text };
 }
 
 const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -127,7 +102,7 @@ export function workerSource(module = 'memory_map_core.js') {
   const glue = read(join(root, 'build', 'wasm', module));
   const wasm = gzipSync(readFileSync(join(root, 'build', 'wasm', module.replace(/\.js$/, '.wasm'))), { level: 9 });
   const binary = `self.memoryMapWasmGzip = '${wasm.toString('base64')}';`;
-  return assertEmbeddable('worker', `${glue}\n${binary}\n${bundleModules('worker.js')}`);
+  return assertEmbeddable('worker', `${glue}\n${binary}\n${bundle('worker.js').code}`);
 }
 
 /** The site's compare example: a pass before Simplify and one after it
@@ -136,8 +111,10 @@ const comparedPasses = ['35_after_DeriveCallDirections.py', '41_after_Materializ
 
 function build() {
   const worker = workerSource();
-  const app = assertEmbeddable('app', bundleModules('main.js'));
-  const style = assertEmbeddable('style', compactCss(read(join(web, 'style.css'))));
+  const app = assertEmbeddable('app', bundle('main.js').code);
+  const style = assertEmbeddable('style', bundle('style.css').code);
+  const siteApp = bundle('main.js', { map: 'app.js.map' });
+  const siteStyle = bundle('style.css', { map: 'style.css.map' });
 
   const small = { name: 'diagnose_indexer_weights.py', path: join(corpus, 'real', 'diagnose_indexer_weights.py') };
   const caseDir = join(corpus, 'cases', 'decode_fwd');
@@ -149,8 +126,10 @@ function build() {
   }
   copyFileSync(join(caseDir, 'ptoas', 'k_seed.pto'), join(dist, 'site', 'examples', 'decode_fwd', 'k_seed.pto'));
   copyFileSync(small.path, join(dist, 'site', 'examples', small.name));
-  writeFileSync(join(dist, 'site', 'app.js'), app);
-  writeFileSync(join(dist, 'site', 'style.css'), style);
+  writeFileSync(join(dist, 'site', 'app.js'), assertEmbeddable('app', siteApp.code));
+  writeFileSync(join(dist, 'site', 'app.js.map'), siteApp.map);
+  writeFileSync(join(dist, 'site', 'style.css'), siteStyle.code);
+  writeFileSync(join(dist, 'site', 'style.css.map'), siteStyle.map);
   const site = page({
     cspValue: csp({ scripts: "'self'", styles: "'self'", connect: "'self'" }),
     style: '<link rel="stylesheet" href="style.css">',
