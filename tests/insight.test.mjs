@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { anomalyList, cycle, liveAt, neighbourBox, searchModel, stepsBetween, stepValue, tileMatcher } from '../web/insight.js';
-import { dumpSource, formatLink, parseLink } from '../web/link.js';
+import { dumpSource, embedOptions, formatLink, fullPageUrl, parseLink } from '../web/link.js';
 import { bodyLine, dumpWith, model, tileType } from './helpers.mjs';
 
 const vec = (name, base, offset, size, value = 'pl.tile.load(x)') => `${name}: ${tileType('Vec', base, offset, size)} = ${value}`;
@@ -159,6 +159,17 @@ describe('deep links', () => {
     for (const bad of ['?dump=%E0%A4%A', '?dump=%E0%A4', '?dump=a%2.py', '?dump=a.py&pto=%FF.pto', '?dump=%25%zz'])
       assert.match(dumpSource(bad, page).error, /the link is malformed/, bad);
     assert.equal(dumpSource('?dump=caf%C3%A9%20x.py', page).name, 'café x.py');
+  });
+
+  test('?embed and ?theme=: one function\'s map for an iframe; its link to the full page drops both', () => {
+    assert.deepEqual(embedOptions('?embed&dump=a.py&theme=dark'), { embed: true, theme: 'dark' });
+    assert.deepEqual(embedOptions('?dump=a.py&theme=light'), { embed: false, theme: 'light' });
+    assert.deepEqual(embedOptions('?embed=1&theme=purple'), { embed: true, theme: null }); // an unknown theme: the system's
+    assert.deepEqual(embedOptions(''), { embed: false, theme: null });
+    const full = new URL(fullPageUrl('https://docs.example/mm/index.html?embed&dump=ex/a%20b.py&theme=dark#fn=k_proj&tile=t'));
+    assert.equal(full.pathname, '/mm/index.html');
+    assert.deepEqual([...full.searchParams], [['dump', 'ex/a b.py']]);
+    assert.equal(full.hash, '#fn=k_proj&tile=t');
   });
 });
 

@@ -85,3 +85,20 @@ function fileName(url, fallback) {
     return null;
   }
 }
+
+/** `?embed` (one function's map alone, for an iframe in a docs page) and
+ * `?theme=light|dark` (the embedding page's theme; else the system's). */
+export function embedOptions(search) {
+  const params = new URLSearchParams(search);
+  const theme = params.get('theme');
+  return { embed: params.has('embed'), theme: theme === 'light' || theme === 'dark' ? theme : null };
+}
+
+/** The full page at the view an embedded one shows: its URL without
+ * `embed` and `theme`, the hash kept. */
+export function fullPageUrl(href) {
+  const url = new URL(href);
+  url.searchParams.delete('embed');
+  url.searchParams.delete('theme');
+  return url.href;
+}

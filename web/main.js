@@ -8,7 +8,7 @@ import { orderPair } from './diff.js';
 import { createEngine } from './engine.js';
 import { Finder } from './finder.js';
 import { resolveFolder } from './folder.js';
-import { dumpSource, formatLink, parseLink } from './link.js';
+import { dumpSource, embedOptions, formatLink, fullPageUrl, parseLink } from './link.js';
 import { ShortcutsOverlay } from './shortcuts.js';
 import { Tooltip } from './tooltip.js';
 
@@ -22,6 +22,8 @@ const page = {
   input: null,
   base: null,
   compareView: null, // the compare view shown, or null
+  embed: false, // ?embed: one function's map alone, in a docs page's iframe
+  fullView: null, // the embedded map's link to the full page
   generation: 0, // counts the user's actions: only the last one's result is shown
   topbarHeight: 56, // px, kept by trackTopbar
   pass: 'AllocateMemoryAddr',
@@ -105,6 +107,7 @@ function linkChanged(card, side = null) {
     page.linkPending = false;
     const hash = page.current ? formatLink({ ...page.current.viewState(), side: page.currentSide }) : '';
     if (hash !== location.hash) history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
+    if (page.fullView) page.fullView.href = fullPageUrl(location.href);
   });
 }
 
@@ -121,9 +124,11 @@ function showModel(model, current = () => true) {
   page.compareView = null;
   document.body.classList.remove('comparing');
   const wanted = parseLink(location.hash); // read before the first card rewrites it
+  // Embedded in a docs page: the linked function's map alone.
+  const shownFns = page.embed ? [model.functions.find((fn) => fn.name === wanted?.fn) ?? model.functions[0]].filter(Boolean) : model.functions;
   // Each space's pills in a column of their own, the same on every card.
   const spaceRank = new Map();
-  for (const fn of model.functions) for (const s of [...fn.spaces, ...(fn.reserved_only_spaces ?? [])]) spaceRank.set(s.space, s.rank);
+  for (const fn of shownFns) for (const s of [...fn.spaces, ...(fn.reserved_only_spaces ?? [])]) spaceRank.set(s.space, s.rank);
   const columns = [...spaceRank.keys()].sort((a, b) => spaceRank.get(a) - spaceRank.get(b) || (a < b ? -1 : 1));
   const cards = $('cards');
   cards.style.setProperty('--pill-columns', String(columns.length));
@@ -135,8 +140,8 @@ function showModel(model, current = () => true) {
     mapWidth,
     topbarHeight: () => page.topbarHeight,
   });
-  const first = wanted ? model.functions.length : Math.min(1, model.functions.length);
-  page.cards = model.functions.slice(0, first).map(makeCard);
+  const first = wanted ? shownFns.length : Math.min(1, shownFns.length);
+  page.cards = shownFns.slice(0, first).map(makeCard);
   clear($('summary'));
   $('summary').append(...summary(model));
   $('message').hidden = true;
@@ -148,8 +153,17 @@ function showModel(model, current = () => true) {
   // Only the first card is opened: the others are built when opened.
   page.cards[0]?.setOpen(true);
   setTitle(model.dump);
+  page.fullView = null;
+  if (page.embed && page.cards[0]) {
+    // The corner link: this view in the full page.
+    page.fullView = el('a', {
+      class: 'full-view', href: fullPageUrl(location.href), target: '_blank', rel: 'noopener',
+      title: 'Open this view in the full page (a new tab)',
+    }, 'Open the full map ↗');
+    page.cards[0].element.querySelector('.card-head').append(page.fullView);
+  }
   const finish = () => {
-    page.finder.setModel(model, page.cards);
+    page.finder.setModel(page.embed ? { ...model, functions: shownFns } : model, page.cards);
     $('search').disabled = false;
     $('copy-link').hidden = false;
     const target = wanted && page.cards.find((c) => c.fn.name === wanted.fn);
@@ -157,10 +171,10 @@ function showModel(model, current = () => true) {
     cards.dataset.complete = 'true';
   };
   requestAnimationFrame(() => setTimeout(() => { page.stats.firstCardPainted = performance.now(); }));
-  if (first === model.functions.length) return finish();
+  if (first === shownFns.length) return finish();
   requestAnimationFrame(() => setTimeout(() => {
     if (!current()) return;
-    const rest = model.functions.slice(first).map(makeCard);
+    const rest = shownFns.slice(first).map(makeCard);
     page.cards.push(...rest);
     cards.append(...rest.map((c) => c.element));
     finish();
@@ -524,13 +538,8 @@ function listenToControls() {
   });
   $('backend').addEventListener('change', () => analyse());
   $('theme').addEventListener('click', () => {
-    const order = ['auto', 'light', 'dark'];
     const current = document.documentElement.dataset.theme || 'auto';
-    const next = order[(order.indexOf(current) + 1) % order.length];
-    document.documentElement.dataset.theme = next;
-    $('theme').textContent = { auto: '◐', light: '☀', dark: '☾' }[next];
-    $('theme').setAttribute('aria-label', `Theme: ${next}`);
-    $('theme').title = `Theme: ${next}${next === 'auto' ? ' (follows the system)' : ''}; click for ${order[(order.indexOf(next) + 1) % order.length]}`;
+    setTheme(THEMES[(THEMES.indexOf(current) + 1) % THEMES.length]);
   });
   for (const button of document.querySelectorAll('[data-example]')) {
     button.addEventListener('click', () => openExample(button.dataset.example));
@@ -689,7 +698,20 @@ function trackTopbar() {
   set();
 }
 
+const THEMES = ['auto', 'light', 'dark'];
+
+function setTheme(theme) {
+  document.documentElement.dataset.theme = theme;
+  $('theme').textContent = { auto: '◐', light: '☀', dark: '☾' }[theme];
+  $('theme').setAttribute('aria-label', `Theme: ${theme}`);
+  $('theme').title = `Theme: ${theme}${theme === 'auto' ? ' (follows the system)' : ''}; click for ${THEMES[(THEMES.indexOf(theme) + 1) % THEMES.length]}`;
+}
+
 function start() {
+  const options = embedOptions(location.search);
+  page.embed = options.embed;
+  document.body.classList.toggle('embed', page.embed);
+  if (options.theme) setTheme(options.theme);
   window.memoryMapStats = page.stats;
   trackTopbar();
   measuredWidth = cardsWidth();
