@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
   '.py': 'text/plain; charset=utf-8', '.pto': 'text/plain; charset=utf-8', '.json': 'application/json',
+  '.map': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon',
+  '.xml': 'application/xml', '.woff2': 'font/woff2',
 };
 
 /**

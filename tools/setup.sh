@@ -8,7 +8,8 @@ set -euo pipefail
 #   emscripten                 emcc, the browser build (toolchain.md)
 #   wasi-libc + rt-wasm32      clang --target=wasm32-wasi, the CLI build
 #   libclang-rt-14-dev         ASan/UBSan/libFuzzer runtimes for clang
-#   chromium                   the page tests
+#   chromium, firefox-esr      the page tests, in both browsers
+#   mkdocs, mkdocs-material    the page inside a docs site (tests/docs-site)
 #   time                       GNU time: peak memory of whole processes (bench)
 declare -A probe=(
   [emscripten]=/usr/bin/emcc
@@ -16,6 +17,9 @@ declare -A probe=(
   [libclang-rt-14-dev-wasm32]=/usr/lib/llvm-14/lib/clang/14.0.6/lib/wasi/libclang_rt.builtins-wasm32.a
   [libclang-rt-14-dev]=/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
   [chromium]=/usr/bin/chromium
+  [firefox-esr]=/usr/bin/firefox-esr
+  [mkdocs]=/usr/bin/mkdocs
+  [mkdocs-material]=/usr/share/mkdocs/themes/material/__init__.py
   [time]=/usr/bin/time
 )
 missing=()
@@ -30,9 +34,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
 
-# npm dev dependencies (playwright-core, which never downloads a browser,
-# and axe-core): installed when one is missing.
+# npm dev dependencies (playwright-core and puppeteer-core, which never
+# download a browser; axe-core; esbuild, whose binary comes in its
+# @esbuild/<platform> package): installed when one is missing.
 cd "$(dirname "$0")/.."
-if [ -f package.json ] && { [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ]; }; then
-  npm install --no-audit --no-fund >&2
-fi
+for dep in playwright-core puppeteer-core axe-core esbuild; do
+  if [ ! -d "node_modules/$dep" ]; then
+    npm install --no-audit --no-fund >&2
+    break
+  fi
+done
