@@ -1,0 +1,92 @@
+// Firefox for the page tests: Debian's /usr/bin/firefox-esr driven by
+// puppeteer-core over WebDriver BiDi (no browser download), the site
+// served on localhost. The same shape as browser.mjs, in puppeteer's API.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+import puppeteer from 'puppeteer-core';
+
+import { serve } from '../tools/serve.mjs';
+import { root } from './helpers.mjs';
+
+export const FIREFOX = '/usr/bin/firefox-esr';
+
+export async function launchFirefox() {
+  // A missing browser fails the suite; it is never skipped.
+  if (!existsSync(FIREFOX)) throw new Error(`${FIREFOX} is missing: tools/setup.sh installs firefox-esr`);
+  const browser = await puppeteer.launch({
+    browser: 'firefox', executablePath: FIREFOX, headless: true,
+    // No background network: the machine may have none.
+    extraPrefsFirefox: { 'network.connectivity-service.enabled': false, 'app.update.enabled': false },
+  });
+  const { server, url } = await serve(join(root, 'dist', 'site'));
+  return {
+    browser,
+    url,
+    async close() {
+      await browser.close();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** A new page that records console errors, uncaught exceptions and every
+ * request; `problems()` lists what went wrong. */
+export async function openPage(browser, url, { width = 1400, height = 900 } = {}) {
+  const page = await browser.newPage();
+  await page.setViewport({ width, height });
+  const errors = [];
+  const requests = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`));
+  page.on('pageerror', (e) => errors.push(`exception: ${e.message}`));
+  page.on('request', (r) => requests.push(r.url()));
+  // Firefox reports CSP violations in the console, which BiDi may not
+  // relay: they are collected in the page and checked too.
+  await page.evaluateOnNewDocument(() => {
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  page.problems = () => errors;
+  page.violations = () => page.evaluate(() => window.__violations ?? []);
+  page.requests = requests;
+  if (url) await page.goto(url);
+  return page;
+}
+
+/** Closes `page` and fails on any console error or uncaught exception. */
+export async function finish(page) {
+  const problems = [...page.problems(), ...(await page.violations()).map((v) => `CSP violation: ${v}`)];
+  await page.close();
+  assert.deepEqual(problems, []);
+}
+
+/** Drops files on the page (a synthetic DataTransfer drop, as in Chromium). */
+export async function drop(page, files) {
+  await page.evaluate((list) => {
+    const transfer = new DataTransfer();
+    for (const f of list) transfer.items.add(new File([f.text], f.name));
+    const target = document.querySelector('main');
+    target.dispatchEvent(new DragEvent('dragenter', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    target.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  }, files);
+}
+
+/** Waits until the map or the error message shows. */
+export async function settled(page) {
+  await page.waitForFunction(() => {
+    const message = document.getElementById('message');
+    const loading = message && !message.hidden && message.classList.contains('loading');
+    const shown = document.querySelector('.card.open .box') && document.getElementById('cards').dataset.complete === 'true';
+    return !loading && (shown || (message && !message.hidden && message.classList.contains('error')));
+  }, { timeout: 30_000 });
+}
+
+/** `selector`'s text as rendered, or null. */
+export const text = (page, selector) => page.evaluate((s) => document.querySelector(s)?.innerText ?? null, selector);
+
+/** `selector`'s box in the viewport. */
+export const rect = (page, selector) => page.evaluate((s) => {
+  const r = document.querySelector(s).getBoundingClientRect();
+  return { x: r.x, y: r.y, width: r.width, height: r.height };
+}, selector);
