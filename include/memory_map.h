@@ -129,6 +129,10 @@ void mm_model_free(mm_model *model);
 size_t mm_model_function_count(const mm_model *model);
 size_t mm_model_box_count(const mm_model *model);
 
+/* The name of function `index` (in dump order), owned by the model; NULL
+ * when out of range. */
+const char *mm_model_function_name(const mm_model *model, size_t index);
+
 /* Flags for mm_model_to_json_with and mm_analyze_json. */
 enum {
   /* Leave each function's `source` out: `src_start` and `src_end` say
@@ -231,6 +235,37 @@ char *mm_compare_json(const char *old_input, size_t old_len, const char *old_nam
                       const char *old_pto, size_t old_pto_len, const char *new_input,
                       size_t new_len, const char *new_name, const char *new_pto, size_t new_pto_len,
                       const char *backend, unsigned flags, size_t *out_len);
+
+/* ------------------------------------------------------------------ SVG */
+
+/* What mm_model_svg draws. Zeroed, or NULL: the whole function, every
+ * space, lanes up to each capacity, 960 px of lanes at zoom 1. */
+typedef struct mm_svg_options {
+  uint32_t first_line, last_line; /* dump lines drawn; 0: the function's first / last */
+  bool axis_used;                 /* lanes up to the high-water mark (the page's `used`) */
+  const char *hidden;             /* spaces left out, comma-separated ("Mat,Left"); NULL: none */
+  double zoom;                    /* <= 0: 1 */
+  uint32_t map_width;             /* px of lanes at zoom 1; 0: 960 */
+} mm_svg_options;
+
+/* Function `function`'s map as a standalone SVG document (UTF-8): a header
+ * (function, type, dump, backend, lines, each space's usage), a lane per
+ * space on one byte scale with its high-water mark, the reserved windows,
+ * a box per tile (its name, bytes and lines in a <title>), line numbers.
+ * Owned by the caller (mm_free); NULL when out of memory or `function` is
+ * out of range. */
+char *mm_model_svg(const mm_model *model, size_t function, const mm_svg_options *options,
+                   size_t *out_len);
+
+/* The page's "Save SVG" in one call (a WebAssembly export): parses as
+ * mm_analyze_json does and returns function `function`'s SVG with the
+ * options given one by one (as mm_svg_options; `hidden` may be NULL), or
+ * the error's JSON (it starts with '{') when the dump is refused or has no
+ * such function. Owned by the caller (mm_free); NULL when out of memory. */
+char *mm_analyze_svg(const char *input, size_t len, const char *dump_name, const char *backend,
+                     const char *pto_text, size_t pto_len, uint32_t function, uint32_t first_line,
+                     uint32_t last_line, int axis_used, const char *hidden, double zoom,
+                     uint32_t map_width, size_t *out_len);
 
 /* Frees a buffer returned by this API. */
 void mm_free(void *buffer);

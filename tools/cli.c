@@ -17,7 +17,9 @@
 #define USAGE                                                                                      \
   "usage: memory-map <path> [-o OUTPUT] [-p PASS_NAME] [-b BACKEND] [--name NAME] [--json] "       \
   "[--check] [--summary]\n"                                                                        \
-  "       memory-map --diff OLD NEW [-o OUTPUT] [-p PASS_NAME] [-b BACKEND] [--json] [--check]\n"
+  "       memory-map --diff OLD NEW [-o OUTPUT] [-p PASS_NAME] [-b BACKEND] [--json] [--check]\n"  \
+  "       memory-map <path> --svg FUNCTION [-o OUTPUT] [-p PASS_NAME] [-b BACKEND] [--name "       \
+  "NAME]\n"
 
 static int usage_error(const char *message, const char *detail) {
   fprintf(stderr, "%smemory-map: error: %s%s\n", USAGE, message, detail ? detail : "");
@@ -49,6 +51,8 @@ static void print_help(void) {
                "                        <path>: print what changed per function, space and\n"
                "                        tile; with --json the comparison as JSON, with -o a\n"
                "                        page of both, with --check the regressions (exit 3)\n"
+               "  --svg FUNCTION        write FUNCTION's map as an SVG image (default:\n"
+               "                        <dump>.<FUNCTION>.svg beside the dump)\n"
                "  -h, --help            show this help\n");
 }
 
@@ -82,6 +86,7 @@ static int parse_args(int argc, char **argv, cli_args *args) {
       {"-b", "--backend", offsetof(cli_args, backend)},
       {NULL, "--name", offsetof(cli_args, name)},
       {NULL, "--diff", offsetof(cli_args, diff_old)},
+      {NULL, "--svg", offsetof(cli_args, svg)},
   };
   bool options_done = false;
   for (int i = 1; i < argc; i++) {
@@ -123,6 +128,11 @@ static int parse_args(int argc, char **argv, cli_args *args) {
     return usage_error("--json with --check or --summary needs -o: both would go to standard "
                        "output",
                        NULL);
+  if (args->svg && (args->json || args->check || args->summary || args->diff_old))
+    return usage_error("--svg writes one image: not with --json, --check, --summary or --diff",
+                       NULL);
+  if (args->svg && strcmp(args->path, STDIN_PATH) == 0 && !args->output)
+    return usage_error("reading standard input (-), give -o OUTPUT for the SVG", NULL);
   if (!args->diff_old && strcmp(args->path, STDIN_PATH) == 0 && !args->output && !args->json &&
       !args->check && !args->summary)
     return usage_error("reading standard input (-), give -o OUTPUT for the page, or --json, "
@@ -403,15 +413,18 @@ static char *read_template(size_t *len, size_t *split, char *why, size_t why_len
   return template_text.data;
 }
 
-static char *default_output(const char *dump) {
-  size_t n = strlen(dump);
+/* `dump` without its .py, then `suffix`: where an output goes by default. */
+static char *beside(const char *dump, const char *suffix) {
+  size_t n = strlen(dump), s = strlen(suffix);
   if (n > 3 && strcmp(dump + n - 3, ".py") == 0) n -= 3;
-  char *out = malloc(n + 17);
+  char *out = malloc(n + s + 1);
   if (!out) return NULL;
   memcpy(out, dump, n);
-  memcpy(out + n, ".memory_map.html", 17);
+  memcpy(out + n, suffix, s + 1);
   return out;
 }
+
+static char *default_output(const char *dump) { return beside(dump, ".memory_map.html"); }
 
 int cli_report(const mm_error *error, const char *dump) {
   if (error->line)
@@ -489,7 +502,41 @@ static int print_reports(const cli_args *args, const mm_model *model, const char
   return fflush(stdout) != 0 ? 1 : anomalies ? 3 : 0;
 }
 
+/* --svg FUNCTION: its map, written where -o says or beside the dump. */
+static int write_svg(const cli_args *args, const mm_model *model, const char *dump) {
+  size_t count = mm_model_function_count(model), index = 0;
+  while (index < count && strcmp(mm_model_function_name(model, index), args->svg) != 0)
+    index++;
+  if (index == count) {
+    fprintf(stderr, "error: %s: no compute function named %s; there are:", dump, args->svg);
+    for (size_t i = 0; i < count; i++)
+      fprintf(stderr, " %s", mm_model_function_name(model, i));
+    fprintf(stderr, "\n");
+    return 1;
+  }
+  size_t len = 0;
+  char *svg = mm_model_svg(model, index, NULL, &len);
+  char *stem = args->output ? NULL : beside(dump, "");
+  size_t need = stem ? strlen(stem) + strlen(args->svg) + sizeof "..svg" : 0;
+  char *named = need ? malloc(need) : NULL;
+  if (named) snprintf(named, need, "%s.%s.svg", stem, args->svg);
+  const char *path = args->output ? args->output : named;
+  piece whole = {svg, len};
+  int status = 1;
+  if (!svg || !path)
+    fprintf(stderr, "error: out of memory\n");
+  else if (write_file(path, &whole, 1)) {
+    printf("wrote %s\n", path);
+    status = 0;
+  }
+  mm_free(svg);
+  free(stem);
+  free(named);
+  return status;
+}
+
 static int run_model(const cli_args *args, const mm_model *model, const char *dump) {
+  if (args->svg) return write_svg(args, model, dump);
   bool reports = args->check || args->summary;
   int status = reports ? print_reports(args, model, dump) : 0;
   if (status == 1 || (reports && !args->output)) return status;

@@ -16,6 +16,7 @@ typedef struct cli_args {
   const char *path, *output, *pass_name, *backend;
   const char *name;     /* the dump's name for the model and messages (--name) */
   const char *diff_old; /* --diff OLD: compare it with `path` */
+  const char *svg;      /* --svg FUNCTION: that function's map as SVG */
   bool json;
   bool check, summary; /* reports on standard output; a page only with -o */
 } cli_args;

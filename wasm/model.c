@@ -239,6 +239,11 @@ void mm_model_free(mm_model *model) {
 
 size_t mm_model_function_count(const mm_model *model) { return model->functions.len; }
 
+const char *mm_model_function_name(const mm_model *model, size_t index) {
+  if (index >= model->functions.len) return NULL;
+  return ((const mm_function *)mm__vec_at(&model->functions, index))->name;
+}
+
 size_t mm_model_box_count(const mm_model *model) {
   size_t n = 0;
   for (size_t i = 0; i < model->functions.len; i++)

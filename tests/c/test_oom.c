@@ -44,6 +44,11 @@ static char *compare(size_t *len) {
                          "new.py", NULL, 0, NULL, 0, len);
 }
 
+static char *svg(size_t *len) {
+  return mm_analyze_svg(dump, sizeof dump - 1, "d.py", NULL, NULL, 0, 0, 0, 0, 1, "Mat", 2.0, 640,
+                        len);
+}
+
 /* Fails the Nth allocation of `call`, for every N: the complete answer,
  * the out-of-memory error, or NULL; never anything else. */
 static int every_fault(const char *what, char *(*call)(size_t *)) {
@@ -73,7 +78,8 @@ static int every_fault(const char *what, char *(*call)(size_t *)) {
 }
 
 int main(void) {
-  int failures = every_fault("one dump", analyze) + every_fault("a comparison", compare);
+  int failures = every_fault("one dump", analyze) + every_fault("a comparison", compare) +
+                 every_fault("an SVG", svg);
   if (failures) return 1;
   printf("test_oom: all checks passed\n");
   return 0;

@@ -51,8 +51,30 @@ static void compare(const mm_model *a, const mm_model *b, bool same) {
   mm_diff_free(diff);
 }
 
+/* Each function's SVG (a few), with options the input picks: always one
+ * whole document. */
+static void draw(const mm_model *model, const uint8_t *data, size_t size) {
+  size_t count = mm_model_function_count(model);
+  for (size_t i = 0; i < count && i < 4; i++) {
+    uint8_t pick = size ? data[i % size] : 0;
+    mm_svg_options options = {pick & 1 ? (uint32_t)pick : 0,
+                              pick & 2 ? (uint32_t)pick * 3 : 0,
+                              (pick & 4) != 0,
+                              pick & 8 ? "Vec,Mat" : NULL,
+                              pick & 16 ? 0.2 : 64,
+                              pick & 32 ? 1 : 0};
+    size_t len = 0;
+    char *svg = mm_model_svg(model, i, &options, &len);
+    if (svg &&
+        (len < 12 || memcmp(svg, "<svg ", 5) != 0 || memcmp(svg + len - 7, "</svg>\n", 7) != 0))
+      abort(); /* not one whole document */
+    mm_free(svg);
+  }
+}
+
 static void fuzz_comparison(const uint8_t *data, size_t size) {
   mm_model *fast = model_of(data, size, false), *general = model_of(data, size, true);
+  if (fast) draw(fast, data, size);
   if (fast && general) compare(fast, general, true);
   mm_model *head = model_of(data, size / 2, false);
   mm_model *tail = model_of(data + size / 2, size - size / 2, false);
