@@ -168,6 +168,12 @@ export class Card {
     this.chip = el('span', { class: 'chip', hidden: true }, 'pinned ', this.chipName, ' ',
       el('button', { class: 'chip-close', 'aria-label': 'Unpin', title: 'Unpin (Esc)', onclick: () => this.pin(null) }, '×'));
     this.chipConflicts = el('span', { class: 'chip-conflicts', hidden: true });
+    this.shareStatus = el('span', { class: 'share-status', role: 'status' });
+    this.shareMenu = this.shared.exportMap ? el('details', { class: 'share-menu' },
+      el('summary', { title: 'An image of the map as shown: the lines in view, the spaces shown, the zoom' }, 'Share'),
+      el('span', { class: 'share-items' },
+        el('button', { class: 'copy-png', onclick: () => this.exportMap('png') }, 'Copy as PNG'),
+        el('button', { class: 'save-svg', onclick: () => this.exportMap('svg') }, 'Save SVG'))) : null;
     const toolbar = el('div', { class: 'toolbar' },
       el('span', { class: 'group' },
         el('button', { class: 'zoom-out', 'aria-label': 'Zoom out', onclick: () => this.setZoom(stepZoom(this.state.zoom, -1)) }, '−'),
@@ -176,6 +182,7 @@ export class Card {
       el('span', { class: 'group' }, el('span', { class: 'label' }, 'x axis:'), this.axisButtons),
       el('span', { class: 'group' }, el('span', { class: 'label' }, 'show:'), this.spaceToggles),
       el('span', { class: 'group' }, this.sourceButton, this.tableButton, this.profileButton, this.idleButton),
+      this.shareMenu ? el('span', { class: 'group' }, this.shareMenu, this.shareStatus) : null,
       this.chip, this.chipConflicts);
     this.laneHeads = el('div', { class: 'lane-heads' });
     this.lanesArea = el('div', {
@@ -731,6 +738,28 @@ export class Card {
       const box = this.fn.boxes[index];
       node.classList.toggle('at-line', this.atLine(box));
       node.classList.toggle('match', this.state.matches.has(index));
+    }
+  }
+
+  /** What an exported image shows: the lines in view, the axis, the
+   * spaces shown, the zoom, the lanes' width at zoom 1. */
+  exportView() {
+    const v = this.viewport;
+    const { first, last } = visibleLines(v.scrollTop, v.clientHeight, this.fn.src_start, this.fn.src_end, 0);
+    return {
+      first, last, axis: this.state.axis, hidden: [...this.state.hidden], zoom: this.state.zoom,
+      mapWidth: this.shared.mapWidth() - GUTTER_WIDTH,
+    };
+  }
+
+  /** Share → Copy as PNG ('png') or Save SVG ('svg'); says how it went. */
+  async exportMap(kind) {
+    this.shareMenu.open = false;
+    this.shareStatus.textContent = 'drawing…';
+    try {
+      this.shareStatus.textContent = await this.shared.exportMap(this, kind);
+    } catch (error) {
+      this.shareStatus.textContent = `could not export: ${error.message}`;
     }
   }
 

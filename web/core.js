@@ -122,6 +122,37 @@ export function compareDumpsJson(core, oldSide, newSide, { backend = null, witho
 }
 
 /**
+ * One function's map as an SVG document (the core's mm_analyze_svg): the
+ * dump parsed again, then drawn as the page shows it.
+ * @param options  { dumpName, backend, ptoText } as for analyzeDumpJson, and
+ *                 the view: { fn (index), first, last (lines; 0: all),
+ *                 axis ('limit' | 'used'), hidden (space names), zoom,
+ *                 mapWidth (px of lanes at zoom 1) }
+ * @returns the SVG text
+ * @throws DumpError when the core refuses the dump
+ */
+export function dumpSvg(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, fn = 0, first = 0, last = 0,
+  axis = 'limit', hidden = [], zoom = 1, mapWidth = 0 } = {}) {
+  const owned = [];
+  try {
+    const input = copyIn(core, bytes, owned);
+    const name = copyIn(core, encoder.encode(dumpName), owned);
+    const backendPtr = backend ? copyIn(core, encoder.encode(backend), owned) : 0;
+    const pto = ptoText ? encoder.encode(ptoText) : null;
+    const ptoPtr = pto ? copyIn(core, pto, owned) : 0;
+    const hiddenPtr = hidden.length ? copyIn(core, encoder.encode(hidden.join(',')), owned) : 0;
+    const lenPtr = copyIn(core, new Uint8Array(4), owned);
+    const out = core._mm_analyze_svg(input, bytes.length, name, backendPtr, ptoPtr, pto ? pto.length : 0, fn, first, last,
+      axis === 'used' ? 1 : 0, hiddenPtr, zoom, Math.round(mapWidth), lenPtr);
+    const text = decoder.decode(takeJsonBytes(core, out, lenPtr));
+    if (text.startsWith('{')) throw new DumpError(JSON.parse(text));
+    return text;
+  } finally {
+    for (const ptr of owned) core._free(ptr);
+  }
+}
+
+/**
  * Computes the model of a dump (arguments as analyzeDumpJson).
  * @returns the model (model.md's JSON as an object)
  * @throws DumpError when the core refuses the dump

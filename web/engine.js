@@ -88,6 +88,9 @@ export function createEngine(source) {
      *  diff }; a refusal says its `side`. Options: { old: { dumpName,
      *  ptoText }, new: { ... }, backend }. The buffers go to the worker. */
     compare: (oldBytes, newBytes, options) => request({ type: 'compare', oldBytes, newBytes, options }, [oldBytes, newBytes]),
+    /** One function's map as SVG text (options as dumpSvg's in core.js);
+     *  the buffer goes to the worker. */
+    svg: (bytes, options) => request({ type: 'svg', bytes, options }, [bytes]),
     backends: () => request({ type: 'backends' }),
     supersede,
   };

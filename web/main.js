@@ -133,6 +133,9 @@ function showModel(model, current = () => true) {
   const cards = $('cards');
   cards.style.setProperty('--pill-columns', String(columns.length));
   const makeCard = (fn) => new Card(fn, {
+    // The core draws the image from the dump's bytes: not on a page the
+    // command line wrote (its model only; `--svg FUNCTION` there).
+    exportMap: page.input?.bytes ? (card, kind) => exportMap(model, card, kind) : null,
     spaceColumn: (space) => columns.indexOf(space) + 1,
     tooltip: page.tooltip,
     onPin: (card) => { page.lastPinned = card; },
@@ -179,6 +182,53 @@ function showModel(model, current = () => true) {
     cards.append(...rest.map((c) => c.element));
     finish();
   }));
+}
+
+/** Share → Copy as PNG or Save SVG of `card`'s map as shown: the core
+ * draws it as SVG (mm_analyze_svg); a PNG is that SVG drawn at twice the
+ * size. Returns what happened, for the card to say. */
+async function exportMap(model, card, kind) {
+  const input = page.input;
+  const svg = await page.engine.svg(input.bytes.slice(0), {
+    dumpName: input.name, backend: $('backend').value || null, ptoText: input.pto,
+    fn: model.functions.indexOf(card.fn), ...card.exportView(),
+  });
+  const stem = `${input.name.replace(/\.py$/, '')}.${card.fn.name}`;
+  if (kind === 'svg') {
+    download(new Blob([svg], { type: 'image/svg+xml' }), `${stem}.svg`);
+    return `saved ${stem}.svg`;
+  }
+  const png = await svgToPng(svg);
+  try {
+    await navigator.clipboard.write([new ClipboardItem({ 'image/png': png })]);
+    return 'copied: paste it';
+  } catch {
+    download(png, `${stem}.png`); // file:// and some browsers refuse the clipboard
+    return `the clipboard is not allowed here: saved ${stem}.png`;
+  }
+}
+
+/** The SVG text drawn on a canvas at twice its size, as a PNG blob. */
+async function svgToPng(svg) {
+  const image = new Image();
+  image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+  await image.decode();
+  const canvas = document.createElement('canvas');
+  canvas.width = image.naturalWidth * 2;
+  canvas.height = image.naturalHeight * 2;
+  const context = canvas.getContext('2d');
+  context.scale(2, 2);
+  context.drawImage(image, 0, 0);
+  return new Promise((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('the image is too large to draw'))), 'image/png'));
+}
+
+/** Saves `blob` as a file named `name` (the browser's download). */
+function download(blob, name) {
+  const link = el('a', { href: URL.createObjectURL(blob), download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
 }
 
 /** The compare view's one line in the top bar. */

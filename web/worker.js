@@ -1,7 +1,7 @@
 // The page's worker: owns the WebAssembly core and answers requests, so a
 // big dump never stalls the page. Bundled (tools/bundle.mjs) after the
 // Emscripten glue, which defines createMemoryMapCore.
-import { analyzeDumpJson, compareDumpsJson, listBackends } from './core.js';
+import { analyzeDumpJson, compareDumpsJson, dumpSvg, listBackends } from './core.js';
 
 let corePromise = null;
 
@@ -79,6 +79,10 @@ self.onmessage = async ({ data }) => {
     const started = performance.now();
     if (data.type === 'backends') {
       self.postMessage({ id, result: listBackends(instance) });
+      return;
+    }
+    if (data.type === 'svg') {
+      self.postMessage({ id, result: dumpSvg(instance, new Uint8Array(data.bytes), data.options) });
       return;
     }
     // The JSON bytes are handed over, not copied; the page parses them and
