@@ -574,7 +574,7 @@ static bool handle_indentation(lexer *lx) {
   if (col == lx->indents[top]) {
     if (alt != lx->alt_indents[top]) goto tab_error;
   } else if (col > lx->indents[top]) {
-    if (top + 1 > MAX_INDENT) {
+    if (top + 1 >= MAX_INDENT) { /* CPython: indent + 1 >= MAXINDENT */
       mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "too many levels of indentation");
       return true;
     }

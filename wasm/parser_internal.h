@@ -12,7 +12,7 @@
 
 /* CPython refuses deeper nesting too ("too complex"); the bound keeps the
  * recursion within a small stack for any input. */
-#define MM_MAX_NESTING 400
+#define MM_MAX_NESTING 1000
 
 typedef struct parser {
   const char *src;

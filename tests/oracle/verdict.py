@@ -1,0 +1,16 @@
+"""CPython's verdict on each source (a JSON list on standard input): "ok"
+when its parser accepts it (ast.parse, what the upstream tool reads dumps
+with), else {"line", "message"} of the SyntaxError. The oracle of
+tests/cpython.test.mjs (this machine's Python: 3.11)."""
+import ast
+import json
+import sys
+
+out = []
+for source in json.load(sys.stdin):
+    try:
+        ast.parse(source, "dump.py")
+        out.append("ok")
+    except SyntaxError as error:
+        out.append({"line": error.lineno, "message": error.msg})
+print(json.dumps({"version": sys.version.split()[0], "verdicts": out}))
