@@ -50,6 +50,19 @@ async function agree(cases) {
   }
 }
 
+/** As agree(), holding only the verdict and line: where the core's
+ * message names the token CPython's does not. */
+async function agreeOnLine(cases) {
+  const expected = cpython(cases.map(([, source]) => source));
+  for (const [i, [name, source]] of cases.entries()) {
+    const lineOf = (v) => (v === 'ok' ? 'ok' : v.line);
+    for (const [way, verdict] of ['fast path', 'general parser'].map((w, k) => [w, k])) {
+      const ourVerdict = (await ours(source))[verdict];
+      assert.deepEqual(lineOf(ourVerdict), lineOf(expected[i]), `${name} (${way}): ${JSON.stringify(ourVerdict)} vs ${JSON.stringify(expected[i])}`);
+    }
+  }
+}
+
 const blocks = (n) => [...Array(n).keys()].map((i) => `${'    '.repeat(i)}if a:`).concat(`${'    '.repeat(n)}pass`);
 
 describe('limits, as CPython counts them (#21 item 13)', () => {
@@ -62,5 +75,72 @@ describe('limits, as CPython counts them (#21 item 13)', () => {
   test('long chains of unary operators CPython compiles are read', () => agree([
     ['998 minus signs', dump(`x = ${'-'.repeat(998)}1`)],
     ['999 nots', dump(`x = ${'not '.repeat(999)}a`)],
+  ]));
+});
+
+describe('accepted but invalid, now refused as CPython does (#21 item 14)', () => {
+  test('a bare * needs a named parameter after it, in def and lambda', () => agree([
+    ['def f(*)', dump('def f(*):', '    pass')],
+    ['def f(*,)', dump('def f(*,):', '    pass')],
+    ['def f(*, **k)', dump('def f(*, **k):', '    pass')],
+    ['def f(*, b)', dump('def f(*, b):', '    pass')],
+    ['lambda *: 0', dump('x = lambda *: 0')],
+    ['lambda *, b: 0', dump('x = lambda *, b: 0')],
+  ]));
+
+  test('a mapping pattern\'s **rest comes last', () => agree([
+    ['{**r, "k": 1}', dump('match a:', '    case {**r, "k": 1}:', '        pass')],
+    ['{**r,}', dump('match a:', '    case {**r,}:', '        pass')],
+    ['{"k": 1, **r, "j": 2} over lines', dump('match a:', '    case {"k": 1,', '          **r,', '          "j": 2}:', '        pass')],
+  ]));
+
+  test('bytes literals are ASCII; a byte order mark is only valid at the very start', () => agree([
+    ['b"é"', dump('x = b"é"')],
+    ['rb"é" over lines', dump('x = (1,', '     rb"""a', 'é""")')],
+    ['b"e\\xe9"', dump('x = b"e\\xe9"')],
+    ['a BOM on a later line', dump('x = 1', '\ufeffy = 2')],
+    ['a BOM at the start', `\ufeff${dump('x = 1')}`],
+  ]));
+});
+
+describe('the line of an error at the end of the file (#21 items 11, 12)', () => {
+  test('a final line break ends the last line; it does not start another', () => agree([
+    ['an unterminated """ to the end', `${HEAD}\n        x = """abc\n        y\n`],
+    ['an unterminated """ to the end, two breaks', `${HEAD}\n        x = """abc\n        y\n\n`],
+    ['class Q: last', `${dump('pass')}class Q:\n`],
+    ['class Q: last, then blank lines', `${dump('pass')}class Q:\n\n\n`],
+    ['class Q: last, no final break', `${dump('pass')}class Q:`],
+    ['if b: last in the method', `${HEAD}\n        if a:\n            pass\n        if b:\n`],
+  ]));
+});
+
+describe('\\N{...} escapes (#21 item 16)', () => {
+  test('refused in a str or f-string with a clear message and line; literal in bytes and raw strings', async () => {
+    for (const line of ['x = "\\N{EM DASH}"', 'x = f"{a}\\N{EM DASH}"', 'x = ("a",\n        "\\N{BULLET}")']) {
+      const source = dump(line);
+      const at = source.split('\n').findIndex((l) => l.includes('\\N{')) + 1;
+      for (const generalParser of [false, true]) {
+        await assert.rejects(model(source, { generalParser }), (error) => {
+          assert.equal(error.line, at);
+          assert.equal(error.message, '\\N{...} escapes are not supported (the core has no Unicode name table)');
+          return true;
+        });
+      }
+    }
+    await agree([['b"\\N{x}"', dump('x = b"\\N{x}"')], ['r"\\N{x}"', dump('x = r"\\N{x}"')], ['"\\\\N{x}"', dump('x = "\\\\N{x}"')]]);
+  });
+});
+
+describe('which error, and where, when there are two (#21 items 9, 10, 12)', () => {
+  test('the rest of the file is tokenized: its tokenizer error, or a bracket never closed, is the one reported', () => agree([
+    ['a stray ) after an earlier error', dump('x = = 1', 'y = 2)')],
+    ['a bracket left open after an error on a later line', dump('x = (1,', 'y = = 2')],
+    ['an unterminated string after an error', dump('x = = 1', 'y = "abc')],
+    ['match with no block', dump('match a:', 'x = 1')],
+  ]));
+
+  test('a bad token inside brackets that do close is reported on its own line', () => agreeOnLine([
+    ['y = 1 = 2 inside a call', dump('f(', '    y = 1 = 2,', ')')],
+    ['a dict key missing its colon', dump('x = {', "    'a': 1,", "    'b' 2,", '}')],
   ]));
 });

@@ -60,6 +60,13 @@ static inline mm_token *emit(lexer *lx, uint8_t kind, size_t start, size_t len, 
   return tok;
 }
 
+/* The line the end of input is on, as CPython counts it: a final line
+ * break ends the last line rather than starting another. */
+static uint32_t eof_line(const lexer *lx) {
+  bool broken = lx->end > 0 && (lx->src[lx->end - 1] == '\n' || lx->src[lx->end - 1] == '\r');
+  return broken && lx->line > 1 ? lx->line - 1 : lx->line;
+}
+
 /* The end after an error. Out of memory, the last token becomes the end
  * (or the fallback token, when there is none): the parser must find one. */
 static void emit_end(lexer *lx) {
@@ -325,7 +332,7 @@ static void scan_string(lexer *lx, size_t start, int flags) {
       mm__diag_set(lx->diag, MM_ERR_SYNTAX, line,
                    triple ? "unterminated triple-quoted string literal (detected at line %u)"
                           : "unterminated string literal (detected at line %u)",
-                   (unsigned)lx->line);
+                   (unsigned)eof_line(lx));
       return;
     }
     char c = lx->src[lx->pos];
@@ -672,9 +679,9 @@ static void end_of_input(lexer *lx) {
     emit(lx, TK_NEWLINE, lx->pos, 0, lx->line);
   while (lx->indent_top > 0) {
     lx->indent_top--;
-    emit(lx, TK_DEDENT, lx->pos, 0, lx->line);
+    emit(lx, TK_DEDENT, lx->pos, 0, eof_line(lx));
   }
-  emit(lx, TK_END, lx->pos, 0, lx->line);
+  emit(lx, TK_END, lx->pos, 0, eof_line(lx));
 }
 
 void mm__lexer_init(mm_lexer *lx, const char *input, size_t begin, size_t end, uint32_t base_line,
@@ -883,21 +890,22 @@ void mm__lexer_free(mm_lexer *lx) {
   lx->chunk_count = lx->chunk_cap = 0;
 }
 
-bool mm__lex_open_bracket(const char *input, size_t end, uint32_t *line, char *bracket) {
-  mm_diag diag = {0};
+void mm__lex_rest_errors(const char *input, size_t end, mm_diag *diag) {
+  mm_diag rest = {0};
   lexer lx;
-  mm__lexer_init(&lx, input, 0, end, 1, false, false, &diag);
+  mm__lexer_init(&lx, input, 0, end, 1, false, false, &rest);
   while (!failed(&lx) && lx.pos < lx.end) {
     lex_step(&lx);
-    mm__lexer_release(&lx, lx.count); /* only the bracket stack matters */
+    mm__lexer_release(&lx, lx.count); /* only the state matters */
   }
-  bool open = !failed(&lx) && lx.depth > 0;
-  if (open) {
-    *line = lx.bracket_lines[lx.depth - 1];
-    *bracket = lx.brackets[lx.depth - 1];
+  if (rest.status == MM_ERR_SYNTAX) {
+    *diag = rest; /* the tokenizer's error wins */
+  } else if (rest.status == MM_OK && lx.depth > 0 && lx.bracket_lines[lx.depth - 1] < diag->line) {
+    diag->status = MM_OK;
+    mm__diag_set(diag, MM_ERR_SYNTAX, lx.bracket_lines[lx.depth - 1], "'%c' was never closed",
+                 lx.brackets[lx.depth - 1]);
   }
   mm__lexer_free(&lx);
-  return open;
 }
 
 bool mm__lex(const char *input, size_t begin, size_t end, uint32_t base_line, bool in_brackets,

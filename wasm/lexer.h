@@ -191,9 +191,11 @@ static inline const mm_token *mm__lexer_at(const mm_lexer *lx, size_t index) {
   return &lx->chunks[k / MM_TOKEN_CHUNK][k % MM_TOKEN_CHUNK];
 }
 
-/* The innermost bracket still open before input[end]: false when none.
- * For CPython's "'(' was never closed" rule (lexes the prefix again). */
-bool mm__lex_open_bracket(const char *input, size_t end, uint32_t *line, char *bracket);
+/* After the parser's syntax error in `diag`, CPython tokenizes the rest
+ * of the source (input[0, end) is lexed again): a tokenizer error there
+ * replaces the parser's, and so does "'(' was never closed" when the end
+ * comes with a bracket open that was opened on a line before the error. */
+void mm__lex_rest_errors(const char *input, size_t end, mm_diag *diag);
 
 /* The whole token array at once (for tests): as mm_lexer, with the tokens
  * and line starts copied out; release with mm__lexed_free. */

@@ -530,6 +530,23 @@ static mm_node *parse_brace(parser *p) {
  * a field cannot reuse the literal's quote) and pushes them. */
 void mm__parse_fstring_fields(parser *p, const mm_token *tok);
 
+/* What CPython refuses in a literal's text that the tokens let through:
+ * a non-ASCII character in bytes, and (the core has no Unicode name
+ * table) a \N{...} escape in a str; NULL when it is fine. */
+static const char *literal_problem(const parser *p, const mm_token *t) {
+  const unsigned char *text = (const unsigned char *)p->src + t->start;
+  bool bytes = (t->flags & STR_BYTES) != 0, raw = (t->flags & STR_RAW) != 0;
+  for (size_t i = 0; i < t->len; i++) {
+    if (bytes && text[i] >= 0x80) return "bytes can only contain ASCII literal characters";
+    if (text[i] == '\\' && !raw && i + 1 < t->len) {
+      if (!bytes && text[i + 1] == 'N')
+        return "\\N{...} escapes are not supported (the core has no Unicode name table)";
+      i++; /* the escaped character */
+    }
+  }
+  return NULL;
+}
+
 static mm_node *parse_strings(parser *p) {
   const mm_token *first = p_peek(p);
   int bytes = -1;
@@ -544,6 +561,11 @@ static mm_node *parse_strings(parser *p) {
       return NULL;
     }
     bytes = is_bytes;
+    const char *problem = literal_problem(p, t);
+    if (problem) {
+      mm__diag_set(p->diag, MM_ERR_SYNTAX, t->line, "%s", problem);
+      return NULL;
+    }
     if (t->flags & STR_FORMAT) {
       format = true;
       mm__parse_fstring_fields(p, t);
@@ -791,9 +813,14 @@ static mm_node *parse_lambda(parser *p) {
   size_t mark = mm__parser_mark(p);
   bool seen_default = false, seen_star = false;
   while (!p_failed(p) && !p_at_op(p, OP_COLON)) {
-    if (mm__parser_accept_op(p, OP_SLASH) || mm__parser_accept_op(p, OP_STAR)) {
+    if (mm__parser_accept_op(p, OP_SLASH)) {
+      seen_star = true;
+    } else if (p_at_op(p, OP_STAR)) {
+      const mm_token *star = p_advance(p);
       seen_star = true;
       if (p_at(p, TK_NAME)) p_advance(p);
+      else if (p_bare_star_ends(p, OP_COLON))
+        mm__diag_set(p->diag, MM_ERR_SYNTAX, star->line, "named arguments must follow bare *");
     } else if (mm__parser_accept_op(p, OP_DSTAR)) {
       if (!mm__parser_accept(p, TK_NAME))
         mm__parser_error_at(p, p_peek(p), "invalid syntax: expected a name");

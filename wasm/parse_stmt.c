@@ -383,6 +383,10 @@ static void parse_mapping_pattern(parser *p, mm_node *reads) {
   while (!p_failed(p) && !p_at_op(p, OP_RBRACE)) {
     if (mm__parser_accept_op(p, OP_DSTAR)) {
       if (!mm__parser_accept(p, TK_NAME)) mm__parser_error_at(p, p_peek(p), "invalid pattern");
+      mm__parser_accept_op(p, OP_COMMA);
+      if (!p_failed(p) && !p_at_op(p, OP_RBRACE)) /* `**rest` comes last */
+        mm__diag_set(p->diag, MM_ERR_SYNTAX, p_peek(p)->line, "invalid syntax");
+      break;
     } else {
       if (p_at(p, TK_NAME)) {
         mm_node *key = mm__parse_dotted_name_expr(p);
@@ -450,8 +454,10 @@ static bool at_match_statement(const parser *p) {
     k++;
   const mm_token *colon = p_peek_at(p, k - 1);
   const mm_token *indent = p_peek_at(p, k + 1), *kw = p_peek_at(p, k + 2);
-  return colon->kind == TK_OP && colon->op == OP_COLON && indent->kind == TK_INDENT &&
-         kw->kind == TK_NAME && kw->len == 4 && memcmp(p->src + kw->start, "case", 4) == 0;
+  if (colon->kind != TK_OP || colon->op != OP_COLON) return false;
+  /* No block at all: a match statement still, missing its block. */
+  return indent->kind != TK_INDENT ||
+         (kw->kind == TK_NAME && kw->len == 4 && memcmp(p->src + kw->start, "case", 4) == 0);
 }
 
 static void parse_match(parser *p, uint32_t depth) {
@@ -460,7 +466,12 @@ static void parse_match(parser *p, uint32_t depth) {
   if (!mm__parser_expect_op(p, OP_COLON, ":")) return;
   statement_done(p);
   mm__parser_accept(p, TK_NEWLINE);
-  mm__parser_accept(p, TK_INDENT);
+  if (!mm__parser_accept(p, TK_INDENT)) {
+    mm__diag_set(p->diag, MM_ERR_SYNTAX, p_peek(p)->line,
+                 "expected an indented block after 'match' statement on line %u",
+                 (unsigned)header_line);
+    return;
+  }
   while (!p_failed(p) && !p_at(p, TK_DEDENT) && !p_at(p, TK_END)) {
     if (!mm__parser_at_name(p, "case")) {
       mm__parser_error_at(p, p_peek(p), "invalid syntax: expected 'case'");
@@ -527,10 +538,13 @@ static void parse_parameters(parser *p, bool own) {
       if (seen_slash || seen_star)
         mm__parser_error_at(p, p_peek(p), "invalid syntax: misplaced '/'");
       seen_slash = true;
-    } else if (mm__parser_accept_op(p, OP_STAR)) {
+    } else if (p_at_op(p, OP_STAR)) {
+      const mm_token *star = p_advance(p);
       if (seen_star) mm__parser_error_at(p, p_peek(p), "* argument may appear only once");
       seen_star = true;
       if (p_at(p, TK_NAME)) parse_parameter(p, own, true, &seen_default, true);
+      else if (p_bare_star_ends(p, OP_RPAR))
+        mm__diag_set(p->diag, MM_ERR_SYNTAX, star->line, "named arguments must follow bare *");
     } else if (mm__parser_accept_op(p, OP_DSTAR)) {
       parse_parameter(p, own, true, &seen_default, true);
       mm__parser_accept_op(p, OP_COMMA);
@@ -702,17 +716,10 @@ static void parse_statement(parser *p, uint32_t depth, scope sc) {
   parse_simple_statements(p, depth);
 }
 
-/* CPython's rule: a generic "invalid syntax" met inside a bracket opened
- * on an earlier line is reported as that bracket never being closed. */
-static void explain_unclosed_bracket(parser *p) {
-  if (strncmp(p->diag->message, "invalid syntax", 14) != 0) return;
-  uint32_t line;
-  char bracket;
-  const mm_token *at = p_peek(p);
-  if (!mm__lex_open_bracket(p->src, at->start, &line, &bracket) || line >= at->line) return;
-  p->diag->status = MM_OK;
-  mm__diag_set(p->diag, MM_ERR_SYNTAX, line, "'%c' was never closed", bracket);
-}
+/* CPython's rule: after the parser's error, the rest of the source is
+ * tokenized, and a tokenizer error there (or a bracket never closed that
+ * opened before the error's line) is the one reported. */
+static void prefer_tokenizer_errors(parser *p) { mm__lex_rest_errors(p->src, p->lx->end, p->diag); }
 
 bool mm__parse(const char *source, mm_lexer *lexer, const mm_parse_events *events, mm_diag *diag,
                size_t *stopped_at) {
@@ -738,7 +745,7 @@ bool mm__parse_with(const char *source, mm_lexer *lexer, const mm_parse_events *
   p.events = events;
   while (!p_failed(&p) && !p_at(&p, TK_END))
     parse_statement(&p, 0, SCOPE_MODULE);
-  if (p_failed(&p) && diag->status == MM_ERR_SYNTAX) explain_unclosed_bracket(&p);
+  if (p_failed(&p) && diag->status == MM_ERR_SYNTAX) prefer_tokenizer_errors(&p);
   if (stopped_at) *stopped_at = p.pos;
   mm__arena_free(&arena);
   mm__vec_free(&scratch);

@@ -49,6 +49,15 @@ static inline bool p_at_op(const parser *p, int op) {
   return p_peek(p)->kind == TK_OP && p_peek(p)->op == op;
 }
 static inline bool p_at(const parser *p, int kind) { return p_peek(p)->kind == kind; }
+
+/* After a bare '*' in parameters: CPython wants a named one next (not
+ * `end`, a ',' then `end`, or ',' '**'), else "named arguments must follow
+ * bare *" on the '*'. */
+static inline bool p_bare_star_ends(const parser *p, int end) {
+  const mm_token *next = p_peek_at(p, 1);
+  return p_at_op(p, end) ||
+         (p_at_op(p, OP_COMMA) && next->kind == TK_OP && (next->op == end || next->op == OP_DSTAR));
+}
 bool mm__parser_at_name(const parser *p, const char *word);
 /* Starts reading at the lexer's first token. */
 void mm__parser_start(parser *p, mm_lexer *lexer);

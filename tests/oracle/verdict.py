@@ -9,7 +9,7 @@ import sys
 out = []
 for source in json.load(sys.stdin):
     try:
-        ast.parse(source, "dump.py")
+        ast.parse(source.encode("utf-8"), "dump.py")  # bytes, as a file is read: a leading BOM is dropped
         out.append("ok")
     except SyntaxError as error:
         out.append({"line": error.lineno, "message": error.msg})
