@@ -72,6 +72,45 @@ describe('compute functions', () => {
     assert.deepEqual(m.functions.map((f) => [f.name, f.ftype]), [['c', 'InCore']]);
   });
 
+  test('two type= (two decorators, or the keyword repeated): the last one wins, as upstream reads them (#21 item 2)', async () => {
+    const tile = tileType('Vec', 'mem_vec_1', 0, 64);
+    const text = [
+      'class P:',
+      '    @pl.function(type=pl.FunctionType.Orchestration)',
+      '    @pl.function(type=pl.FunctionType.AIV)',
+      '    def a(self):',
+      `        t: ${tile} = f()`,
+      '    @pl.function(type=pl.FunctionType.AIC, type=pl.FunctionType.Group)',
+      '    def b(self):',
+      `        t: ${tile} = f()`,
+      '    @pl.function(type=pl.FunctionType.Group, level=1, type=pl.FunctionType.InCore)',
+      '    def c(self):',
+      `        t: ${tile} = f()`,
+      '',
+    ].join('\n');
+    const m = await model(text);
+    assert.deepEqual(m.functions.map((f) => [f.name, f.ftype]), [['a', 'AIV'], ['c', 'InCore']]);
+  });
+
+  test('a decorator over lines: src_start is where its expression starts, as in Python\'s ast (#21 item 3)', async () => {
+    const tile = tileType('Vec', 'mem_vec_1', 0, 64);
+    const text = [
+      'class P:',
+      '    @(',
+      '        pl.function(type=pl.FunctionType.AIV)',
+      '    )',
+      '    def a(self):',
+      `        t: ${tile} = f()`,
+      '    @pl.function(',
+      '        type=pl.FunctionType.AIV)',
+      '    def b(self):',
+      `        t: ${tile} = f()`,
+      '',
+    ].join('\n');
+    const m = await model(text);
+    assert.deepEqual(m.functions.map((f) => [f.name, f.src_start]), [['a', 3], ['b', 7]]);
+  });
+
   test('a kept function without tiles is skipped; the others stay', async () => {
     const text = dumpWith(['x: pl.Scalar[pl.INDEX] = 1', 'return x'], { name: 'empty' }) +
       dumpWith([vec('t', 'mem_vec_1', 0, 64)], { name: 'full' }).split('\n').slice(4).join('\n');
@@ -317,6 +356,18 @@ describe('overlaps', () => {
       `d: ${tileType('Mat', 'mem_d', 0, 128)} = f(b, c)`,                  // another space
     ]));
     assert.ok(m.functions[0].boxes.every((b) => !b.conflict && !b.view));
+  });
+});
+
+describe('True and False where an integer is read: Python\'s bool is an int (#21 item 6)', () => {
+  test('offset, size and shape', async () => {
+    const m = await model(dumpWith([
+      'x: pl.Tile[[True, 64], pl.FP32, pl.MemRef("mem_vec_1", pl.const(True, pl.INT64), 64), pl.Mem.Vec] = f()',
+      'y: pl.Tile[[16, False], pl.FP32, pl.MemRef("mem_vec_2", False, 128), pl.Mem.Vec] = f()',
+    ]));
+    const [x, y] = m.functions[0].boxes.sort((a, b) => a.start - b.start);
+    assert.deepEqual([x.offset, x.size, x.shape], [1, 64, [1, 64]]);
+    assert.deepEqual([y.offset, y.size, y.shape], [0, 128, [16, 0]]);
   });
 });
 

@@ -12,20 +12,22 @@ static bool str_is(mm_str s, const char *word) {
   return s.len == strlen(word) && memcmp(s.text, word, s.len) == 0;
 }
 
-/* The `type=` of the first decorator call of a dotted name ending in
- * `.function`: the last component of its dotted value. */
+/* The `type=` of the decorator calls of a dotted name ending in
+ * `.function`: the last component of its dotted value. The last one
+ * given wins (a later decorator, or `type=` repeated), as upstream reads
+ * them in order. */
 static mm_str function_type(const char *src, mm_node *const *decorators, size_t count) {
-  mm_str none = {NULL, 0};
+  mm_str type = {NULL, 0};
   for (size_t i = 0; i < count; i++) {
     const mm_node *d = decorators[i];
     if (d->kind != N_CALL || !mm__is_dotted_ending(src, d->kids[0], "function")) continue;
     for (uint32_t k = d->positional; k < d->count; k++) {
       const mm_node *kw = d->kids[k];
       if (kw->len == 4 && memcmp(src + kw->start, "type", 4) == 0)
-        return mm__dotted_last(src, kw->kids[0]);
+        type = mm__dotted_last(src, kw->kids[0]);
     }
   }
-  return none;
+  return type;
 }
 
 static bool function_begin(void *context, const mm_node *name, mm_node *const *decorators,

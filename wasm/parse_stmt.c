@@ -621,9 +621,11 @@ static void parse_decorated(parser *p, uint32_t depth, scope sc) {
   decorators decs = {NULL, 0, 0};
   size_t mark = mm__parser_mark(p);
   while (!p_failed(p) && mm__parser_accept_op(p, OP_AT)) {
-    if (!decs.first_line) decs.first_line = p_peek(p)->line;
     mm_node *expr = mm__parse_named_expression(p);
     if (!expr) return;
+    /* Where the expression starts, as Python's ast says: `@(` and a call
+     * on the next line is that line. */
+    if (!decs.first_line) decs.first_line = expr->line;
     p_push(p, expr);
     if (!mm__parser_accept(p, TK_NEWLINE)) {
       mm__parser_error_at(p, p_peek(p), "invalid syntax");

@@ -46,6 +46,10 @@ static int digit_value(char c) {
 }
 
 static mm_int_result literal_value(const char *src, const mm_node *node, int64_t *value) {
+  if (node->kind == N_CONST && (node_text_is(src, node, "True") || node_text_is(src, node, "False"))) {
+    *value = src[node->start] == 'T'; /* Python's bool is an int */
+    return MM_INT_OK;
+  }
   if (node->kind != N_INT) return MM_INT_NONE;
   const char *s = src + node->start;
   size_t len = node->len, i = 0;
