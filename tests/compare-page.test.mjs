@@ -174,6 +174,29 @@ describe('an edited copy of a real dump', () => {
   });
 });
 
+describe('stepping through a real pair', () => {
+  test('N: the tile pinned on its side, its counterpart lit at the same height on the other, nothing else pinned', async () => {
+    const page = await compared([dump35, dump41]);
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press('n');
+      const state = await page.evaluate(() => {
+        const pinned = document.querySelector('.compare-card.open .box.pinned');
+        const side = pinned.closest('.compare-side');
+        const other = [...side.parentElement.children].find((s) => s !== side);
+        const counterpart = other.querySelector('.box.counterpart');
+        return {
+          pinnedOnBoth: document.querySelectorAll('.compare-card.open .box.pinned').length,
+          top: pinned.getBoundingClientRect().top,
+          counterpart: counterpart ? counterpart.getBoundingClientRect().top : null,
+        };
+      });
+      assert.equal(state.pinnedOnBoth, 1);
+      if (state.counterpart !== null) assert.ok(Math.abs(state.top - state.counterpart) < 1, JSON.stringify(state));
+    }
+    await finish(page);
+  });
+});
+
 describe('ways in', () => {
   test('the site\'s compare example: a link that reopens the comparison, the pinned tile too', async () => {
     const page = await openPage(env.browser, env.url);

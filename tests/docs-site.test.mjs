@@ -104,6 +104,11 @@ describe('a MkDocs site (Material) publishing the page under tools/memory-map/',
     assert.equal(await page.locator('.card').count(), 1);
     assert.equal(await page.locator('.chip-name').innerText(), 't__tile_1');
     assert.equal(await page.locator('.zoom-level').innerText(), '1.6×');
+    // Pinning in a frame leaves the map its room: the IR source stays shut.
+    await page.locator('.box[data-tile="t__tile_1"]').click({ force: true });
+    await page.locator('.box[data-tile="t__tile_1"]').click({ force: true });
+    assert.equal(await page.locator('.chip-name').innerText(), 't__tile_1');
+    assert.equal(await page.locator('.left-column.open').count(), 0);
     assert.deepEqual(page.problems(), []);
     await page.goto(`${url}tools/memory-map/index.html?embed&dump=no-such-dump.py`);
     await page.waitForSelector('.message.error');

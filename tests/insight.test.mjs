@@ -161,14 +161,14 @@ describe('deep links', () => {
     assert.equal(dumpSource('?dump=caf%C3%A9%20x.py', page).name, 'café x.py');
   });
 
-  test('?embed and ?theme=: one function\'s map for an iframe; its link to the full page drops both', () => {
+  test('?embed and ?theme=: one function\'s map for an iframe; its link to the full page drops embed', () => {
     assert.deepEqual(embedOptions('?embed&dump=a.py&theme=dark'), { embed: true, theme: 'dark' });
     assert.deepEqual(embedOptions('?dump=a.py&theme=light'), { embed: false, theme: 'light' });
     assert.deepEqual(embedOptions('?embed=1&theme=purple'), { embed: true, theme: null }); // an unknown theme: the system's
     assert.deepEqual(embedOptions(''), { embed: false, theme: null });
     const full = new URL(fullPageUrl('https://docs.example/mm/index.html?embed&dump=ex/a%20b.py&theme=dark#fn=k_proj&tile=t'));
     assert.equal(full.pathname, '/mm/index.html');
-    assert.deepEqual([...full.searchParams], [['dump', 'ex/a b.py']]);
+    assert.deepEqual([...full.searchParams], [['dump', 'ex/a b.py'], ['theme', 'dark']]);
     assert.equal(full.hash, '#fn=k_proj&tile=t');
   });
 });

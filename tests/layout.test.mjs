@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 
 import { compareNumbers, passesIn, resolveFolder } from '../web/folder.js';
 import {
-  MIN_LANE, anchorAfterZoom, baseFactor, clampSplit, formatBytes, formatZoom, layoutLanes, mentionRanges, stepZoom, usage,
+  MIN_LANE, anchorAfterZoom, baseFactor, clampSplit, formatBytes, formatZoom, layoutLanes, mentionRanges, stepZoom, usage, defaultSplit, linesInView,
 } from '../web/layout.js';
 
 describe('layout', () => {
@@ -69,5 +69,24 @@ describe('folder resolution', () => {
 
   test('a folder without the pass says how to get a dump', () => {
     assert.match(resolveFolder(files, 'Nope', 'case').error, /no '\*_after_Nope\.py' dump under case: compile with pass dumps/);
+  });
+});
+
+describe('an exported image\'s lines and the source pane\'s width', () => {
+  test('linesInView: rows partly under the 40 px header or past the bottom count; clamped to the function', () => {
+    // 18 px rows, a 40 px sticky header, a 400 px viewport: 360 px of rows.
+    assert.deepEqual(linesInView(0, 400, 100, 1000), { first: 100, last: 119 });
+    assert.deepEqual(linesInView(18, 400, 100, 1000), { first: 101, last: 120 });
+    assert.deepEqual(linesInView(27, 400, 100, 1000), { first: 101, last: 121 });
+    assert.deepEqual(linesInView(0, 400, 100, 105), { first: 100, last: 105 });
+    assert.deepEqual(linesInView(5000, 400, 100, 105), { first: 105, last: 105 });
+  });
+
+  test('defaultSplit: the longest line, at most 720 px and 45 % of the card', () => {
+    const lines = ['x'.repeat(200)];
+    assert.equal(defaultSplit(lines), 720);
+    assert.equal(defaultSplit(lines, 1000), 450);
+    assert.equal(defaultSplit(['x'.repeat(60)], 2000), 60 * 7.2 + 56 + 16);
+    assert.equal(defaultSplit(lines, 100), 140); // never under the splitter's minimum
   });
 });

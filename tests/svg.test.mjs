@@ -117,6 +117,14 @@ describe('the page\'s Share menu (Chromium)', () => {
       assert.ok(Math.abs((b.x - lane.x) / lane.width - there.x) < 0.01, `${b.tile}: ${(b.x - lane.x) / lane.width} vs ${there.x}`);
     }
     assert.match(await card.locator('.share-status').innerText(), /^saved 41_after_MaterializeRuntimeScopes\.down_proj\.svg$/);
+    // The menu closes with Esc, and with a click elsewhere.
+    await card.locator('.share-menu summary').click();
+    assert.equal(await card.locator('.share-items').isVisible(), true);
+    await page.keyboard.press('Escape');
+    assert.equal(await card.locator('.share-items').isVisible(), false);
+    await card.locator('.share-menu summary').click();
+    await page.locator('#summary').click();
+    assert.equal(await card.locator('.share-items').isVisible(), false);
     await finish(page);
   });
 

@@ -4,7 +4,7 @@
 import { clear, el } from './dom.js';
 import {
   GUTTER_WIDTH, HEADER_HEIGHT, MIN_BOX, ROW_HEIGHT, SPLIT_MAX, SPLIT_MIN, anchorAfterZoom, baseFactor, boxGeometry, clampSplit, defaultSplit,
-  TICK_CHUNK, byteRange, formatBytes, formatZoom, laneExtent, lanePercent, layoutLanes, stepZoom, tickLayers, usage, useRuns, visibleLines,
+  TICK_CHUNK, byteRange, formatBytes, formatZoom, laneExtent, lanePercent, layoutLanes, linesInView, stepZoom, tickLayers, usage, useRuns, visibleLines,
 } from './layout.js';
 import {
   anomalyCounts, cardSpaces, conflictPartners, idleHolds, inConflict, neighbourBox, placedWindows, spaceHwm,
@@ -148,7 +148,7 @@ export class Card {
   build() {
     const { fn } = this;
     this.source = new SourceColumn(fn, this.shared.sourceLabel);
-    this.state.split = defaultSplit(fn.source);
+    this.state.split = defaultSplit(fn.source, this.shared.mapWidth());
     this.zoomLevel = el('button', { class: 'zoom-level', title: 'Reset zoom to 1×', onclick: () => this.setZoom(1) }, '1×');
     this.axisButtons = ['limit', 'used'].map((axis) =>
       el('button', { class: 'axis', dataset: { axis }, 'aria-pressed': String(axis === 'limit'), onclick: () => this.setAxis(axis) }, axis));
@@ -273,7 +273,7 @@ export class Card {
       s.addEventListener('pointerup', up);
       s.addEventListener('pointercancel', up);
     });
-    s.addEventListener('dblclick', () => this.setSplit(defaultSplit(this.fn.source)));
+    s.addEventListener('dblclick', () => this.setSplit(defaultSplit(this.fn.source, this.shared.mapWidth())));
     s.addEventListener('keydown', (e) => {
       const step = e.shiftKey ? 80 : 16;
       if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
@@ -745,7 +745,7 @@ export class Card {
    * spaces shown, the zoom, the lanes' width at zoom 1. */
   exportView() {
     const v = this.viewport;
-    const { first, last } = visibleLines(v.scrollTop, v.clientHeight, this.fn.src_start, this.fn.src_end, 0);
+    const { first, last } = linesInView(v.scrollTop, v.clientHeight, this.fn.src_start, this.fn.src_end);
     return {
       first, last, axis: this.state.axis, hidden: [...this.state.hidden], zoom: this.state.zoom,
       mapWidth: this.shared.mapWidth() - GUTTER_WIDTH,
@@ -756,11 +756,15 @@ export class Card {
   async exportMap(kind) {
     this.shareMenu.open = false;
     this.shareStatus.textContent = 'drawing…';
+    let said;
     try {
-      this.shareStatus.textContent = await this.shared.exportMap(this, kind);
+      said = await this.shared.exportMap(this, kind);
     } catch (error) {
-      this.shareStatus.textContent = `could not export: ${error.message}`;
+      said = `could not export: ${error.message}`;
     }
+    this.shareStatus.textContent = said;
+    clearTimeout(this.shareTimer);
+    this.shareTimer = setTimeout(() => { if (this.shareStatus.textContent === said) this.shareStatus.textContent = ''; }, 6000);
   }
 
   /** Search results in this card: box indices to mark. */

@@ -7,7 +7,7 @@ import { Card } from './card.js';
 import { clear, el } from './dom.js';
 import { boxIndex, changeClasses, changeNotes, changeStops, compareSummary, hwmChange, shownFunctions, signedBytes } from './diff.js';
 import { cycle } from './insight.js';
-import { formatBytes } from './layout.js';
+import { ROW_HEIGHT, formatBytes } from './layout.js';
 import { boxFacts } from './tooltip.js';
 
 const SIDES = ['old', 'new'];
@@ -213,7 +213,18 @@ export class CompareCard {
   /** Opens the card and goes to box `index` on `side`, pinned. */
   reveal(side, index, options) {
     if (!this.open) this.setOpen(true);
+    const other = this.sides[this.other(side)];
+    other?.pin(null); // its marks follow this side's tile now
     this.sides[side]?.reveal(index, options);
+    const counterpart = this.counterpart(side, index);
+    const mine = this.sides[side];
+    if (!other || !counterpart || !mine) return;
+    // The counterpart at the height of the tile revealed: lines shift
+    // between dumps, so the two maps scroll apart by that much.
+    const rowTop = (card, line) => (line - card.fn.src_start) * ROW_HEIGHT;
+    const at = rowTop(mine, this.fns[side].boxes[index].start) - mine.viewport.scrollTop;
+    other.viewport.scrollTop = Math.max(0, rowTop(other, counterpart.start) - at);
+    other.draw();
   }
 }
 

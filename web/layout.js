@@ -93,10 +93,22 @@ export function clampSplit(width) {
   return Math.min(SPLIT_MAX, Math.max(SPLIT_MIN, Math.round(width)));
 }
 
-/** The default source pane width: the longest line, within bounds. */
-export function defaultSplit(lines, charWidth = CHAR_WIDTH) {
+/** The default source pane width: the longest line, within bounds, and
+ * at most 45 % of the card's `width` so the map keeps most of it. */
+export function defaultSplit(lines, width = Infinity, charWidth = CHAR_WIDTH) {
   const longest = lines.reduce((m, l) => Math.max(m, l.length), 0);
-  return clampSplit(Math.min(longest * charWidth + GUTTER_WIDTH + 16, 720));
+  return clampSplit(Math.min(longest * charWidth + GUTTER_WIDTH + 16, 720, width * 0.45));
+}
+
+/**
+ * The dump lines a map's viewport shows (for an exported image): rows
+ * partly under the sticky lane header or past the bottom edge count when
+ * any of them shows.
+ */
+export function linesInView(scrollTop, clientHeight, srcStart, srcEnd) {
+  const first = srcStart + Math.floor(Math.max(0, scrollTop) / ROW_HEIGHT);
+  const last = srcStart + Math.ceil((scrollTop + clientHeight - HEADER_HEIGHT) / ROW_HEIGHT) - 1;
+  return { first: Math.min(first, srcEnd), last: Math.max(Math.min(last, srcEnd), Math.min(first, srcEnd)) };
 }
 
 /** A box's place in its lane: left and width as % of the lane, top and height in px. */

@@ -95,10 +95,9 @@ export function embedOptions(search) {
 }
 
 /** The full page at the view an embedded one shows: its URL without
- * `embed` and `theme`, the hash kept. */
+ * `embed`, the theme and the hash kept. */
 export function fullPageUrl(href) {
   const url = new URL(href);
   url.searchParams.delete('embed');
-  url.searchParams.delete('theme');
   return url.href;
 }

@@ -136,6 +136,7 @@ function showModel(model, current = () => true) {
     // The core draws the image from the dump's bytes: not on a page the
     // command line wrote (its model only; `--svg FUNCTION` there).
     exportMap: page.input?.bytes ? (card, kind) => exportMap(model, card, kind) : null,
+    sourceOnPin: !page.embed, // a frame is too narrow to give the map's room to the source
     spaceColumn: (space) => columns.indexOf(space) + 1,
     tooltip: page.tooltip,
     onPin: (card) => { page.lastPinned = card; },
@@ -595,6 +596,10 @@ function listenToControls() {
     button.addEventListener('click', () => openExample(button.dataset.example));
   }
   document.addEventListener('keydown', onKey);
+  // An open Share menu closes on a click elsewhere (Esc: onKey).
+  document.addEventListener('pointerdown', (e) => {
+    for (const menu of document.querySelectorAll('.share-menu[open]')) if (!menu.contains(e.target)) menu.open = false;
+  });
   listenToFinder();
 }
 
@@ -611,6 +616,11 @@ function onKey(e) {
   if (e.defaultPrevented) return; // a card's map took it (arrows, zoom)
   if (e.key === 'Escape') {
     if (page.shortcuts.open) return page.shortcuts.toggle(false);
+    const menu = document.querySelector('.share-menu[open]');
+    if (menu) {
+      menu.open = false;
+      return menu.querySelector('summary').focus();
+    }
     if (e.target === $('search')) return e.target.blur();
     return activeCard()?.clearPins();
   }
