@@ -23,6 +23,7 @@ static const struct {
     {"Right", "#ea580c"}, {"RightScale", "#ca8a04"}, {"Acc", "#db2777"},  {"Bias", "#78716c"},
 };
 #define ALERT "#c62828"
+#define WARN "#d97706"
 #define INK "#1d2127"
 #define MUTED "#5f6873"
 
@@ -108,11 +109,14 @@ static void put_size(mm_buf *out, int64_t bytes) {
   mm__buf_puts(out, text);
 }
 
-/* Usage floored to one decimal, as the pills show it. */
+/* Usage floored to one decimal, coloured as the pills are: red from 95 %,
+ * amber from 80 %. */
 static void put_usage(mm_buf *out, const mm_space_usage *s) {
-  char text[32];
+  char text[96];
   double fraction = s->limit > 0 ? (double)s->hwm_all / (double)s->limit : 0;
-  snprintf(text, sizeof text, "%.1f%%", (double)(int64_t)(fraction * 1000 + 1e-9) / 10);
+  const char *colour = fraction >= 0.95 ? ALERT : fraction >= 0.8 ? WARN : INK;
+  snprintf(text, sizeof text, "<tspan fill=\"%s\">%.1f%%</tspan>", colour,
+           (double)(int64_t)(fraction * 1000 + 1e-9) / 10);
   mm__buf_puts(out, text);
 }
 
@@ -211,8 +215,8 @@ static void put_header(mm_buf *out, const view *v) {
   mm__buf_puts(out, "</tspan></text>\n<text x=\"8\" y=\"42\">");
   for (size_t i = 0; i < fn->space_count; i++) {
     const mm_space_usage *s = &fn->spaces[i];
-    if (i) mm__buf_puts(out, "   ");
-    mm__buf_puts(out, "<tspan font-weight=\"600\" fill=\"");
+    /* SVG collapses spaces: a gap in px between spaces. */
+    mm__buf_puts(out, i ? "<tspan dx=\"16\" font-weight=\"600\" fill=\"" : "<tspan font-weight=\"600\" fill=\"");
     mm__buf_puts(out, colour_of(s->space));
     mm__buf_puts(out, "\">");
     put_text(out, s->space);
