@@ -231,10 +231,13 @@ describe('tiny tiles and find', () => {
     const text = dumpWith([`big: ${tileType('Vec', 'm1', 0, 65536)} = f()`, `tiny: ${tileType('Vec', 'm2', 100000, 64)} = f(big)`, 'y = tiny']);
     const page = await pageWith([{ name: 'k.py', text }], { width: 1024 });
     const sliver = page.locator('.box[data-tile="tiny"]');
-    const r = await rect(sliver);
-    assert.ok(r.width < 6, `drawn ${r.width} px wide`);
+    assert.ok((await rect(sliver)).width < 6, `drawn ${(await rect(sliver)).width} px wide`);
     for (const dx of [-3.5, 0, 3.5]) {
+      // Measured each time: a pin opens the IR source, which moves the map.
+      await sliver.scrollIntoViewIfNeeded();
+      const r = await rect(sliver);
       await page.mouse.click(r.x + r.width / 2 + dx, r.y + r.height / 2);
+      assert.ok(await page.locator('.chip').isVisible(), `clicked at ${dx} px: nothing pinned`);
       assert.equal(await page.locator('.chip-name').innerText(), 'tiny', `clicked at ${dx} px`);
       await page.keyboard.press('Escape');
     }

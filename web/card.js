@@ -548,7 +548,8 @@ export class Card {
     const g = boxGeometry(box, lane, this.fn.src_start);
     const node = el('div', {
       class: 'box-hit', dataset: { index }, 'aria-hidden': 'true',
-      style: { left: `calc(${g.left + g.width / 2}% - ${HIT_PX / 2}px)`, width: `${HIT_PX}px`, top: `${g.top}px`, height: `${g.height}px` },
+      // Centred on the box as drawn (at least MIN_BOX px wide).
+      style: { left: `calc(${g.left}% + max(${MIN_BOX}px, ${g.width}%) / 2 - ${HIT_PX / 2}px)`, width: `${HIT_PX}px`, top: `${g.top}px`, height: `${g.height}px` },
     });
     this.hits.set(index, node);
     this.laneEls.get(box.space).lane.append(node);
