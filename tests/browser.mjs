@@ -54,14 +54,18 @@ export function fixture(relative, name = relative.split('/').pop()) {
   return { name, text: readFileSync(join(corpus, relative), 'utf8') };
 }
 
+/** In the page: whether the map or the error message shows (for either
+ * browser's waitForFunction). */
+export function shownInPage() {
+  const message = document.getElementById('message');
+  const loading = message && !message.hidden && message.classList.contains('loading');
+  const shown = document.querySelector('.card.open .box') && document.getElementById('cards').dataset.complete === 'true';
+  return !loading && (shown || (message && !message.hidden && message.classList.contains('error')));
+}
+
 /** Waits until the map or the error message shows. */
 export async function settled(page) {
-  await page.waitForFunction(() => {
-    const message = document.getElementById('message');
-    const loading = message && !message.hidden && message.classList.contains('loading');
-    const shown = document.querySelector('.card.open .box') && document.getElementById('cards').dataset.complete === 'true';
-    return !loading && (shown || (message && !message.hidden && message.classList.contains('error')));
-  });
+  await page.waitForFunction(shownInPage);
 }
 
 /** A new page on `url` with `files` dropped on it and the result shown. */

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
 
 import { serve } from '../tools/serve.mjs';
+import { shownInPage } from './browser.mjs';
 import { root } from './helpers.mjs';
 
 export const FIREFOX = '/usr/bin/firefox-esr';
@@ -61,26 +62,8 @@ export async function finish(page) {
   assert.deepEqual(problems, []);
 }
 
-/** Drops files on the page (a synthetic DataTransfer drop, as in Chromium). */
-export async function drop(page, files) {
-  await page.evaluate((list) => {
-    const transfer = new DataTransfer();
-    for (const f of list) transfer.items.add(new File([f.text], f.name));
-    const target = document.querySelector('main');
-    target.dispatchEvent(new DragEvent('dragenter', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    target.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-  }, files);
-}
-
 /** Waits until the map or the error message shows. */
-export async function settled(page) {
-  await page.waitForFunction(() => {
-    const message = document.getElementById('message');
-    const loading = message && !message.hidden && message.classList.contains('loading');
-    const shown = document.querySelector('.card.open .box') && document.getElementById('cards').dataset.complete === 'true';
-    return !loading && (shown || (message && !message.hidden && message.classList.contains('error')));
-  }, { timeout: 30_000 });
-}
+export const settled = (page) => page.waitForFunction(shownInPage, { timeout: 30_000 });
 
 /** `selector`'s text as rendered, or null. */
 export const text = (page, selector) => page.evaluate((s) => document.querySelector(s)?.innerText ?? null, selector);

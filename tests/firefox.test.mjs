@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 
-import { fixture } from './browser.mjs';
-import { drop, finish, launchFirefox, openPage, rect, settled, text } from './firefox.mjs';
+import { drop, fixture } from './browser.mjs'; // drop() works in either browser
+import { finish, launchFirefox, openPage, rect, settled, text } from './firefox.mjs';
 import { corpus, dumpWith, root, run, tileType } from './helpers.mjs';
 
 let env;

@@ -42,6 +42,14 @@ function copyIn(core, bytes, owned) {
   return ptr;
 }
 
+/** A dump's first arguments to the core, copied into its heap (each
+ * pointer added to `owned`): input, length, name, backend, .pto, .pto length. */
+function dumpArgs(core, bytes, { dumpName, backend, ptoText }, owned) {
+  const pto = ptoText ? encoder.encode(ptoText) : null;
+  return [copyIn(core, bytes, owned), bytes.length, copyIn(core, encoder.encode(dumpName), owned),
+    backend ? copyIn(core, encoder.encode(backend), owned) : 0, pto ? copyIn(core, pto, owned) : 0, pto ? pto.length : 0];
+}
+
 /** Copies out and frees a JSON buffer the core returned, its length at lenPtr. */
 function takeJsonBytes(core, result, lenPtr) {
   const out = address(result);
@@ -81,15 +89,10 @@ export function parseModel(jsonBytes) {
 export function analyzeDumpJson(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, withoutSource = false, generalParser = false } = {}) {
   const owned = [];
   try {
-    const input = copyIn(core, bytes, owned);
-    const name = copyIn(core, encoder.encode(dumpName), owned);
-    const backendPtr = backend ? copyIn(core, encoder.encode(backend), owned) : 0;
-    const pto = ptoText ? encoder.encode(ptoText) : null;
-    const ptoPtr = pto ? copyIn(core, pto, owned) : 0;
+    const args = dumpArgs(core, bytes, { dumpName, backend, ptoText }, owned);
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
     const flags = (withoutSource ? MM_JSON_WITHOUT_SOURCE : 0) | (generalParser ? MM_ANALYZE_GENERAL_PARSER : 0);
-    const out = core._mm_analyze_json(input, bytes.length, name, backendPtr, ptoPtr, pto ? pto.length : 0, flags, lenPtr);
-    return takeJsonBytes(core, out, lenPtr);
+    return takeJsonBytes(core, core._mm_analyze_json(...args, flags, lenPtr), lenPtr);
   } finally {
     for (const ptr of owned) core._free(ptr);
   }
@@ -135,15 +138,10 @@ export function dumpSvg(core, bytes, { dumpName = 'dump.py', backend = null, pto
   axis = 'limit', hidden = [], zoom = 1, mapWidth = 0 } = {}) {
   const owned = [];
   try {
-    const input = copyIn(core, bytes, owned);
-    const name = copyIn(core, encoder.encode(dumpName), owned);
-    const backendPtr = backend ? copyIn(core, encoder.encode(backend), owned) : 0;
-    const pto = ptoText ? encoder.encode(ptoText) : null;
-    const ptoPtr = pto ? copyIn(core, pto, owned) : 0;
+    const args = dumpArgs(core, bytes, { dumpName, backend, ptoText }, owned);
     const hiddenPtr = hidden.length ? copyIn(core, encoder.encode(hidden.join(',')), owned) : 0;
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
-    const out = core._mm_analyze_svg(input, bytes.length, name, backendPtr, ptoPtr, pto ? pto.length : 0, fn, first, last,
-      axis === 'used' ? 1 : 0, hiddenPtr, zoom, Math.round(mapWidth), lenPtr);
+    const out = core._mm_analyze_svg(...args, fn, first, last, axis === 'used' ? 1 : 0, hiddenPtr, zoom, Math.round(mapWidth), lenPtr);
     const text = decoder.decode(takeJsonBytes(core, out, lenPtr));
     if (text.startsWith('{')) throw new DumpError(JSON.parse(text));
     return text;
