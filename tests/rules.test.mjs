@@ -228,7 +228,7 @@ describe('lexical lifetime', () => {
     ['match y:\n    case t: pass', -1], ['def g(t): pass', -1], ['y = lambda t: 0', -1],
     ['def t(): pass', -1], ['class t: pass', -1], ['y = x.t', -1], ['f(t=1)', -1],
     ['y = "t"', -1], ["y = b't'", -1], ['y = 1  # t', -1], ['y = f"t {u}"', -1],
-    ['t, u = y', -1], ['*t, u = y', -1], ['t: pl.Scalar = 1', -1], ['"""t\nt"""', -1],
+    ['t, u = y', -1], ['*t, u = y', -1], ['"""t\nt"""', -1],
   ];
   for (const [statement, readAt] of cases) {
     test(`${readAt >= 0 ? 'reads' : 'does not read'}: ${statement.replace(/\n/g, ' ⏎ ')}`, async () => {
@@ -236,6 +236,22 @@ describe('lexical lifetime', () => {
       const { t } = boxesByName(await model(dumpWith(lines)));
       assert.equal(t.start, bodyLine(0));
       assert.equal(t.end, readAt >= 0 ? bodyLine(2 + readAt) : bodyLine(0));
+    });
+  }
+
+  // #21 item 1: an annotated assignment that binds no tile is a binding of
+  // the name all the same (upstream's count): the tile lives over it.
+  const others = [
+    'pl.Scalar[pl.INDEX] = 1', 'int', 'pl.Tensor[[16, 64], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 4096), pl.Mem.DDR] = f()',
+    'pl.Tile[[16, 64], pl.FP32, pl.MemRef("m9", n, 64), pl.Mem.Vec] = f()', // a MemRef offset the model cannot read
+    'pl.Scalar[\n    pl.INDEX] = 1',
+  ];
+  for (const annotation of others) {
+    test(`bound again with no tile: t: ${annotation.replace(/\n */g, ' ')}`, async () => {
+      const lines = [vec('t', 'm1', 0, 64), 'pass', ...`t: ${annotation}`.split('\n'), 'y = 1'];
+      const { t } = boxesByName(await model(dumpWith(lines)));
+      assert.deepEqual([t.start, t.end, t.offset, t.size], [bodyLine(0), bodyLine(1 + lines.length - 3), 0, 64]);
+      assert.deepEqual(t.uses, [bodyLine(0), ...[...Array(lines.length - 3).keys()].map((i) => bodyLine(2 + i))]);
     });
   }
 

@@ -64,13 +64,38 @@ static void push_binding(mm_collector *c, uint32_t name_start, uint32_t name_len
   b->op = op;
 }
 
+static void log_read(mm_collector *c, uint32_t start, uint32_t len, uint32_t line) {
+  mm_vec *v = &c->reads;
+  mm_read *r = v->len < v->cap ? (mm_read *)v->items + v->len++ : mm__vec_push(v);
+  if (!r) {
+    mm__diag_set(c->diag, MM_ERR_NO_MEMORY, line, "out of memory");
+    return;
+  }
+  *r = (mm_read){start, len, line};
+}
+
+/* An annotated assignment that binds no tile (`t: pl.Scalar[...] = 1`,
+ * `t: int`, a DDR tensor, a MemRef the model cannot read) still binds the
+ * name, as upstream counts bindings: a tile of that name lives over its
+ * lines (#21 item 1). Logged as reads of each line, which also makes them
+ * uses, as a binding's lines are. */
+static void other_binding(void *context, uint32_t name_start, uint32_t name_len, uint32_t line,
+                          uint32_t end_line) {
+  mm_collector *c = context;
+  for (uint32_t at = line; at <= end_line && at >= line; at++) log_read(c, name_start, name_len, at);
+}
+
 /* A binding whose annotation is a tile; `value` is NULL for a parameter
  * (op "param"). The op string is made only once the annotation qualifies. */
 static void add_binding(mm_collector *c, const mm_node *name, const mm_node *annotation,
                         const mm_node *value, bool is_param, uint32_t line, uint32_t end_line,
                         uint32_t depth) {
   mm_tile_fields fields;
-  if (!mm__tile_from_annotation(c->src, annotation, c->arena, &fields, c->diag)) return;
+  if (!mm__tile_from_annotation(c->src, annotation, c->arena, &fields, c->diag)) {
+    if (!is_param && !mm__diag_failed(c->diag))
+      other_binding(c, name->start, name->len, line, end_line);
+    return;
+  }
   const char *op = is_param ? "param" : mm__value_op(c->src, value, c->arena);
   push_binding(c, name->start, name->len, &fields, op, line, end_line, depth);
 }
@@ -125,14 +150,7 @@ static void statement(void *context, uint32_t line) {
 /* A read is only logged: a read before a binding stretches its tile too,
  * so reads are resolved when the function ends (extend_by_reads). */
 static void load(void *context, const mm_node *name) {
-  mm_collector *c = context;
-  mm_vec *v = &c->reads;
-  mm_read *r = v->len < v->cap ? (mm_read *)v->items + v->len++ : mm__vec_push(v);
-  if (!r) {
-    mm__diag_set(c->diag, MM_ERR_NO_MEMORY, name->line, "out of memory");
-    return;
-  }
-  *r = (mm_read){name->start, name->len, name->line};
+  log_read(context, name->start, name->len, name->line);
 }
 
 /* The function is read: its reading goes to the model (model.c), which
@@ -182,6 +200,7 @@ void mm__collector_init(mm_collector *c, const char *src, size_t src_len, const 
   c->events.parameter = parameter;
   c->events.binding = binding_event;
   c->events.tile_binding = tile_binding;
+  c->events.other_binding = other_binding;
   c->events.call_statement = call_statement;
   c->events.statement = statement;
   c->events.load = load;

@@ -39,6 +39,10 @@ typedef struct mm_parse_events {
    * `parameter`, in the same order. */
   void (*tile_binding)(void *context, const mm_tile_binding *binding, uint32_t depth,
                        bool is_param);
+  /* `NAME: annotation [= value]` the fast path read whose annotation is no
+   * tile: its name (a span of the source) and lines. Instead of `binding`. */
+  void (*other_binding)(void *context, uint32_t name_start, uint32_t name_len, uint32_t line,
+                        uint32_t end_line);
   /* A statement whose whole value is a call, anywhere in the function:
    * `f(...)` alone (`target` NULL), `NAME = f(...)` or `NAME: annotation
    * = f(...)` (`target` the first name bound). Reserved windows are read

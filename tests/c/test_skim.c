@@ -232,6 +232,10 @@ static void ignore_call(void *context, const mm_node *target, const mm_node *cal
   (void)context, (void)target, (void)call, (void)line;
 }
 static void ignore_load(void *context, const mm_node *name) { (void)context, (void)name; }
+static void ignore_other(void *context, uint32_t start, uint32_t len, uint32_t line,
+                         uint32_t end_line) {
+  (void)context, (void)start, (void)len, (void)line, (void)end_line;
+}
 static void ignore_statement(void *context, uint32_t line) { (void)context, (void)line; }
 static void ignore_end(void *context, uint32_t last_line) { (void)context, (void)last_line; }
 
@@ -245,6 +249,7 @@ static void test_fast_path_taken(const char *dump, size_t len) {
                             .parameter = ignore_parameter,
                             .binding = count_general,
                             .tile_binding = count_fast,
+                            .other_binding = ignore_other,
                             .call_statement = ignore_call,
                             .statement = ignore_statement,
                             .load = ignore_load,

@@ -161,6 +161,9 @@ static bool skim_simple_at(parser *p, uint32_t depth, size_t start, uint32_t lin
                                                p->fast->memo, st),
                             st)) {
     if (p->tracking && st->is_tile) hand_on_tile(p, st, depth, false);
+    else if (p->tracking)
+      p->events->other_binding(p->events->context, st->name_start, st->name_len, st->line,
+                               st->end_line);
     return true;
   }
   return try_skim(p, mm__skim_simple, start, line, st);
