@@ -375,6 +375,19 @@ describe('overlaps', () => {
   });
 });
 
+describe('a NUL in a string base (#21 item 5)', () => {
+  test('"m\\0x" and "m\\x00y" are two bases, each its whole text; "m\\u0000x" is the first again', async () => {
+    const m = await model(dumpWith([
+      'a: pl.Tile[[16, 64], pl.FP32, pl.MemRef("m\\0x", pl.const(0, pl.INT64), 64), pl.Mem.Vec] = f()',
+      'b: pl.Tile[[16, 64], pl.FP32, pl.MemRef("m\\x00y", pl.const(64, pl.INT64), 64), pl.Mem.Vec] = f(a)',
+      'c: pl.Tile[[16, 64], pl.FP32, pl.MemRef("m\\u0000x", pl.const(32, pl.INT64), 64), pl.Mem.Vec] = f(b)',
+    ]));
+    const { a, b, c } = boxesByName(m);
+    assert.deepEqual([a.base, b.base, c.base], ['m\0x', 'm\0y', 'm\0x']);
+    assert.equal(m.functions[0].spaces[0].bases, 2);
+  });
+});
+
 describe('True and False where an integer is read: Python\'s bool is an int (#21 item 6)', () => {
   test('offset, size and shape', async () => {
     const m = await model(dumpWith([

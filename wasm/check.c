@@ -13,7 +13,14 @@ static void put_box_label(mm_buf *out, const mm_box *box) {
   mm__buf_puts(out, "'");
   mm__buf_puts(out, t->name);
   mm__buf_puts(out, "' (");
-  mm__buf_puts(out, t->base);
+  for (const char *b = t->base; *b; b++) { /* a NUL in it (C0 80, tiles.c) as \0 */
+    if ((unsigned char)b[0] == 0xC0 && (unsigned char)b[1] == 0x80) {
+      mm__buf_puts(out, "\\0");
+      b++;
+    } else {
+      mm__buf_putc(out, *b);
+    }
+  }
   snprintf(text, sizeof text, ", bytes %lld..%lld, lines %u-%u)", (long long)t->offset,
            (long long)(t->offset + t->size), box->start, box->end);
   mm__buf_puts(out, text);

@@ -21,6 +21,7 @@ static const uint8_t json_special[256] = {
     [16] = 1,  [17] = 1,   [18] = 1,  [19] = 1,  [20] = 1,  [21] = 1,   [22] = 1,   [23] = 1,
     [24] = 1,  [25] = 1,   [26] = 1,  [27] = 1,  [28] = 1,  [29] = 1,   [30] = 1,   [31] = 1,
     ['"'] = 1, ['\\'] = 1, ['<'] = 1, ['>'] = 1, ['&'] = 1, [0x7F] = 1, [0xE2] = 1,
+    [0xC0] = 1, /* C0 80: a NUL in a string value (tiles.c); never in UTF-8 input */
 };
 
 static void put_escape(mm_buf *out, unsigned code) {
@@ -51,6 +52,8 @@ static void put_escaped(mm_buf *out, const char *s, size_t len, uint32_t lines) 
     bool separator =
         c == 0xE2 && i + 2 < len && u[i + 1] == 0x80 && (u[i + 2] == 0xA8 || u[i + 2] == 0xA9);
     if (c == 0xE2 && !separator) continue;
+    bool nul = c == 0xC0 && i + 1 < len && u[i + 1] == 0x80;
+    if (c == 0xC0 && !nul) continue;
     mm__buf_append(out, s + run, i - run);
     if (lines && (c == '\n' || c == '\r')) { /* the next line: the next string */
       if (c == '\r' && i + 1 < len && u[i + 1] == '\n') i++;
@@ -59,6 +62,9 @@ static void put_escaped(mm_buf *out, const char *s, size_t len, uint32_t lines) 
     } else if (separator) {
       put_escape(out, 0x2028u + (u[i + 2] - 0xA8u));
       i += 2;
+    } else if (nul) {
+      put_escape(out, 0);
+      i++;
     } else if (c == '"') {
       mm__buf_append(out, "\\\"", 2);
     } else if (c == '\\') {

@@ -92,7 +92,14 @@ mm_int_result mm__usable_integer(const char *src, const mm_node *node, int64_t *
 static void put_utf8(mm_buf *out, uint32_t cp) {
   char b[4];
   size_t n;
-  if (cp < 0x80) {
+  if (cp == 0) {
+    /* U+0000 as C0 80 (modified UTF-8): a string stays a C string, and
+     * "m\0x" differs from "m\0y" (#21 item 5); the writers show it as
+     * U+0000 (json_writer.c) or \0. */
+    b[0] = (char)0xC0;
+    b[1] = (char)0x80;
+    n = 2;
+  } else if (cp < 0x80) {
     b[0] = (char)cp;
     n = 1;
   } else if (cp < 0x800) {
