@@ -375,6 +375,16 @@ describe('overlaps', () => {
   });
 });
 
+describe('parameters in Python\'s order (#21 item 4)', () => {
+  test('in one slot, keyword-only parameters come before *args and **kwargs: the first is the box', async () => {
+    const tile = tileType('Vec', 'm1', 0, 64);
+    const m = await model(dumpWith(['return q'], { params: `, *p: ${tile}, q: ${tile}, **r: ${tile}` }));
+    const [box] = m.functions[0].boxes;
+    assert.equal(m.functions[0].boxes.length, 1);
+    assert.deepEqual([box.name, box.aliases], ['q', ['p', 'r']]);
+  });
+});
+
 describe('a NUL in a string base (#21 item 5)', () => {
   test('"m\\0x" and "m\\x00y" are two bases, each its whole text; "m\\u0000x" is the first again', async () => {
     const m = await model(dumpWith([

@@ -502,8 +502,23 @@ typedef struct decorators {
   uint32_t first_line; /* 0 when there are none */
 } decorators;
 
+/* A parameter told to the listener later: Python's ast lists *args and
+ * **kwargs after the keyword-only ones, and so does upstream's count of
+ * which parameter comes first in a slot (#21 item 4). */
+typedef struct later_parameter {
+  mm_node *name, *annotation;
+  uint32_t line, end_line;
+} later_parameter;
+
+static void tell_parameter(parser *p, const later_parameter *param) {
+  if (param->name)
+    p->events->parameter(p->events->context, param->name, param->annotation, param->line,
+                         param->end_line);
+}
+
+/* `later`: where a *args or **kwargs parameter waits; NULL: told now. */
 static void parse_parameter(parser *p, bool own, bool allow_annotation, bool *seen_default,
-                            bool keyword_only) {
+                            bool keyword_only, later_parameter *later) {
   const mm_token *name_tok = p_peek(p);
   if (!mm__parser_accept(p, TK_NAME)) {
     mm__parser_error_at(p, name_tok, "invalid syntax: expected a parameter name");
@@ -525,7 +540,9 @@ static void parse_parameter(parser *p, bool own, bool allow_annotation, bool *se
       mm_node *name = mm__parser_node(p, N_NAME, name_tok);
       if (!name) return;
       name->ctx = CTX_STORE;
-      p->events->parameter(p->events->context, name, annotation, name_tok->line, end_line);
+      later_parameter param = {name, annotation, name_tok->line, end_line};
+      if (later) *later = param;
+      else tell_parameter(p, &param);
     }
     mm__parser_emit_loads(p, annotation);
   }
@@ -533,6 +550,7 @@ static void parse_parameter(parser *p, bool own, bool allow_annotation, bool *se
 
 static void parse_parameters(parser *p, bool own) {
   bool seen_default = false, seen_star = false, seen_slash = false;
+  later_parameter args = {0}, kwargs = {0};
   while (!p_failed(p) && !p_at_op(p, OP_RPAR)) {
     if (mm__parser_accept_op(p, OP_SLASH)) {
       if (seen_slash || seen_star)
@@ -542,19 +560,23 @@ static void parse_parameters(parser *p, bool own) {
       const mm_token *star = p_advance(p);
       if (seen_star) mm__parser_error_at(p, p_peek(p), "* argument may appear only once");
       seen_star = true;
-      if (p_at(p, TK_NAME)) parse_parameter(p, own, true, &seen_default, true);
+      if (p_at(p, TK_NAME)) parse_parameter(p, own, true, &seen_default, true, &args);
       else if (p_bare_star_ends(p, OP_RPAR))
         mm__diag_set(p->diag, MM_ERR_SYNTAX, star->line, "named arguments must follow bare *");
     } else if (mm__parser_accept_op(p, OP_DSTAR)) {
-      parse_parameter(p, own, true, &seen_default, true);
+      parse_parameter(p, own, true, &seen_default, true, &kwargs);
       mm__parser_accept_op(p, OP_COMMA);
       if (!p_at_op(p, OP_RPAR))
         mm__parser_error_at(p, p_peek(p), "arguments cannot follow var-keyword argument");
       break;
     } else {
-      parse_parameter(p, own, true, &seen_default, seen_star);
+      parse_parameter(p, own, true, &seen_default, seen_star, NULL);
     }
     if (!mm__parser_accept_op(p, OP_COMMA)) break;
+  }
+  if (!p_failed(p)) {
+    tell_parameter(p, &args);
+    tell_parameter(p, &kwargs);
   }
   mm__parser_expect_op(p, OP_RPAR, ")");
 }
