@@ -375,6 +375,17 @@ describe('overlaps', () => {
   });
 });
 
+describe('the space attribute (#21 item 7)', () => {
+  for (const [space, found] of [['pl.Mem.Vec', true], ['Mem.Vec', true], ['a.b.Mem.Vec', true], ['(pl).Mem.Vec', true],
+    ['f().Mem.Vec', false], ['x[0].Mem.Vec', false], ['pl.Mem', false]]) {
+    test(`${space}: ${found ? 'names the space' : 'no space, no tile'}`, async () => {
+      const text = dumpWith([`a: pl.Tile[[16, 64], pl.FP32, pl.MemRef("m", pl.const(64, pl.INT64), 64), ${space}] = f()`, 'return a']);
+      if (found) assert.equal(boxesByName(await model(text)).a.space, 'Vec');
+      else await assert.rejects(model(text), (e) => e.kind === 'no_tiles');
+    });
+  }
+});
+
 describe('parameters in Python\'s order (#21 item 4)', () => {
   test('in one slot, keyword-only parameters come before *args and **kwargs: the first is the box', async () => {
     const tile = tileType('Vec', 'm1', 0, 64);

@@ -242,9 +242,12 @@ static bool usable_memref(const char *src, const mm_node *call, memref *out, mm_
   return r1 == MM_INT_OK && r2 == MM_INT_OK;
 }
 
-/* `<...>.Mem.<Space>`: the attribute's value is itself `.Mem`. */
+/* `<...>.Mem.<Space>`: a dotted name (names and attributes only, as
+ * upstream reads them: `Mem.Vec` counts, `f().Mem.Vec` does not) whose
+ * next to last part is `Mem` (#21 item 7). */
 static bool is_space_attribute(const char *src, const mm_node *node) {
-  return node->kind == N_ATTRIBUTE && node->kids[0]->kind == N_ATTRIBUTE &&
+  size_t parts;
+  return node->kind == N_ATTRIBUTE && is_dotted(node, &parts) &&
          node_text_is(src, node->kids[0], "Mem");
 }
 
