@@ -1,6 +1,7 @@
 // Each rule of docs/model.md on a small hand-written dump, run
 // through the WebAssembly core (the page's engine).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { describe, test } from 'node:test';
 
 import { bodyLine, boxesByName, dumpWith, model, tileType } from './helpers.mjs';
@@ -372,6 +373,19 @@ describe('overlaps', () => {
       `d: ${tileType('Mat', 'mem_d', 0, 128)} = f(b, c)`,                  // another space
     ]));
     assert.ok(m.functions[0].boxes.every((b) => !b.conflict && !b.view));
+  });
+});
+
+describe('dtype: upper case as Python\'s str.isupper() says (#21 item 8)', () => {
+  test('non-ASCII names agree with CPython', async () => {
+    // NFKC-stable names only: the others are refused by design (docs/model.md §13).
+    const names = ['BF16', 'ÉF16', 'Éf16', 'ΣΑ', 'Σα', '℘', 'F_℘', 'ᾈ', 'A١', 'ᾼA', 'Ꭰ', 'ꭰ', 'ÀBÇ', 'ß', 'ẞ'];
+    const oracle = JSON.parse(spawnSync('python3', ['-c', 'import json,sys; print(json.dumps([n.isupper() for n in json.load(sys.stdin)]))'],
+      { input: JSON.stringify(names), encoding: 'utf8' }).stdout);
+    for (const [i, name] of names.entries()) {
+      const text = dumpWith([`a: pl.Tile[[16, 64], pl.${name}, pl.MemRef("m", pl.const(64, pl.INT64), 64), pl.Mem.Vec] = f()`, 'return a']);
+      assert.equal(boxesByName(await model(text)).a.dtype, oracle[i] ? name : '', name);
+    }
   });
 });
 

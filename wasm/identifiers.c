@@ -12,10 +12,10 @@ unsigned mm__identifier_class(uint32_t cp) {
   size_t lo = 0, hi = sizeof identifier_table / sizeof identifier_table[0];
   while (hi - lo > 1) {
     size_t mid = lo + (hi - lo) / 2;
-    if (identifier_table[mid] >> 4 <= cp)
+    if (identifier_table[mid] >> 6 <= cp)
       lo = mid;
     else
       hi = mid;
   }
-  return identifier_table[lo] >> 4 <= cp ? identifier_table[lo] & 15 : 0;
+  return identifier_table[lo] >> 6 <= cp ? identifier_table[lo] & 63 : 0;
 }

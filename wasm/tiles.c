@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "identifiers.h"
 #include "lexer.h"
 
 static bool node_text_is(const char *src, const mm_node *node, const char *word) {
@@ -275,11 +276,26 @@ static bool find_memref_and_space(const char *src, const mm_node *root, memref *
 
 /* --------------------------------------------------- shape and dtype */
 
+/* Python's str.isupper() of a name (valid UTF-8): no lower or title case
+ * character, at least one upper case one (#21 item 8: `pl.ÉF16` too). */
 static bool is_upper_word(const char *s, size_t len) {
   bool cased = false;
-  for (size_t i = 0; i < len; i++) {
-    if (s[i] >= 'a' && s[i] <= 'z') return false;
-    if (s[i] >= 'A' && s[i] <= 'Z') cased = true;
+  for (size_t i = 0; i < len;) {
+    unsigned char c = (unsigned char)s[i];
+    if (c < 0x80) {
+      if (c >= 'a' && c <= 'z') return false;
+      if (c >= 'A' && c <= 'Z') cased = true;
+      i++;
+      continue;
+    }
+    size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+    uint32_t cp = c & (0x3F >> (n - 1));
+    for (size_t k = 1; k < n && i + k < len; k++)
+      cp = (cp << 6) | ((unsigned char)s[i + k] & 0x3F);
+    unsigned cls = mm__identifier_class(cp);
+    if (cls & MM_IDENT_LOWER) return false;
+    if (cls & MM_IDENT_UPPER) cased = true;
+    i += n;
   }
   return cased;
 }
