@@ -156,12 +156,16 @@ static const uint8_t char_class[256] = {
 static bool is_ascii_ident_start(char c) { return char_class[(unsigned char)c] & C_IDENT; }
 static bool is_digit(char c) { return char_class[(unsigned char)c] & C_DIGIT; }
 
+#define ASCII_REFUSED "invalid syntax"
+
 static void invalid_character(lexer *lx) {
   size_t n;
   uint32_t cp = decode_utf8(lx->src, lx->pos, &n);
   if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && mm__identifier_class(cp) & MM_IDENT_UNPRINTABLE))
     mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "invalid non-printable character U+%04X",
                  (unsigned)cp);
+  else if (cp < 0x80) /* `$`, `?`, `!`: a token to CPython's tokenizer; its parser refuses it */
+    mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "%s", ASCII_REFUSED);
   else
     mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "invalid character '%.*s' (U+%04X)", (int)n,
                  lx->src + lx->pos, (unsigned)cp);
@@ -897,8 +901,21 @@ void mm__lex_rest_errors(const char *input, size_t end, mm_diag *diag) {
   while (!failed(&lx) && lx.pos < lx.end) {
     lex_step(&lx);
     mm__lexer_release(&lx, lx.count); /* only the state matters */
+    if (rest.status == MM_ERR_SYNTAX && strcmp(rest.message, ASCII_REFUSED) == 0) {
+      rest.status = MM_OK; /* not the tokenizer's error: it goes on */
+      lx.pos++;
+    }
   }
-  if (rest.status == MM_ERR_SYNTAX) {
+  /* CPython's tokenizer raises most of its errors at once; these it only
+   * marks (E_DEDENT, E_TABSPACE, E_TOODEEP, E_LINECONT), and they do not
+   * replace the parser's. */
+  static const char *const marked[] = {"unindent does not match", "inconsistent use of tabs",
+                                       "too many levels of indentation",
+                                       "unexpected character after line continuation"};
+  bool only_marked = false;
+  for (size_t i = 0; rest.status == MM_ERR_SYNTAX && i < sizeof marked / sizeof *marked; i++)
+    only_marked |= strncmp(rest.message, marked[i], strlen(marked[i])) == 0;
+  if (rest.status == MM_ERR_SYNTAX && !only_marked) {
     *diag = rest; /* the tokenizer's error wins */
   } else if (rest.status == MM_OK && lx.depth > 0 && lx.bracket_lines[lx.depth - 1] < diag->line) {
     diag->status = MM_OK;

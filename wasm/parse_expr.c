@@ -547,6 +547,18 @@ static const char *literal_problem(const parser *p, const mm_token *t) {
   return NULL;
 }
 
+/* Two expressions in a row inside brackets (`f(a\n b)`): CPython's "invalid
+ * syntax. Perhaps you forgot a comma?", on the first one's line (but not
+ * for a name then a string, as `print "x"`). */
+static void missing_comma(parser *p, const mm_node *before) {
+  const mm_token *next = p_peek(p);
+  if (!before || p_at_op(p, OP_COMMA) || !mm__parser_starts_expression(p) ||
+      (before->kind == N_NAME && next->kind == TK_STRING) || next->kind == TK_KW_FOR ||
+      next->kind == TK_KW_IF || next->kind == TK_KW_ELSE || next->kind == TK_KW_ASYNC)
+    return;
+  mm__diag_set(p->diag, MM_ERR_SYNTAX, before->line, "invalid syntax. Perhaps you forgot a comma?");
+}
+
 static mm_node *parse_strings(parser *p) {
   const mm_token *first = p_peek(p);
   int bytes = -1;
@@ -665,11 +677,17 @@ static bool parse_call_arguments(parser *p, mm_node *call) {
         if (arg && (p->scratch->len > mark || keywords.len || !p_at_op(p, OP_RPAR)))
           mm__parser_error_node(p, arg, "Generator expression must be parenthesized");
       }
-      if (arg && seen_keyword)
-        mm__parser_error_node(p, arg,
-                              seen_unpack ? "positional argument follows keyword argument unpacking"
-                                          : "positional argument follows keyword argument");
+      if (arg && seen_keyword) {
+        /* CPython reports it where the arguments stop: the token after
+         * this one and its comma. */
+        const mm_token *at = p_at_op(p, OP_COMMA) ? p_peek_at(p, 1) : p_peek(p);
+        mm__diag_set(p->diag, MM_ERR_SYNTAX, at->line, "%s",
+                     seen_unpack ? "positional argument follows keyword argument unpacking"
+                                 : "positional argument follows keyword argument");
+      }
     }
+    if (p_failed(p)) break;
+    missing_comma(p, arg ? arg : keyword ? keyword->kids[0] : NULL);
     if (p_failed(p)) break;
     if (arg) p_push(p, arg);
     if (keyword) {

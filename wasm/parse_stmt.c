@@ -742,8 +742,12 @@ static void parse_statement(parser *p, uint32_t depth, scope sc) {
 
 /* CPython's rule: after the parser's error, the rest of the source is
  * tokenized, and a tokenizer error there (or a bracket never closed that
- * opened before the error's line) is the one reported. */
-static void prefer_tokenizer_errors(parser *p) { mm__lex_rest_errors(p->src, p->lx->end, p->diag); }
+ * opened before the error's line) is the one reported; but an unexpected
+ * indent is reported as it is. */
+static void prefer_tokenizer_errors(parser *p) {
+  if (strncmp(p->diag->message, "unexpected indent", 17) == 0) return;
+  mm__lex_rest_errors(p->src, p->lx->end, p->diag);
+}
 
 bool mm__parse(const char *source, mm_lexer *lexer, const mm_parse_events *events, mm_diag *diag,
                size_t *stopped_at) {
