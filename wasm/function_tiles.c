@@ -159,7 +159,8 @@ bool mm__function_tiles(const mm_function_reading *r, mm_function *fn, mm_arena 
   fn->src_start = r->first_line;
   fn->src_end = r->last_line;
   uint32_t *statements = mm__arena_alloc(arena, (r->statement_count + 1) * sizeof *statements);
-  if (statements) memcpy(statements, r->statements, r->statement_count * sizeof *statements);
+  if (statements && r->statement_count) /* none: a function of one `...` line, say */
+    memcpy(statements, r->statements, r->statement_count * sizeof *statements);
   fn->statements = statements;
   fn->statement_count = statements ? (uint32_t)r->statement_count : 0;
   fn->tiles = tiles;
