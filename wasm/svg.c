@@ -71,6 +71,15 @@ static void put_text(mm_buf *out, const char *text) {
   }
 }
 
+/* ` key="value"`, the value escaped. */
+static void put_attr(mm_buf *out, const char *key, const char *value) {
+  mm__buf_putc(out, ' ');
+  mm__buf_puts(out, key);
+  mm__buf_puts(out, "=\"");
+  put_text(out, value);
+  mm__buf_putc(out, '"');
+}
+
 /* A coordinate with at most one decimal (no libm: the core links none). */
 static void put_px(mm_buf *out, double v) {
   long long tenths = (long long)(v < 0 ? v * 10 - 0.5 : v * 10 + 0.5);
@@ -246,9 +255,9 @@ static void put_lane(mm_buf *out, const view *v, const lane *l) {
   const char *colour = colour_of(l->space->space);
   double x = GUTTER + l->left, top = TITLE, bottom = y_of(v, v->last + 1);
   put_rect(out, x, top + LANE_HEAD, l->width, bottom - top - LANE_HEAD);
-  mm__buf_puts(out, " class=\"lane\" data-space=\"");
-  put_text(out, l->space->space);
-  mm__buf_puts(out, "\" fill=\"");
+  mm__buf_puts(out, " class=\"lane\"");
+  put_attr(out, "data-space", l->space->space);
+  mm__buf_puts(out, " fill=\"");
   mm__buf_puts(out, colour);
   mm__buf_puts(out, "\" fill-opacity=\"0.06\" stroke=\"#d9dde3\"/>\n");
   put_rect(out, x, top, l->width, 3);
@@ -356,11 +365,10 @@ static void put_box(mm_buf *out, const view *v, const mm_box *b) {
   if (b->view) mm__buf_puts(out, " view");
   if (b->conflict) mm__buf_puts(out, " conflict");
   if (b->over_capacity) mm__buf_puts(out, " over");
-  mm__buf_puts(out, "\" data-tile=\"");
-  put_text(out, t->name);
-  mm__buf_puts(out, "\" data-space=\"");
-  put_text(out, t->space);
-  mm__buf_puts(out, "\" data-start=\"");
+  mm__buf_putc(out, '"');
+  put_attr(out, "data-tile", t->name);
+  put_attr(out, "data-space", t->space);
+  mm__buf_puts(out, " data-start=\"");
   mm__buf_put_int(out, b->start);
   mm__buf_puts(out, "\"><title>");
   put_text(out, t->name);
@@ -393,9 +401,9 @@ static void put_window(mm_buf *out, const view *v, const mm_window *w) {
   if (!l) return;
   double x = x_of(l, w->base), width = (double)w->size * v->factor;
   double y = y_of(v, v->first), h = (double)(v->last - v->first + 1) * ROW;
-  mm__buf_puts(out, "<g class=\"window\" data-window=\"");
-  put_text(out, w->name);
-  mm__buf_puts(out, "\"><title>");
+  mm__buf_puts(out, "<g class=\"window\"");
+  put_attr(out, "data-window", w->name);
+  mm__buf_puts(out, "><title>");
   put_text(out, w->name);
   mm__buf_puts(out, " · reserved ");
   put_size(out, w->size);
