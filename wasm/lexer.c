@@ -894,7 +894,7 @@ void mm__lexer_free(mm_lexer *lx) {
   lx->chunk_count = lx->chunk_cap = 0;
 }
 
-void mm__lex_rest_errors(const char *input, size_t end, mm_diag *diag) {
+void mm__lex_rest_errors(const char *input, size_t end, uint32_t stopped_line, mm_diag *diag) {
   mm_diag rest = {0};
   lexer lx;
   mm__lexer_init(&lx, input, 0, end, 1, false, false, &rest);
@@ -917,7 +917,7 @@ void mm__lex_rest_errors(const char *input, size_t end, mm_diag *diag) {
     only_marked |= strncmp(rest.message, marked[i], strlen(marked[i])) == 0;
   if (rest.status == MM_ERR_SYNTAX && !only_marked) {
     *diag = rest; /* the tokenizer's error wins */
-  } else if (rest.status == MM_OK && lx.depth > 0 && lx.bracket_lines[lx.depth - 1] < diag->line) {
+  } else if (rest.status == MM_OK && lx.depth > 0 && lx.bracket_lines[lx.depth - 1] < stopped_line) {
     diag->status = MM_OK;
     mm__diag_set(diag, MM_ERR_SYNTAX, lx.bracket_lines[lx.depth - 1], "'%c' was never closed",
                  lx.brackets[lx.depth - 1]);

@@ -194,8 +194,9 @@ static inline const mm_token *mm__lexer_at(const mm_lexer *lx, size_t index) {
 /* After the parser's syntax error in `diag`, CPython tokenizes the rest
  * of the source (input[0, end) is lexed again): a tokenizer error there
  * replaces the parser's, and so does "'(' was never closed" when the end
- * comes with a bracket open that was opened on a line before the error. */
-void mm__lex_rest_errors(const char *input, size_t end, mm_diag *diag);
+ * comes with a bracket open that was opened on a line before the one the
+ * parser stopped on (`stopped_line`: its last token's). */
+void mm__lex_rest_errors(const char *input, size_t end, uint32_t stopped_line, mm_diag *diag);
 
 /* The whole token array at once (for tests): as mm_lexer, with the tokens
  * and line starts copied out; release with mm__lexed_free. */

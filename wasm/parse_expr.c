@@ -8,6 +8,7 @@ static mm_node *parse_atom(parser *p);
 static mm_node *parse_factor(parser *p);
 static mm_node *parse_star_named_expression(parser *p);
 static mm_node *parse_lambda(parser *p);
+static void missing_comma(parser *p, const mm_node *before);
 
 bool mm__parser_starts_expression(const parser *p) {
   const mm_token *t = p_peek(p);
@@ -409,14 +410,17 @@ static mm_node *parse_group_or_tuple(parser *p) {
     p_push(p, first);
     while (!p_failed(p) && mm__parser_accept_op(p, OP_COMMA)) {
       if (p_at_op(p, OP_RPAR)) break;
-      p_push(p, parse_star_named_expression(p));
+      mm_node *item = parse_star_named_expression(p);
+      p_push(p, item);
+      if (!p_failed(p)) missing_comma(p, item);
     }
-    if (!mm__parser_expect_op(p, OP_RPAR, ")")) return NULL;
+    if (p_failed(p) || !mm__parser_expect_op(p, OP_RPAR, ")")) return NULL;
     tuple = mm__parser_finish(p, tuple, mark);
     if (tuple) tuple->parenthesized = 1;
     return tuple;
   }
-  if (!mm__parser_expect_op(p, OP_RPAR, ")")) return NULL;
+  missing_comma(p, first);
+  if (p_failed(p) || !mm__parser_expect_op(p, OP_RPAR, ")")) return NULL;
   if (first->kind == N_STARRED) {
     mm__parser_error_node(p, first, "cannot use starred expression here");
     return NULL;
@@ -437,11 +441,14 @@ static mm_node *parse_list(parser *p) {
     return mm__parser_expect_op(p, OP_RSQB, "]") ? comp : NULL;
   }
   p_push(p, first);
+  missing_comma(p, first);
   while (!p_failed(p) && mm__parser_accept_op(p, OP_COMMA)) {
     if (p_at_op(p, OP_RSQB)) break;
-    p_push(p, parse_star_named_expression(p));
+    mm_node *item = parse_star_named_expression(p);
+    p_push(p, item);
+    if (!p_failed(p)) missing_comma(p, item);
   }
-  if (!mm__parser_expect_op(p, OP_RSQB, "]")) return NULL;
+  if (p_failed(p) || !mm__parser_expect_op(p, OP_RSQB, "]")) return NULL;
   return mm__parser_finish(p, list, mark);
 }
 

@@ -746,7 +746,8 @@ static void parse_statement(parser *p, uint32_t depth, scope sc) {
  * indent is reported as it is. */
 static void prefer_tokenizer_errors(parser *p) {
   if (strncmp(p->diag->message, "unexpected indent", 17) == 0) return;
-  mm__lex_rest_errors(p->src, p->lx->end, p->diag);
+  uint32_t stopped = p_peek(p)->line > p->diag->line ? p_peek(p)->line : p->diag->line;
+  mm__lex_rest_errors(p->src, p->lx->end, stopped, p->diag);
 }
 
 bool mm__parse(const char *source, mm_lexer *lexer, const mm_parse_events *events, mm_diag *diag,
