@@ -8,8 +8,10 @@ import { launchChromium } from '../tools/chromium.mjs';
 import { serve } from '../tools/serve.mjs';
 import { corpus, root } from './helpers.mjs';
 
-export async function launch() {
-  const browser = await launchChromium();
+export const launch = async () => withSite(await launchChromium());
+
+/** `browser` with dist/site/ served beside it (either browser's). */
+export async function withSite(browser) {
   const { server, url } = await serve(join(root, 'dist', 'site'));
   return {
     browser,
@@ -52,6 +54,23 @@ export async function drop(page, files) {
 /** A corpus file as { name, text } for drop(). */
 export function fixture(relative, name = relative.split('/').pop()) {
   return { name, text: readFileSync(join(corpus, relative), 'utf8') };
+}
+
+/** In the page: appends an inline script and, from a timer (where the
+ * page's own policy applies, not the driver's), calls eval; what ran. */
+export async function injectionOutcome() {
+  const script = document.createElement('script');
+  script.textContent = 'window.__injected = true';
+  document.body.append(script);
+  const evaluated = await new Promise((resolve) => setTimeout(() => {
+    try {
+      resolve(eval('1 + 1'));
+    } catch (error) {
+      resolve(error.name);
+    }
+  }, 0));
+  await new Promise((r) => setTimeout(r, 50));
+  return { injected: window.__injected === true, evaluated };
 }
 
 /** In the page: whether the map or the error message shows (for either

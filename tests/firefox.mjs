@@ -3,13 +3,10 @@
 // served on localhost. The same shape as browser.mjs, in puppeteer's API.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 
 import puppeteer from 'puppeteer-core';
 
-import { serve } from '../tools/serve.mjs';
-import { shownInPage } from './browser.mjs';
-import { root } from './helpers.mjs';
+import { shownInPage, withSite } from './browser.mjs';
 
 export const FIREFOX = '/usr/bin/firefox-esr';
 
@@ -21,15 +18,7 @@ export async function launchFirefox() {
     // No background network: the machine may have none.
     extraPrefsFirefox: { 'network.connectivity-service.enabled': false, 'app.update.enabled': false },
   });
-  const { server, url } = await serve(join(root, 'dist', 'site'));
-  return {
-    browser,
-    url,
-    async close() {
-      await browser.close();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
+  return withSite(browser);
 }
 
 /** A new page that records console errors, uncaught exceptions and every

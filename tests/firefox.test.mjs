@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 
-import { drop, fixture } from './browser.mjs'; // drop() works in either browser
+import { drop, fixture, injectionOutcome } from './browser.mjs'; // these work in either browser
 import { finish, launchFirefox, openPage, rect, settled, text } from './firefox.mjs';
 import { corpus, dumpWith, root, run, tileType } from './helpers.mjs';
 
@@ -250,20 +250,7 @@ describe('Firefox: safety', () => {
   for (const [name, url] of [['the static site', () => env.url], ['the offline file', () => offline]]) {
     test(`${name}: the CSP stops an injected script and eval`, async () => {
       const page = await openPage(env.browser, url());
-      const outcome = await page.evaluate(async () => {
-        const script = document.createElement('script');
-        script.textContent = 'window.__injected = true';
-        document.body.append(script);
-        const evaluated = await new Promise((resolve) => setTimeout(() => {
-          try {
-            resolve(eval('1 + 1'));
-          } catch (error) {
-            resolve(error.name);
-          }
-        }, 0));
-        await new Promise((r) => setTimeout(r, 50));
-        return { injected: window.__injected === true, evaluated };
-      });
+      const outcome = await page.evaluate(injectionOutcome);
       assert.deepEqual(outcome, { injected: false, evaluated: 'EvalError' });
       // The violations are seen (what finish() holds every other page to).
       const violations = await page.violations();

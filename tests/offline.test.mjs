@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 
-import { drop, fixture, launch, openPage, settled } from './browser.mjs';
+import { drop, fixture, injectionOutcome, launch, openPage, settled } from './browser.mjs';
 import { corpus, root, run } from './helpers.mjs';
 
 describe('the bundle', () => {
@@ -154,21 +154,7 @@ describe('Content Security Policy', () => {
       const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
       assert.match(policy, /default-src 'none'/);
       assert.doesNotMatch(policy, /'unsafe-inline'|'unsafe-eval'|https?:|\*/);
-      const outcome = await page.evaluate(async () => {
-        const script = document.createElement('script');
-        script.textContent = 'window.__injected = true';
-        document.body.append(script);
-        // From a timer: the page's own policy applies there (not the test driver's).
-        const evaluated = await new Promise((resolve) => setTimeout(() => {
-          try {
-            resolve(eval('1 + 1'));
-          } catch (error) {
-            resolve(error.name);
-          }
-        }, 0));
-        await new Promise((r) => setTimeout(r, 50));
-        return { injected: window.__injected === true, evaluated };
-      });
+      const outcome = await page.evaluate(injectionOutcome);
       assert.deepEqual(outcome, { injected: false, evaluated: 'EvalError' });
       // The violations are logged as errors; that is the policy working.
       await page.close();
