@@ -144,3 +144,46 @@ describe('which error, and where, when there are two (#21 items 9, 10, 12)', () 
     ['a dict key missing its colon', dump('x = {', "    'a': 1,", "    'b' 2,", '}')],
   ]));
 });
+
+describe('a target that cannot be bound: CPython\'s message and line (#21)', () => {
+  test('annotated and augmented targets are judged once the annotation or value is read', () => agree([
+    ['a call annotated', dump('f(): int = 1')],
+    ['a tuple annotated', dump('a, b: int')],
+    ['a list annotated', dump('[a]: int')],
+    ['a conditional annotated', dump('a if b else c: int')],
+    ['a call augmented', dump('f() += 1')],
+    ['True augmented', dump('True += 1')],
+    ['a starred name augmented', dump('*a += 1')],
+    ['an augmented call with no value', dump('f() += (', '    )')],
+  ]));
+
+  test('assignments: what CPython names, and its "Maybe you meant \'==\'" reading', () => agree([
+    ['a call', dump('f() = 1')],
+    ['True', dump('True = 1')],
+    ['an ellipsis', dump('... = 1')],
+    ['a generator', dump('(x for x in y) = 1')],
+    ['a list comprehension', dump('[x for x in y] = 1')],
+    ['a dict comprehension', dump('{x: 1 for x in y} = 1')],
+    ['a call in a list target', dump('[a, f()] = 1')],
+    ['a call as the second target', dump('x = f() = 1')],
+    ['a comparison as the second target', dump('x = a < b = 1')],
+    ['a literal before a valid last element', dump('1, a.b = 2')],
+    ['a negated list', dump('-[1] = 2')],
+    ['a sum starting with a tuple', dump('(a, b).c + 1 = 2')],
+    ['a call given a yield', dump('f() = yield')],
+    ['a starred call', dump('a, *f() = 1')],
+    ['a starred delete', dump('del a, *b')],
+    ['True deleted', dump('del True')],
+    ['an if with =', dump('if x = 1:', '    pass')],
+    ['an attribute = in brackets over lines', dump('y = [', '    a.b', '    =', '    1]')],
+    ['a call as a := target', dump('f() := 1')],
+    ['an attribute as a := target in brackets', dump('y = (a.b := 1)')],
+  ]));
+
+  test('where the core names the token CPython does not, the line still agrees', () => agreeOnLine([
+    ['a call with a colon and no annotation', dump('f() :', 'x = 1')],
+    ['a name := as a statement', dump('x := 1')],
+    ['an attribute := among a call\'s arguments', dump('f(a.b := 1)')],
+    ['a tuple = in an if', dump('if (a, b) = 1:', '    pass')],
+  ]));
+});

@@ -120,62 +120,106 @@ bool mm__parser_enter(parser *p, const mm_token *at) {
   return true;
 }
 
-static const char *describe(const mm_node *node) {
+static bool text_is(const parser *p, const mm_node *node, const char *word) {
+  size_t n = strlen(word);
+  return node->len == n && memcmp(p->src + node->start, word, n) == 0;
+}
+
+const char *mm__parser_expr_name(const parser *p, const mm_node *node) {
   switch (node->kind) {
+  case N_NAME: return "name";
+  case N_ATTRIBUTE: return "attribute";
+  case N_SUBSCRIPT: return "subscript";
+  case N_STARRED: return "starred";
+  case N_TUPLE: return "tuple";
+  case N_LIST: return "list";
   case N_CALL: return "function call";
+  case N_COMP:
+    return node->op == OP_LPAR    ? "generator expression"
+           : node->op == OP_LSQB  ? "list comprehension"
+           : node->op == OP_COLON ? "dict comprehension"
+                                  : "set comprehension";
+  case N_CONST:
+    if (text_is(p, node, "True")) return "True";
+    if (text_is(p, node, "False")) return "False";
+    if (text_is(p, node, "None")) return "None";
+    if (text_is(p, node, "...")) return "ellipsis";
+    return "literal";
   case N_INT:
   case N_STR:
-  case N_BYTES:
-  case N_CONST: return "literal";
+  case N_BYTES: return "literal";
   case N_COMPARE: return "comparison";
   case N_LAMBDA: return "lambda";
   case N_IFEXP: return "conditional expression";
   case N_NAMEDEXPR: return "named expression";
-  case N_COMP: return "comprehension";
   case N_DICT: return "dict literal";
   case N_SET: return "set display";
   case N_YIELD: return "yield expression";
   case N_AWAIT: return "await expression";
-  case N_JOINEDSTR: return "f-string expression";
+  case N_JOINEDSTR:
+  case N_FORMATTED: return "f-string expression";
   default: return "expression";
   }
 }
 
-bool mm__parser_check_target(parser *p, mm_node *node, target_kind kind) {
-  char message[96];
-  switch (node->kind) {
-  case N_NAME:
-  case N_ATTRIBUTE:
-  case N_SUBSCRIPT: node->ctx = kind == TARGET_DEL ? CTX_DEL : CTX_STORE; return true;
-  case N_TUPLE:
-  case N_LIST:
-    if (kind == TARGET_AUG) {
-      snprintf(message, sizeof message, "'%s' is an illegal expression for augmented assignment",
-               node->kind == N_TUPLE ? "tuple" : "list");
-      mm__parser_error_node(p, node, message);
-      return false;
+static bool is_single_target(const mm_node *node) {
+  return node->kind == N_NAME || node->kind == N_ATTRIBUTE || node->kind == N_SUBSCRIPT;
+}
+
+mm_node *mm__parser_invalid_target(mm_node *node, target_kind kind) {
+  for (;;) {
+    if (is_single_target(node)) return NULL;
+    if (node->kind == N_STARRED && kind != TARGET_DEL) {
+      node = node->kids[0];
+      continue;
     }
-    if (kind == TARGET_ANN) {
-      mm__parser_error_node(p, node, "only single target (not tuple) can be annotated");
-      return false;
+    if (node->kind != N_TUPLE && node->kind != N_LIST) return node;
+    for (uint32_t i = 0; i < node->count; i++) {
+      mm_node *bad = mm__parser_invalid_target(node->kids[i], kind);
+      if (bad) return bad;
     }
-    node->ctx = kind == TARGET_DEL ? CTX_DEL : CTX_STORE;
-    for (uint32_t i = 0; i < node->count; i++)
-      if (!mm__parser_check_target(p, node->kids[i], kind)) return false;
-    return true;
-  case N_STARRED:
-    if (kind == TARGET_DEL || kind == TARGET_AUG || kind == TARGET_ANN) {
-      mm__parser_error_node(p, node, "cannot use starred expression here");
-      return false;
-    }
-    node->ctx = CTX_STORE;
-    return mm__parser_check_target(p, node->kids[0], kind);
-  default:
-    snprintf(message, sizeof message, "cannot %s %s", kind == TARGET_DEL ? "delete" : "assign to",
-             describe(node));
-    mm__parser_error_node(p, node, message);
-    return false;
+    return NULL;
   }
+}
+
+static void set_context(mm_node *node, mm_ctx ctx) {
+  node->ctx = ctx;
+  if (node->kind == N_STARRED || node->kind == N_TUPLE || node->kind == N_LIST)
+    for (uint32_t i = 0; i < node->count; i++)
+      set_context(node->kids[i], ctx);
+}
+
+/* One annotated or augmented target: CPython names the whole expression. */
+static bool check_single_target(parser *p, mm_node *node, target_kind kind) {
+  char message[96];
+  if (kind == TARGET_ANN && (node->kind == N_TUPLE || node->kind == N_LIST))
+    snprintf(message, sizeof message, "only single target (not %s) can be annotated",
+             mm__parser_expr_name(p, node));
+  else if (kind == TARGET_ANN)
+    snprintf(message, sizeof message, "illegal target for annotation");
+  else
+    snprintf(message, sizeof message, "'%s' is an illegal expression for augmented assignment",
+             mm__parser_expr_name(p, node));
+  mm__parser_error_node(p, node, message);
+  return false;
+}
+
+bool mm__parser_check_target(parser *p, mm_node *node, target_kind kind) {
+  if (is_single_target(node)) {
+    node->ctx = kind == TARGET_DEL ? CTX_DEL : CTX_STORE;
+    return true;
+  }
+  if (kind == TARGET_ANN || kind == TARGET_AUG) return check_single_target(p, node, kind);
+  const mm_node *bad = mm__parser_invalid_target(node, kind);
+  if (!bad) {
+    set_context(node, kind == TARGET_DEL ? CTX_DEL : CTX_STORE);
+    return true;
+  }
+  char message[96];
+  snprintf(message, sizeof message, "cannot %s %s", kind == TARGET_DEL ? "delete" : "assign to",
+           mm__parser_expr_name(p, bad));
+  mm__parser_error_node(p, bad, message);
+  return false;
 }
 
 void mm__parser_emit_loads(parser *p, const mm_node *node) {

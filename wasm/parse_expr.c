@@ -1,5 +1,6 @@
 /* parse_expr.c: Python expressions, following the precedence levels of
  * CPython's grammar (expression, disjunction, ..., primary, atom). */
+#include <stdio.h>
 #include <string.h>
 
 #include "parser_internal.h"
@@ -250,7 +251,70 @@ mm_node *mm__parse_expression(parser *p) {
   return p_failed(p) ? NULL : result;
 }
 
-mm_node *mm__parse_named_expression(parser *p) {
+/* --------------------------------------- `E = x` typed for `E == x` */
+
+bool mm__parser_above_bitwise_or(const mm_node *node) {
+  if (node->parenthesized) return false;
+  switch (node->kind) {
+  case N_COMPARE:
+  case N_BOOLOP:
+  case N_IFEXP:
+  case N_LAMBDA:
+  case N_NAMEDEXPR:
+  case N_STARRED:
+  case N_YIELD: return true;
+  case N_UNARY: return node->op == 0; /* not */
+  default: return false;
+  }
+}
+
+const mm_node *mm__parser_typo_target(const parser *p, const mm_node *target) {
+  const mm_node *e = target;
+  if (e->kind == N_TUPLE && !e->parenthesized) {
+    if (!e->count) return NULL;
+    e = e->kids[e->count - 1];
+  }
+  if (mm__parser_above_bitwise_or(e)) return NULL;
+  const mm_node *start = e;
+  while (!start->parenthesized && start->count &&
+         (start->kind == N_BINOP || start->kind == N_CALL || start->kind == N_ATTRIBUTE ||
+          start->kind == N_SUBSCRIPT))
+    start = start->kids[0];
+  if (start->kind == N_TUPLE || start->kind == N_LIST) return NULL;
+  if (start->kind == N_COMP && start->op == OP_LPAR) return NULL;
+  if (start->kind == N_CONST) {
+    const char *name = mm__parser_expr_name(p, start);
+    if (!strcmp(name, "True") || !strcmp(name, "False") || !strcmp(name, "None")) return NULL;
+  }
+  return e;
+}
+
+bool mm__parser_operand_then_not_equal(parser *p) {
+  mm_diag *diag = p->diag;
+  mm_diag trial = {0};
+  p->diag = &trial;
+  const mm_node *operand = mm__parse_bitwise_or(p);
+  p->diag = diag;
+  if (trial.status == MM_ERR_NO_MEMORY) *diag = trial;
+  return operand && !p_failed(p) && !p_at_op(p, OP_EQUAL) && !p_at_op(p, OP_WALRUS);
+}
+
+void mm__parser_typo_error(parser *p, const mm_node *e) {
+  if (e->kind == N_NAME) {
+    mm__parser_error_node(p, e, "invalid syntax. Maybe you meant '==' or ':=' instead of '='?");
+    return;
+  }
+  char message[96];
+  snprintf(message, sizeof message,
+           "cannot assign to %s here. Maybe you meant '==' instead of '='?",
+           mm__parser_expr_name(p, e));
+  mm__parser_error_node(p, e, message);
+}
+
+/* `expr := value` with a target that is not a name: CPython names the
+ * target once the value parses, except among a call's arguments, whose
+ * rule has no such message ("invalid syntax" at the ':='). */
+static mm_node *parse_named_expression(parser *p, bool name_the_target) {
   if (p_at(p, TK_NAME) && p_peek_at(p, 1)->kind == TK_OP && p_peek_at(p, 1)->op == OP_WALRUS) {
     mm_node *target = mm__parser_node(p, N_NAME, p_advance(p));
     p_advance(p);
@@ -264,12 +328,34 @@ mm_node *mm__parse_named_expression(parser *p) {
     return mm__parser_finish(p, node, mark);
   }
   mm_node *expr = mm__parse_expression(p);
+  const mm_node *typo =
+      expr && name_the_target && p_at_op(p, OP_EQUAL) ? mm__parser_typo_target(p, expr) : NULL;
+  if (typo) {
+    const mm_token *equal = p_advance(p);
+    if (mm__parser_operand_then_not_equal(p))
+      mm__parser_typo_error(p, typo);
+    else
+      mm__parser_error_at(p, equal, "invalid syntax");
+    return NULL;
+  }
   if (expr && p_at_op(p, OP_WALRUS)) {
-    mm__parser_error_node(p, expr, "cannot use assignment expressions with this expression");
+    if (!name_the_target) {
+      mm__parser_error_at(p, p_peek(p), "invalid syntax");
+      return NULL;
+    }
+    p_advance(p);
+    if (mm__parse_expression(p)) {
+      char message[96];
+      snprintf(message, sizeof message, "cannot use assignment expressions with %s",
+               mm__parser_expr_name(p, expr));
+      mm__parser_error_node(p, expr, message);
+    }
     return NULL;
   }
   return expr;
 }
+
+mm_node *mm__parse_named_expression(parser *p) { return parse_named_expression(p, true); }
 
 /* At '*': `*` bitwise_or, a starred element. */
 static mm_node *parse_starred(parser *p) {
@@ -375,8 +461,12 @@ static void parse_generators(parser *p) {
   }
 }
 
-static mm_node *comprehension(parser *p, const mm_token *open, mm_node *elt, mm_node *value) {
+/* `bracket`: OP_LPAR (generator), OP_LSQB, OP_LBRACE (set), OP_COLON (dict). */
+static mm_node *comprehension(parser *p, const mm_token *open, mm_node *elt, mm_node *value,
+                              int bracket) {
   mm_node *node = mm__parser_node(p, N_COMP, open);
+  if (!node) return NULL;
+  node->op = (uint8_t)bracket; /* which kind, for messages */
   size_t mark = mm__parser_mark(p);
   p_push(p, elt);
   if (value) p_push(p, value);
@@ -390,7 +480,9 @@ static mm_node *parse_group_or_tuple(parser *p) {
   const mm_token *open = p_advance(p);
   if (mm__parser_accept_op(p, OP_RPAR)) {
     mm_node *empty = mm__parser_node(p, N_TUPLE, open);
-    return mm__parser_finish(p, empty, mm__parser_mark(p));
+    empty = mm__parser_finish(p, empty, mm__parser_mark(p));
+    if (empty) empty->parenthesized = 1;
+    return empty;
   }
   mm_node *first;
   if (p_at(p, TK_KW_YIELD)) {
@@ -401,7 +493,7 @@ static mm_node *parse_group_or_tuple(parser *p) {
   first = parse_star_named_expression(p);
   if (!first) return NULL;
   if (at_comprehension(p)) {
-    mm_node *gen = comprehension(p, open, first, NULL);
+    mm_node *gen = comprehension(p, open, first, NULL, OP_LPAR);
     return mm__parser_expect_op(p, OP_RPAR, ")") ? gen : NULL;
   }
   if (p_at_op(p, OP_COMMA)) {
@@ -437,7 +529,7 @@ static mm_node *parse_list(parser *p) {
   mm_node *first = parse_star_named_expression(p);
   if (!first) return NULL;
   if (at_comprehension(p)) {
-    mm_node *comp = comprehension(p, open, first, NULL);
+    mm_node *comp = comprehension(p, open, first, NULL, OP_LSQB);
     return mm__parser_expect_op(p, OP_RSQB, "]") ? comp : NULL;
   }
   p_push(p, first);
@@ -506,7 +598,7 @@ static mm_node *parse_brace(parser *p) {
     mm_node *value = mm__parse_expression(p);
     if (!value) return NULL;
     if (at_comprehension(p)) {
-      mm_node *comp = comprehension(p, open, first, value);
+      mm_node *comp = comprehension(p, open, first, value, OP_COLON);
       return mm__parser_expect_op(p, OP_RBRACE, "}") ? comp : NULL;
     }
     p_push(p, first);
@@ -515,7 +607,7 @@ static mm_node *parse_brace(parser *p) {
     if (!parse_dict_entry(p)) return NULL;
   } else {
     if (at_comprehension(p)) {
-      mm_node *comp = comprehension(p, open, first, NULL);
+      mm_node *comp = comprehension(p, open, first, NULL, OP_LBRACE);
       return mm__parser_expect_op(p, OP_RBRACE, "}") ? comp : NULL;
     }
     p_push(p, first);
@@ -677,10 +769,10 @@ static bool parse_call_arguments(parser *p, mm_node *call) {
       seen_keyword = true;
       seen_unpack |= unpack;
     } else {
-      arg = mm__parse_named_expression(p);
+      arg = parse_named_expression(p, false);
       if (arg && at_comprehension(p)) {
         /* f(x for x in y): only as the sole argument */
-        arg = comprehension(p, t, arg, NULL);
+        arg = comprehension(p, t, arg, NULL, OP_LPAR);
         if (arg && (p->scratch->len > mark || keywords.len || !p_at_op(p, OP_RPAR)))
           mm__parser_error_node(p, arg, "Generator expression must be parenthesized");
       }
@@ -843,7 +935,8 @@ static mm_node *parse_lambda(parser *p) {
     } else if (p_at_op(p, OP_STAR)) {
       const mm_token *star = p_advance(p);
       seen_star = true;
-      if (p_at(p, TK_NAME)) p_advance(p);
+      if (p_at(p, TK_NAME))
+        p_advance(p);
       else if (p_bare_star_ends(p, OP_COLON))
         mm__diag_set(p->diag, MM_ERR_SYNTAX, star->line, "named arguments must follow bare *");
     } else if (mm__parser_accept_op(p, OP_DSTAR)) {

@@ -3,6 +3,7 @@
  * bindings, and reads. Statement depth follows Python's AST (an `elif` is an
  * `If` nested in the `orelse` of the one before; an `except` body sits
  * below its handler), because model.md orders bindings breadth-first. */
+#include <stdio.h>
 #include <string.h>
 
 #include "parser_internal.h"
@@ -45,41 +46,107 @@ static void emit_call_statement(parser *p, const mm_node *target, const mm_node 
     p->events->call_statement(p->events->context, target, value, line);
 }
 
+/* Whether `value`, read after `E =` and followed by '=', starts with an
+ * operand that something other than '=' follows (`E = a < b = ...`). */
+static bool starts_with_operand_then_operator(const mm_node *value) {
+  const mm_node *n = value;
+  while (!n->parenthesized && n->count &&
+         (n->kind == N_COMPARE || n->kind == N_BOOLOP || n->kind == N_IFEXP || n->kind == N_TUPLE))
+    n = n->kind == N_IFEXP ? n->kids[1] : n->kids[0];
+  return n != value && !mm__parser_above_bitwise_or(n);
+}
+
+/* `first = [value =] ... = bad = ...`: CPython first tries the statement as
+ * `E = x` mistyped for a comparison (E the last element of `first`), then
+ * names the bad part of `bad`. `value` is what followed `first =`, NULL
+ * when `first` is `bad` (the current token follows its '='). */
+static void report_bad_target(parser *p, const mm_node *first, const mm_node *value, mm_node *bad) {
+  const mm_node *e = mm__parser_typo_target(p, first);
+  bool typo = e && (value ? starts_with_operand_then_operator(value)
+                          : mm__parser_operand_then_not_equal(p));
+  if (p_failed(p)) return;
+  if (!typo) {
+    mm__parser_check_target(p, bad, TARGET_ASSIGN);
+    return;
+  }
+  mm__parser_typo_error(p, e);
+}
+
+/* `target: annotation [= value]`: the annotation is read before the target
+ * is judged, as CPython does. */
+static void parse_annotated(parser *p, const mm_token *first, mm_node *lhs, uint32_t depth) {
+  const mm_token *colon = p_advance(p);
+  mm_node *annotation = mm__parse_expression(p);
+  if (!annotation) return;
+  if (lhs->kind == N_STARRED || (lhs->kind == N_YIELD && !lhs->parenthesized)) {
+    mm__parser_error_at(p, colon, "invalid syntax");
+    return;
+  }
+  if (!mm__parser_check_target(p, lhs, TARGET_ANN)) return;
+  mm_node *value = NULL;
+  if (mm__parser_accept_op(p, OP_EQUAL)) value = parse_rhs(p);
+  if (p_failed(p)) return;
+  if (p->tracking && lhs->kind == N_NAME)
+    p->events->binding(p->events->context, lhs, annotation, value, first->line, p->prev_end_line,
+                       depth);
+  if (lhs->kind == N_NAME) emit_call_statement(p, lhs, value, first->line);
+  mm__parser_emit_loads(p, lhs);
+  mm__parser_emit_loads(p, annotation);
+  mm__parser_emit_loads(p, value);
+}
+
+/* `target op= value`: the value is read before the target is judged. */
+static void parse_augmented(parser *p, mm_node *lhs) {
+  const mm_token *op = p_advance(p);
+  mm_node *value = parse_rhs(p);
+  if (!value) return;
+  if (lhs->kind == N_YIELD && !lhs->parenthesized) {
+    mm__parser_error_at(p, op, "invalid syntax");
+    return;
+  }
+  if (!mm__parser_check_target(p, lhs, TARGET_AUG)) return;
+  mm__parser_emit_loads(p, lhs);
+  mm__parser_emit_loads(p, value);
+}
+
+/* `x := 1` as a statement is invalid syntax; CPython names any other
+ * target of the ':=' once its value parses. */
+static void refuse_walrus_statement(parser *p, const mm_node *lhs) {
+  const mm_node *e =
+      lhs->kind == N_TUPLE && !lhs->parenthesized && lhs->count ? lhs->kids[lhs->count - 1] : lhs;
+  const mm_token *walrus = p_peek(p);
+  if (e->kind == N_NAME || e->kind == N_STARRED || (e->kind == N_YIELD && !e->parenthesized)) {
+    mm__parser_error_at(p, walrus, "invalid syntax");
+    return;
+  }
+  p_advance(p);
+  if (!mm__parse_expression(p)) return;
+  char message[96];
+  snprintf(message, sizeof message, "cannot use assignment expressions with %s",
+           mm__parser_expr_name(p, e));
+  mm__parser_error_node(p, e, message);
+}
+
 static void parse_assignment_or_expression(parser *p, uint32_t depth) {
   const mm_token *first = p_peek(p);
   mm_node *lhs = parse_rhs(p);
   if (!lhs) return;
-  if (mm__parser_accept_op(p, OP_COLON)) {
-    if (!mm__parser_check_target(p, lhs, TARGET_ANN)) return;
-    mm_node *annotation = mm__parse_expression(p);
-    mm_node *value = NULL;
-    if (annotation && mm__parser_accept_op(p, OP_EQUAL)) value = parse_rhs(p);
-    if (p_failed(p)) return;
-    if (p->tracking && lhs->kind == N_NAME)
-      p->events->binding(p->events->context, lhs, annotation, value, first->line, p->prev_end_line,
-                         depth);
-    if (lhs->kind == N_NAME) emit_call_statement(p, lhs, value, first->line);
-    mm__parser_emit_loads(p, lhs);
-    mm__parser_emit_loads(p, annotation);
-    mm__parser_emit_loads(p, value);
-    return;
-  }
   const mm_token *t = p_peek(p);
-  if (t->kind == TK_OP && t->op >= OP_PLUSEQ && t->op <= OP_ATEQ) {
-    if (!mm__parser_check_target(p, lhs, TARGET_AUG)) return;
-    p_advance(p);
-    mm_node *value = parse_rhs(p);
-    mm__parser_emit_loads(p, lhs);
-    mm__parser_emit_loads(p, value);
-    return;
-  }
-  const mm_node *target = NULL;
+  if (p_at_op(p, OP_COLON)) return parse_annotated(p, first, lhs, depth);
+  if (t->kind == TK_OP && t->op >= OP_PLUSEQ && t->op <= OP_ATEQ) return parse_augmented(p, lhs);
+  if (p_at_op(p, OP_WALRUS)) return refuse_walrus_statement(p, lhs);
+  const mm_node *target = NULL, *after_target = NULL;
   while (!p_failed(p) && mm__parser_accept_op(p, OP_EQUAL)) {
-    if (!mm__parser_check_target(p, lhs, TARGET_ASSIGN)) return;
+    if (mm__parser_invalid_target(lhs, TARGET_ASSIGN)) {
+      report_bad_target(p, target ? target : lhs, after_target, lhs);
+      return;
+    }
+    mm__parser_check_target(p, lhs, TARGET_ASSIGN);
     mm__parser_emit_loads(p, lhs);
     if (!target) target = lhs;
     lhs = parse_rhs(p);
     if (!lhs) return;
+    if (!after_target) after_target = lhs;
   }
   if (p_failed(p)) return;
   if (!target || target->kind == N_NAME) emit_call_statement(p, target, lhs, first->line);
@@ -541,8 +608,10 @@ static void parse_parameter(parser *p, bool own, bool allow_annotation, bool *se
       if (!name) return;
       name->ctx = CTX_STORE;
       later_parameter param = {name, annotation, name_tok->line, end_line};
-      if (later) *later = param;
-      else tell_parameter(p, &param);
+      if (later)
+        *later = param;
+      else
+        tell_parameter(p, &param);
     }
     mm__parser_emit_loads(p, annotation);
   }
@@ -560,7 +629,8 @@ static void parse_parameters(parser *p, bool own) {
       const mm_token *star = p_advance(p);
       if (seen_star) mm__parser_error_at(p, p_peek(p), "* argument may appear only once");
       seen_star = true;
-      if (p_at(p, TK_NAME)) parse_parameter(p, own, true, &seen_default, true, &args);
+      if (p_at(p, TK_NAME))
+        parse_parameter(p, own, true, &seen_default, true, &args);
       else if (p_bare_star_ends(p, OP_RPAR))
         mm__diag_set(p->diag, MM_ERR_SYNTAX, star->line, "named arguments must follow bare *");
     } else if (mm__parser_accept_op(p, OP_DSTAR)) {

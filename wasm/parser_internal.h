@@ -116,8 +116,30 @@ typedef enum target_kind {
   TARGET_DEL,
   TARGET_FOR
 } target_kind;
+/* Marks `node` as bound (or deleted) by a statement of `kind`; if it cannot
+ * be, records CPython's message for it and returns false. */
 bool mm__parser_check_target(parser *p, mm_node *node, target_kind kind);
+/* The first part of `node` that cannot be bound (or deleted); NULL if none.
+ * A starred part can be bound (in a sequence), never deleted. */
+mm_node *mm__parser_invalid_target(mm_node *node, target_kind kind);
+/* What CPython's messages call the expression ("function call", "True",
+ * "list comprehension", ...). */
+const char *mm__parser_expr_name(const parser *p, const mm_node *node);
 
+/* `E = x` typed for `E == x`: CPython tries this reading before naming a
+ * bad assignment target or an unexpected '='. */
+/* Not at the level of CPython's `bitwise_or` unless in parentheses. */
+bool mm__parser_above_bitwise_or(const mm_node *node);
+/* The E CPython would consider in `target = ...` (the last element of an
+ * unparenthesized tuple): at the `bitwise_or` level and not starting with a
+ * tuple, a list, a generator, True, None or False. NULL when none. */
+const mm_node *mm__parser_typo_target(const parser *p, const mm_node *target);
+/* CPython's `bitwise_or !('=' | ':=')` at the current token. Consumes
+ * tokens: only for choosing the message of an error already certain. A
+ * tokenizer error met on the way is kept (it wins in CPython too). */
+bool mm__parser_operand_then_not_equal(parser *p);
+/* Records the message for `e = x` read as a mistyped comparison. */
+void mm__parser_typo_error(parser *p, const mm_node *e);
 /* Hands every Name read in `node` to the listener (when tracking). */
 void mm__parser_emit_loads(parser *p, const mm_node *node);
 
