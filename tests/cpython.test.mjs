@@ -186,4 +186,10 @@ describe('a target that cannot be bound: CPython\'s message and line (#21)', () 
     ['an attribute := among a call\'s arguments', dump('f(a.b := 1)')],
     ['a tuple = in an if', dump('if (a, b) = 1:', '    pass')],
   ]));
+
+  test('a character that is no token (\'$\'), then a tokenizer error later: the later one is reported', () => agree([
+    ['$ then a byte order mark inside brackets', dump('x = (', '    1', ') $', 'f(', '\uFEFF    2,', ')')],
+    ['$ then an unmatched )', dump('x = 1 $', 'y = 2', 'z = 3)')],
+    ['$ alone', dump('x = 1 $', 'y = (1,')],
+  ]));
 });

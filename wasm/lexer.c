@@ -901,7 +901,7 @@ void mm__lex_rest_errors(const char *input, size_t end, uint32_t stopped_line, m
   while (!failed(&lx) && lx.pos < lx.end) {
     lex_step(&lx);
     mm__lexer_release(&lx, lx.count); /* only the state matters */
-    if (rest.status == MM_ERR_SYNTAX && strcmp(rest.message, ASCII_REFUSED) == 0) {
+    if (mm__lex_error_is_parsers(&rest)) {
       rest.status = MM_OK; /* not the tokenizer's error: it goes on */
       lx.pos++;
     }
@@ -923,6 +923,10 @@ void mm__lex_rest_errors(const char *input, size_t end, uint32_t stopped_line, m
                  lx.brackets[lx.depth - 1]);
   }
   mm__lexer_free(&lx);
+}
+
+bool mm__lex_error_is_parsers(const mm_diag *diag) {
+  return diag->status == MM_ERR_SYNTAX && strcmp(diag->message, ASCII_REFUSED) == 0;
 }
 
 bool mm__lex(const char *input, size_t begin, size_t end, uint32_t base_line, bool in_brackets,

@@ -198,6 +198,11 @@ static inline const mm_token *mm__lexer_at(const mm_lexer *lx, size_t index) {
  * parser stopped on (`stopped_line`: its last token's). */
 void mm__lex_rest_errors(const char *input, size_t end, uint32_t stopped_line, mm_diag *diag);
 
+/* Whether the lexer's error in `diag` is one CPython's parser reports, not
+ * its tokenizer (an ASCII character that is no token, such as '$'): then
+ * the rest of the source is tokenized after it, as after a parser's error. */
+bool mm__lex_error_is_parsers(const mm_diag *diag);
+
 /* The whole token array at once (for tests): as mm_lexer, with the tokens
  * and line starts copied out; release with mm__lexed_free. */
 typedef struct mm_lexed {

@@ -187,6 +187,7 @@ static bool analyse(mm_model *model, const char *input, size_t len, const mm_opt
   if (mm__diag_failed(&lex_diag) && (ok || reached_end || lex_diag.status != MM_ERR_SYNTAX)) {
     *diag = lex_diag;
     ok = false;
+    if (mm__lex_error_is_parsers(diag)) mm__lex_rest_errors(input, len, diag->line, diag);
   }
   mm__lexer_free(&lexer);
   return ok;
