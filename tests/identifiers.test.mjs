@@ -87,4 +87,23 @@ describe('non-ASCII names in a dump', () => {
     await assert.rejects(model(withName('ﬁx')), (e) => e.kind === 'limit' && e.line === 9 &&
       e.message.startsWith("the name 'ﬁx' on line 9 holds 'ﬁ' (U+FB01), which Python reads as another character"));
   });
+
+  test('a syntax error anywhere is reported first, on CPython\'s line: it is Python\'s verdict, and the user fixes it first', async () => {
+    const texts = [['ℯx = t', 'y = = 1'], ['y = = 1', 'ℯx = t'], ['y = f"{ﬁx}"', 'z = (', 'ℯx = t']].map((lines) => dumpWith([tile, ...lines]));
+    const verdicts = cpython(texts);
+    for (const [i, text] of texts.entries()) {
+      for (const generalParser of [false, true]) {
+        await assert.rejects(model(text, { generalParser }), (e) => {
+          assert.deepEqual([e.kind, e.line], ['syntax', verdicts[i][0]], `case ${i}: ${e.message} vs ${verdicts[i][1]}`);
+          return true;
+        });
+      }
+    }
+  });
+
+  test('of two names NFKC would change, the first in the file is named, in an f-string too', async () => {
+    for (const [lines, name] of [[['y = f"{ﬁx}"', 'ℯx = t'], 'ﬁx'], [['ℯx = t', 'y = f"{ﬁx}"'], 'ℯx']]) {
+      await assert.rejects(model(dumpWith([tile, ...lines])), (e) => e.kind === 'limit' && e.message.startsWith(`the name '${name}'`));
+    }
+  });
 });

@@ -176,7 +176,7 @@ static void invalid_character(lexer *lx) {
 static void unstable_name(lexer *lx, size_t start, size_t end, size_t at) {
   size_t n;
   uint32_t cp = decode_utf8(lx->src, at, &n);
-  mm__diag_set(lx->diag, MM_ERR_LIMIT, lx->line,
+  mm__diag_set(&lx->unstable_name, MM_ERR_LIMIT, lx->line,
                "the name '%.*s' on line %u holds '%.*s' (U+%04X), which Python reads as "
                "another character (it normalises names to NFKC); memory-map compares names as "
                "written and would read this dump differently: rename it",
@@ -917,12 +917,19 @@ void mm__lex_rest_errors(const char *input, size_t end, uint32_t stopped_line, m
     only_marked |= strncmp(rest.message, marked[i], strlen(marked[i])) == 0;
   if (rest.status == MM_ERR_SYNTAX && !only_marked) {
     *diag = rest; /* the tokenizer's error wins */
-  } else if (rest.status == MM_OK && lx.depth > 0 && lx.bracket_lines[lx.depth - 1] < stopped_line) {
+  } else if (rest.status == MM_OK && lx.depth > 0 &&
+             lx.bracket_lines[lx.depth - 1] < stopped_line) {
     diag->status = MM_OK;
     mm__diag_set(diag, MM_ERR_SYNTAX, lx.bracket_lines[lx.depth - 1], "'%c' was never closed",
                  lx.brackets[lx.depth - 1]);
   }
   mm__lexer_free(&lx);
+}
+
+void mm__lexer_note_unstable_name(mm_lexer *lx, const mm_diag *found) {
+  if (found->status != MM_OK &&
+      (lx->unstable_name.status == MM_OK || found->line < lx->unstable_name.line))
+    lx->unstable_name = *found;
 }
 
 bool mm__lex_error_is_parsers(const mm_diag *diag) {
@@ -948,6 +955,7 @@ bool mm__lex(const char *input, size_t begin, size_t end, uint32_t base_line, bo
   out->line_count = lx.lines.len;
   lx.lines.items = NULL;
   mm__lexer_free(&lx);
+  if (!failed(&lx) && lx.unstable_name.status != MM_OK) *diag = lx.unstable_name;
   return !failed(&lx);
 }
 

@@ -152,6 +152,9 @@ typedef struct mm_lexer {
   int indents[MM_MAX_INDENT + 1], alt_indents[MM_MAX_INDENT + 1];
   int indent_top;
   mm_diag *diag;
+  /* The first name NFKC would change: refused only once the whole source
+   * has parsed, since a syntax error anywhere is CPython's verdict. */
+  mm_diag unstable_name;
   bool steps_only; /* tests: every token through the general step, none in runs */
   /* Out of memory before the first chunk: TK_END still has a place. */
   mm_token fallback_token, *fallback_chunks[1];
@@ -165,6 +168,9 @@ typedef struct mm_lexer {
  * first when it fails before reaching the tokenizer's). */
 void mm__lexer_init(mm_lexer *lx, const char *input, size_t begin, size_t end, uint32_t base_line,
                     bool in_brackets, bool with_lines, mm_diag *diag);
+/* Keeps in `lx` the earlier (by line) of its unstable name and `found`'s:
+ * an f-string's fields are lexed by a lexer of their own. */
+void mm__lexer_note_unstable_name(mm_lexer *lx, const mm_diag *found);
 /* Makes tokens until token `index` exists or TK_END has been made
  * (SIZE_MAX: all of them). */
 void mm__lexer_fill(mm_lexer *lx, size_t index);

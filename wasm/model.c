@@ -189,6 +189,10 @@ static bool analyse(mm_model *model, const char *input, size_t len, const mm_opt
     ok = false;
     if (mm__lex_error_is_parsers(diag)) mm__lex_rest_errors(input, len, diag->line, diag);
   }
+  if (ok && lexer.unstable_name.status != MM_OK) {
+    *diag = lexer.unstable_name;
+    ok = false;
+  }
   mm__lexer_free(&lexer);
   return ok;
 }

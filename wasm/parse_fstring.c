@@ -90,6 +90,7 @@ static mm_node *parse_field_expression(parser *p, size_t from, size_t to, uint32
   mm__parser_accept(&inner, TK_NEWLINE);
   if (value && !p_at(&inner, TK_END))
     mm__parser_error_at(&inner, p_peek(&inner), "f-string: invalid syntax");
+  mm__lexer_note_unstable_name(p->lx, &sub.unstable_name);
   mm__lexer_free(&sub);
   return p_failed(p) ? NULL : value;
 }
