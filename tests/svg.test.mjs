@@ -152,6 +152,39 @@ describe('the page\'s Share menu (Chromium)', () => {
     await finish(page);
   });
 
+  test('labels fit their boxes as drawn: a long name is cut with an ellipsis, its +N kept', async () => {
+    const page = await openPage(env.browser, null);
+    let cut = 0;
+    for (const name of ['down_proj', 'fa_fused_aic', 'rope_qkv']) {
+      const out = join(work, `labels.${name}.svg`);
+      assert.equal(run([real, '--svg', name, '-o', out]).status, 0);
+      const boxes = new Map(modelOf(real).functions.find((f) => f.name === name).boxes.map((b) => [b.name, b]));
+      await page.setContent(readFileSync(out, 'utf8'));
+      const labels = await page.evaluate(() => [...document.querySelectorAll('g.box')].flatMap((g) => {
+        const frame = g.querySelector(':scope > svg');
+        if (!frame) return [];
+        const [label, range] = frame.querySelectorAll('text');
+        const room = frame.width.baseVal.value - 3;
+        const more = label.querySelector('tspan')?.textContent ?? '';
+        return [{ tile: g.dataset.tile, text: label.textContent, more, width: label.getComputedTextLength(), room, range: range?.textContent, rangeWidth: range?.getComputedTextLength() }];
+      }));
+      for (const l of labels) {
+        const box = boxes.get(l.tile);
+        const shown = l.text.slice(0, l.text.length - l.more.length);
+        assert.equal(l.more, box.aliases.length ? ` +${box.aliases.length}` : '', l.tile);
+        if (shown !== box.name && shown !== '') { // '': not even the ellipsis fits
+          cut++;
+          assert.ok(shown.endsWith('…') && box.name.startsWith(shown.slice(0, -1)), `${l.tile}: ${shown}`);
+        }
+        // Where not even the +N fits, the box's clip takes over.
+        if (shown.length > 1) assert.ok(l.width <= l.room + 0.5, `${l.tile}: "${l.text}" ${l.width} px in ${l.room}`);
+        if (l.range) assert.ok(l.rangeWidth <= l.room + 0.5, `${l.tile}: "${l.range}" ${l.rangeWidth} px in ${l.room}`);
+      }
+    }
+    assert.ok(cut >= 20, `${cut} labels cut`);
+    await finish(page);
+  });
+
   test('a page the command line wrote has no Share menu (it holds the model, not the dump)', async () => {
     const dump = join(work, 'vector_division.py');
     copyFileSync(join(corpus, 'real', 'vector_division.py'), dump);

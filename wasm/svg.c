@@ -51,11 +51,11 @@ typedef struct view {
 
 /* ------------------------------------------------------------- text */
 
-/* `text` as XML character data or an attribute value; characters XML
- * cannot hold (C0 controls) become U+FFFD. */
-static void put_text(mm_buf *out, const char *text) {
-  for (const char *p = text; *p; p++) {
-    unsigned char c = (unsigned char)*p;
+/* text[0, len) as XML character data or an attribute value; characters
+ * XML cannot hold (C0 controls) become U+FFFD. */
+static void put_text_n(mm_buf *out, const char *text, size_t len) {
+  for (size_t i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)text[i];
     if (c == '&')
       mm__buf_puts(out, "&amp;");
     else if (c == '<')
@@ -69,6 +69,68 @@ static void put_text(mm_buf *out, const char *text) {
     else
       mm__buf_putc(out, (char)c);
   }
+}
+
+static void put_text(mm_buf *out, const char *text) { put_text_n(out, text, strlen(text)); }
+
+/* Advances of ' ' to '~' in hundredths of an em, semi-bold (the names)
+ * and regular (the rest), measured from DejaVu Sans, the widest common
+ * sans-serif: an SVG carries no font metrics, and with these a label cut
+ * to fit does not overflow on the fonts the page names. */
+static const uint8_t ADVANCE_SEMIBOLD[95] = {
+    35, 46,  53, 84, 70, 101, 88, 31,  46, 46, 53, 84, 38, 42,  38, 37, 70, 70,  70,
+    70, 70,  70, 70, 70, 70,  70, 40,  40, 84, 84, 84, 58, 100, 78, 77, 74, 83,  69,
+    69, 83,  84, 38, 38, 78,  64, 100, 84, 85, 74, 85, 77, 68,  71, 82, 78, 111, 78,
+    73, 73,  46, 37, 46, 84,  50, 50,  68, 72, 60, 72, 68, 41,  72, 72, 35, 35,  67,
+    35, 105, 72, 69, 72, 72,  50, 60,  48, 72, 66, 93, 65, 66,  59, 72, 37, 72,  84};
+static const uint8_t ADVANCE_REGULAR[95] = {
+    32, 41, 46, 84, 64, 95, 78, 28, 39,  39, 50, 84, 32, 37, 32, 34, 64, 64, 64, 64, 64, 64, 64, 64,
+    64, 64, 34, 34, 84, 84, 84, 54, 100, 71, 69, 70, 77, 64, 58, 78, 76, 30, 30, 66, 56, 87, 75, 79,
+    61, 79, 70, 64, 60, 74, 69, 99, 69,  62, 69, 39, 34, 39, 84, 50, 50, 62, 64, 56, 64, 62, 35, 64,
+    64, 28, 28, 58, 28, 98, 64, 62, 64,  64, 40, 53, 40, 64, 60, 82, 60, 60, 53, 64, 34, 64, 84};
+
+typedef struct label_font {
+  double px; /* font size */
+  const uint8_t *advance;
+} label_font;
+
+/* The advance of the character starting at text[0], in px; one em for any
+ * other than ASCII and '·' (CJK names are about that wide). */
+static double advance_px(const char *text, label_font font) {
+  unsigned char c = (unsigned char)text[0];
+  if (c >= 0x20 && c < 0x7F) return font.advance[c - 0x20] * font.px / 100;
+  if (c == 0xC2 && (unsigned char)text[1] == 0xB7) return 0.38 * font.px; /* · */
+  return font.px;
+}
+
+static double text_px(const char *text, label_font font) {
+  double px = 0;
+  for (const char *p = text; *p; p++)
+    if (((unsigned char)*p & 0xC0) != 0x80) px += advance_px(p, font);
+  return px;
+}
+
+/* `text` in at most `room` px: when wider, the longest start of it that
+ * fits with an ellipsis after it (nothing when not even that fits), as
+ * the page cuts a name. */
+static void put_text_within(mm_buf *out, const char *text, double room, label_font font) {
+  if (text_px(text, font) <= room) {
+    put_text(out, text);
+    return;
+  }
+  double used = font.px; /* the ellipsis, one em */
+  if (used > room) return;
+  size_t keep = 0;
+  for (size_t i = 0; text[i]; i++) {
+    if (((unsigned char)text[i] & 0xC0) == 0x80) continue; /* inside a character */
+    used += advance_px(text + i, font);
+    if (used > room) break;
+    keep = i + 1;
+    while (((unsigned char)text[keep] & 0xC0) == 0x80)
+      keep++;
+  }
+  put_text_n(out, text, keep);
+  mm__buf_puts(out, "\xE2\x80\xA6");
 }
 
 /* ` key="value"`, the value escaped. */
@@ -94,8 +156,8 @@ static void put_px(mm_buf *out, double v) {
   }
 }
 
-/* 1536 -> "1.5 KB", as the page's formatBytes. */
-static void put_size(mm_buf *out, int64_t bytes) {
+/* 1536 -> "1.5 KB", as the page's formatBytes; `text` holds 48 bytes. */
+static const char *format_size(char *text, int64_t bytes) {
   static const char *const units[] = {"B", "KB", "MB", "GB"};
   double n = bytes < 0 ? -(double)bytes : (double)bytes;
   size_t unit = 0;
@@ -103,19 +165,23 @@ static void put_size(mm_buf *out, int64_t bytes) {
     n /= 1024;
     unit++;
   }
-  char text[48];
+  const char *sign = bytes < 0 ? "-" : "";
   if (unit == 0 || n == (double)(int64_t)n) {
-    snprintf(text, sizeof text, "%s%.0f %s", bytes < 0 ? "-" : "", n, units[unit]);
-  } else {
-    snprintf(text, sizeof text, n < 10 ? "%.2f" : "%.1f", n);
-    size_t len = strlen(text);
-    while (text[len - 1] == '0')
-      text[--len] = 0;
-    if (text[len - 1] == '.') text[--len] = 0;
-    snprintf(text + len, sizeof text - len, " %s", units[unit]);
-    if (bytes < 0) mm__buf_putc(out, '-');
+    snprintf(text, 48, "%s%.0f %s", sign, n, units[unit]);
+    return text;
   }
-  mm__buf_puts(out, text);
+  snprintf(text, 48, n < 10 ? "%s%.2f" : "%s%.1f", sign, n);
+  size_t len = strlen(text);
+  while (text[len - 1] == '0')
+    text[--len] = 0;
+  if (text[len - 1] == '.') text[--len] = 0;
+  snprintf(text + len, 48 - len, " %s", units[unit]);
+  return text;
+}
+
+static void put_size(mm_buf *out, int64_t bytes) {
+  char text[48];
+  mm__buf_puts(out, format_size(text, bytes));
 }
 
 /* Usage floored to one decimal, coloured as the pills are: red from 95 %,
@@ -225,7 +291,8 @@ static void put_header(mm_buf *out, const view *v) {
   for (size_t i = 0; i < fn->space_count; i++) {
     const mm_space_usage *s = &fn->spaces[i];
     /* SVG collapses spaces: a gap in px between spaces. */
-    mm__buf_puts(out, i ? "<tspan dx=\"16\" font-weight=\"600\" fill=\"" : "<tspan font-weight=\"600\" fill=\"");
+    mm__buf_puts(out, i ? "<tspan dx=\"16\" font-weight=\"600\" fill=\""
+                        : "<tspan font-weight=\"600\" fill=\"");
     mm__buf_puts(out, colour_of(s->space));
     mm__buf_puts(out, "\">");
     put_text(out, s->space);
@@ -319,10 +386,17 @@ static void put_line_numbers(mm_buf *out, const view *v) {
   mm__buf_puts(out, "</g>\n");
 }
 
-/* A label clipped to its box: a nested <svg> clips what overflows. */
+/* A label in its box: the name cut with an ellipsis to fit beside the +N
+ * of merged aliases (which stays); a nested <svg> clips what still would
+ * overflow. */
 static void put_label(mm_buf *out, double x, double y, double w, double h, const char *first,
                       uint32_t more, const mm_tile *t) {
   if (w < 12 || h < 14) return;
+  const label_font name_font = {11, ADVANCE_SEMIBOLD}, more_font = {11, ADVANCE_REGULAR},
+                   range_font = {10, ADVANCE_REGULAR};
+  char more_text[16];
+  snprintf(more_text, sizeof more_text, " +%u", (unsigned)more);
+  double room = w - 6 - (more ? text_px(more_text, more_font) : 0);
   mm__buf_puts(out, "<svg x=\"");
   put_px(out, x);
   mm__buf_puts(out, "\" y=\"");
@@ -332,20 +406,19 @@ static void put_label(mm_buf *out, double x, double y, double w, double h, const
   mm__buf_puts(out, "\" height=\"");
   put_px(out, h);
   mm__buf_puts(out, "\"><text x=\"3\" y=\"12\" font-size=\"11\" font-weight=\"600\">");
-  put_text(out, first);
+  put_text_within(out, first, room, name_font);
   if (more) {
-    mm__buf_puts(out, " <tspan font-weight=\"400\">+");
-    mm__buf_put_int(out, more);
+    mm__buf_puts(out, "<tspan font-weight=\"400\">");
+    mm__buf_puts(out, more_text);
     mm__buf_puts(out, "</tspan>");
   }
   mm__buf_puts(out, "</text>");
   if (h >= 30 && t) {
-    mm__buf_puts(out, "<text x=\"3\" y=\"26\" font-size=\"10\">[");
-    mm__buf_put_int(out, t->offset);
-    mm__buf_puts(out, ", ");
-    mm__buf_put_int(out, t->offset + t->size);
-    mm__buf_puts(out, ") · ");
-    put_size(out, t->size);
+    char size[48], range[160];
+    snprintf(range, sizeof range, "[%lld, %lld) · %s", (long long)t->offset,
+             (long long)(t->offset + t->size), format_size(size, t->size));
+    mm__buf_puts(out, "<text x=\"3\" y=\"26\" font-size=\"10\">");
+    put_text_within(out, range, w - 6, range_font);
     mm__buf_puts(out, "</text>");
   }
   mm__buf_puts(out, "</svg>\n");
