@@ -139,6 +139,12 @@ describe('which error, and where, when there are two (#21 items 9, 10, 12)', () 
     ['match with no block', dump('match a:', 'x = 1')],
   ]));
 
+  test('a positional argument after a keyword one: reported where the arguments stop', () => agree([
+    ['the last argument', dump('f(a=1, b,', '  )')],
+    ['keywords after it', dump('f(a=1, b,', '  c=2,', '  d=3,', ')')],
+    ['after ** unpacking', dump('f(**a, b, c', '  =2)')],
+  ]));
+
   test('a bad token inside brackets that do close is reported on its own line', () => agreeOnLine([
     ['y = 1 = 2 inside a call', dump('f(', '    y = 1 = 2,', ')')],
     ['a dict key missing its colon', dump('x = {', "    'a': 1,", "    'b' 2,", '}')],

@@ -737,6 +737,7 @@ static bool parse_call_arguments(parser *p, mm_node *call) {
   mm_vec keywords;
   mm__vec_init(&keywords, sizeof(mm_node *));
   bool seen_keyword = false, seen_unpack = false;
+  const char *out_of_order = NULL; /* a positional argument after a keyword one */
   while (!p_failed(p) && !p_at_op(p, OP_RPAR)) {
     const mm_token *t = p_peek(p);
     mm_node *arg = NULL, *keyword = NULL;
@@ -776,14 +777,9 @@ static bool parse_call_arguments(parser *p, mm_node *call) {
         if (arg && (p->scratch->len > mark || keywords.len || !p_at_op(p, OP_RPAR)))
           mm__parser_error_node(p, arg, "Generator expression must be parenthesized");
       }
-      if (arg && seen_keyword) {
-        /* CPython reports it where the arguments stop: the token after
-         * this one and its comma. */
-        const mm_token *at = p_at_op(p, OP_COMMA) ? p_peek_at(p, 1) : p_peek(p);
-        mm__diag_set(p->diag, MM_ERR_SYNTAX, at->line, "%s",
-                     seen_unpack ? "positional argument follows keyword argument unpacking"
-                                 : "positional argument follows keyword argument");
-      }
+      if (arg && seen_keyword && !out_of_order)
+        out_of_order = seen_unpack ? "positional argument follows keyword argument unpacking"
+                                   : "positional argument follows keyword argument";
     }
     if (p_failed(p)) break;
     missing_comma(p, arg ? arg : keyword ? keyword->kids[0] : NULL);
@@ -798,6 +794,9 @@ static bool parse_call_arguments(parser *p, mm_node *call) {
     }
     if (!mm__parser_accept_op(p, OP_COMMA)) break;
   }
+  /* CPython reads the rest of the arguments, then reports it where they
+   * stop (after the last one and its comma). */
+  if (out_of_order) mm__diag_set(p->diag, MM_ERR_SYNTAX, p_peek(p)->line, "%s", out_of_order);
   call->positional = (uint32_t)(p->scratch->len - mark);
   for (size_t i = 0; i < keywords.len && !p_failed(p); i++)
     p_push(p, ((mm_node **)keywords.items)[i]);
