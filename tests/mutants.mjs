@@ -1,14 +1,15 @@
 // Mutants of real dumps (tests/oracle/mutate.py) read by the core and by
-// CPython (tests/oracle/lifetimes.py): the same verdict (a syntax error on
-// the same line, or valid) and, for valid ones, every box's lifetime as
-// the model's rules give it from Python's own ast. Used by
+// an oracle written from docs/model.md alone on CPython's own ast
+// (tests/oracle/model.py): the same verdict (a syntax error on the same
+// line, the same refusal, or valid) and, for valid ones, the same model on
+// every key the spec defines: functions, spaces, every box. Used by
 // tests/mutants.test.mjs (a fixed set) and `npm run mutants -- SEED COUNT`.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { corpus, root } from './helpers.mjs';
+import { contract, corpus, root } from './helpers.mjs';
 
 const SOURCES = ['vector_division', 'gather_state_window', 'norm_rope', 'pa3__12_after_AllocateMemoryAddr', 'diagnose_indexer_weights']
   .map((name) => join(corpus, 'real', `${name}.py`));
@@ -23,16 +24,21 @@ export function makeMutants(seed, count) {
 }
 
 const SYNTAX = /^error: [^\n]*?:(\d+): /;
+// The refusals the core names in its message, by the oracle's kind.
+const REFUSED = {
+  no_tiles: /no compute function/, unallocated: /AllocateMemoryAddr/, limit: /normalises names|beyond 2\^53|are not supported|largest accepted/,
+  encoding: /./, invalid: /./,
+};
 
-/** How the core and CPython disagree on the mutants at `paths`: a list of
- * differences (CPython's side read in one process). */
+/** How the core and the oracle disagree on the mutants at `paths`: a list
+ * of differences (the oracle read in one process). */
 export function differences(paths) {
   const runs = paths.map((path) => READERS.map(([reader, cli]) => {
     const ours = spawnSync(cli, [path, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
     return { reader, ours, model: ours.status === 0 ? JSON.parse(ours.stdout) : null };
   }));
-  const read = spawnSync('python3', [join(root, 'tests', 'oracle', 'lifetimes.py'), '--batch'], {
-    input: JSON.stringify(paths.map((path, i) => ({ path, model: runs[i][0].model }))), encoding: 'utf8', maxBuffer: 1 << 28,
+  const read = spawnSync('python3', [join(root, 'tests', 'oracle', 'model.py'), '--batch'], {
+    input: JSON.stringify(paths), encoding: 'utf8', maxBuffer: 1 << 28,
   });
   if (read.status !== 0) throw new Error(read.stderr);
   const oracles = JSON.parse(read.stdout);
@@ -40,24 +46,36 @@ export function differences(paths) {
 }
 
 function compare(where, ours, model, oracle) {
-  const found = [];
-  if (oracle.syntax) {
+  if (oracle.error === 'syntax') {
     const line = SYNTAX.exec(ours.stderr)?.[1];
-    if (model) found.push(`${where}: CPython refuses it on line ${oracle.syntax.line} (${oracle.syntax.message}); the core reads it`);
-    else if (Number(line) !== oracle.syntax.line) found.push(`${where}: CPython line ${oracle.syntax.line} (${oracle.syntax.message}); ours ${ours.stderr.trim()}`);
-  } else if (oracle.invalid) {
-    if (model) found.push(`${where}: CPython refuses it (${oracle.invalid}); the core reads it`);
-  } else if (!model) {
-    // Valid Python the core refuses for what it is (no tiles, a NFKC-unstable name): no syntax error.
-    if (/invalid syntax|never closed|indent|unterminated|unmatched|invalid character/.test(ours.stderr)) found.push(`${where}: valid Python; ours ${ours.stderr.trim()}`);
-  } else {
-    model.functions.forEach((fn, f) => fn.boxes.forEach((box, b) => {
-      const expected = oracle.functions[f]?.boxes[b];
-      if (!expected || box.start !== expected[0] || box.end !== expected[1])
-        found.push(`${where}: ${fn.name} ${box.name} lives ${box.start}-${box.end}, by Python's ast ${expected?.join('-')}`);
-    }));
+    if (model) return [`${where}: CPython refuses it on line ${oracle.line} (${oracle.message}); the core reads it`];
+    if (Number(line) !== oracle.line) return [`${where}: CPython line ${oracle.line} (${oracle.message}); ours ${ours.stderr.trim()}`];
+    return [];
   }
-  return found;
+  if (oracle.error) {
+    if (model) return [`${where}: the oracle refuses it (${oracle.error}: ${oracle.message ?? oracle.functions}); the core reads it`];
+    if (!REFUSED[oracle.error].test(ours.stderr)) return [`${where}: the oracle refuses it as ${oracle.error}; ours ${ours.stderr.trim()}`];
+    return [];
+  }
+  if (!model) return [`${where}: valid, modelled by the oracle; ours ${ours.stderr.trim()}`];
+  return describe(where, contract(model), contract(oracle));
+}
+
+/** The first difference of each function between two contracts. */
+function describe(where, ours, expected) {
+  const json = (value) => JSON.stringify(value);
+  if (json(ours.functions.map((f) => f.name)) !== json(expected.functions.map((f) => f.name)))
+    return [`${where}: functions ${ours.functions.map((f) => f.name)}, the oracle's ${expected.functions.map((f) => f.name)}`];
+  return ours.functions.flatMap((fn, f) => {
+    const other = expected.functions[f];
+    const key = Object.keys(fn).find((k) => k !== 'boxes' && json(fn[k]) !== json(other[k]));
+    if (key) return [`${where}: ${fn.name} ${key} ${json(fn[key]).slice(0, 100)}, the oracle's ${json(other[key]).slice(0, 100)}`];
+    const b = fn.boxes.findIndex((box, i) => json(box) !== json(other.boxes[i]));
+    if (b < 0 && fn.boxes.length === other.boxes.length) return [];
+    const [mine, theirs] = [fn.boxes[b] ?? {}, other.boxes[b] ?? {}];
+    const keys = Object.keys({ ...mine, ...theirs }).filter((k) => json(mine[k]) !== json(theirs[k]));
+    return [`${where}: ${fn.name} box ${b} ${mine.name ?? theirs.name}: ${keys.map((k) => `${k} ${json(mine[k])}, the oracle's ${json(theirs[k])}`).join('; ')}`];
+  });
 }
 
 if (process.argv[1] === new URL(import.meta.url).pathname) {

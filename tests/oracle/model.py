@@ -1,0 +1,566 @@
+#!/usr/bin/env python3
+"""An independent oracle of the memory-map model: from one pass dump, the
+compute functions (name, ftype, src_start, src_end, source), their spaces
+and their boxes, or the refusal, as ../shared/spec/model.md and
+docs/model.md (§2-§8, §13, "Where the core departs from Python, on
+purpose") define them.
+
+Written from those two documents only, with CPython's own `ast`, and
+without reading the C core, so that it can catch the core's mistakes.
+Only the upstream keys are computed (no windows, live profile or uses).
+
+usage: model.py DUMP                  prints {"dump", ..., "functions": [...]} or {"error": KIND, ...}
+       model.py --batch < [PATH, ...] prints [RESULT, ...] (one process for many dumps)
+
+DUMP may also be a passes_dump/ folder or a build_output/<case>/ folder:
+the highest-numbered `NN_after_AllocateMemoryAddr.py` in it is read, and
+the case's ptoas/*.pto files choose the backend.
+
+Refusals: `syntax` (CPython's line and message), `no_tiles`, `unallocated`
+(with `functions`), `encoding` (empty, binary, UTF-16, not UTF-8), `limit`
+(over 256 MiB, an integer beyond 2^53, a name NFKC would change or with a
+combining mark, a \\N{...} escape), `invalid` (a NUL byte, or nesting CPython
+itself cannot parse). Not modelled: the core's own limit of 1000 nested
+expression levels (docs/model.md §13 does not say how levels are counted).
+"""
+import ast
+import json
+import re
+import sys
+import unicodedata
+from pathlib import Path
+
+COMPUTE_TYPES = {"AIC", "AIV", "InCore"}
+SPACE_RANK = {s: i for i, s in enumerate(
+    ["Vec", "Mat", "Left", "LeftScale", "Right", "RightScale", "Acc", "Bias"])}
+OTHER_RANK = 8
+# §12's table, retyped here on purpose: the oracle keeps its own copy.
+BACKENDS = [
+    ("Ascend910B", "a2a3", {"Vec": 188416, "Mat": 524288, "Left": 65536, "Right": 65536,
+                            "Acc": 131072, "Bias": 1024}),
+    ("Ascend950", "a5", {"Vec": 245760, "Mat": 524288, "Left": 65536, "Right": 65536,
+                         "Acc": 262144, "Bias": 4096, "LeftScale": 4096, "RightScale": 4096}),
+]
+DEFAULT_PASS = "AllocateMemoryAddr"
+OP_PARTS_MAX = 64  # docs/model.md §4: past 64 parts, "..." and the last 64
+SIZE_LIMIT = 256 * 1024 * 1024  # §13 limit (a)
+INT_LIMIT = 2 ** 53  # §13 limit (b): beyond it a JSON reader loses the integer
+BINARY_MAGIC = [(b"\x89PNG", "a PNG image"), (b"\x7fELF", "an ELF binary"), (b"PK\x03\x04", "a zip archive"),
+                (b"\x1f\x8b", "gzip data"), (b"%PDF-", "a PDF document"), (b"\xff\xd8\xff", "a JPEG image"),
+                (b"GIF8", "a GIF image"), (b"\xfd7zXZ\x00", "xz data")]
+
+
+class Refusal(Exception):
+    """A refusal found while reading tiles (§13 `limit`)."""
+
+    def __init__(self, kind, message, line):
+        super().__init__(message)
+        self.result = {"error": kind, "message": message, "line": line}
+
+
+# ---------------------------------------------------------------- reading the AST
+
+def dotted(node):
+    """The parts of a dotted name made of names and attributes only, else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return parts[::-1]
+
+
+def ends_with(node, last):
+    """A dotted name of two or more parts whose last part is `last` (`pl.Tile`)."""
+    parts = dotted(node)
+    return parts is not None and len(parts) >= 2 and parts[-1] == last
+
+
+def literal_int(node):
+    """An integer literal or a negated one; bools are ints, as in Python."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        return int(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) \
+            and isinstance(node.operand, ast.Constant) and isinstance(node.operand.value, int):
+        return -int(node.operand.value)
+    return None
+
+
+def integer(node):
+    """A literal integer, or `<dotted>.const(<literal>, ...)`, else None."""
+    value = literal_int(node)
+    if value is not None:
+        return value
+    if isinstance(node, ast.Call) and ends_with(node.func, "const") and node.args:
+        return literal_int(node.args[0])
+    return None
+
+
+def memref(annotation):
+    """(base, offset, size) of the first readable `.MemRef` call, breadth-first."""
+    for node in ast.walk(annotation):
+        if not (isinstance(node, ast.Call) and ends_with(node.func, "MemRef") and len(node.args) >= 3):
+            continue
+        base_node, offset, size = node.args[0], integer(node.args[1]), integer(node.args[2])
+        if isinstance(base_node, ast.Name):
+            base = base_node.id
+        elif isinstance(base_node, ast.Constant) and isinstance(base_node.value, str):
+            base = base_node.value
+        else:
+            continue
+        if offset is None or size is None:
+            continue
+        return base, offset, size
+    return None
+
+
+def space_of(annotation):
+    """The <Space> of the first `<dotted>.Mem.<Space>` attribute, breadth-first."""
+    for node in ast.walk(annotation):
+        if isinstance(node, ast.Attribute):
+            parts = dotted(node)
+            if parts is not None and len(parts) >= 2 and parts[-2] == "Mem":
+                return parts[-1]
+    return None
+
+
+def subscript_items(annotation):
+    """The elements of `X[a, b, c]` (a lone `X[a]` gives [a])."""
+    sl = annotation.slice
+    return list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
+
+
+def shape_of(items):
+    if items and isinstance(items[0], ast.List):
+        dims = [integer(e) for e in items[0].elts]
+        if all(d is not None for d in dims):
+            return dims
+    return []
+
+
+def dtype_of(items):
+    for item in items[1:3]:
+        parts = dotted(item)
+        if parts is not None and len(parts) == 2 and parts[1].isupper():
+            return parts[1]
+    return ""
+
+
+def tile_fields(annotation):
+    """The tile an annotation describes (fields but name, op, lines), else None."""
+    if not (isinstance(annotation, ast.Subscript) and ends_with(annotation.value, "Tile")):
+        return None
+    ref, space = memref(annotation), space_of(annotation)
+    if ref is None or space is None or space == "DDR":
+        return None  # no address, or off-chip memory
+    items = subscript_items(annotation)
+    shape = shape_of(items)
+    if any(abs(v) > INT_LIMIT for v in [ref[1], ref[2], *shape]):
+        raise Refusal("limit", f"an integer on line {annotation.lineno} is beyond 2^53", annotation.lineno)
+    return {"space": space, "base": ref[0], "offset": ref[1], "size": ref[2],
+            "shape": shape, "dtype": dtype_of(items)}
+
+
+def op_of(value):
+    """The callee of an assigned call, minus a leading `pl.`; else ""."""
+    if not isinstance(value, ast.Call):
+        return ""
+    parts = dotted(value.func)
+    if parts is None:
+        return ""
+    if len(parts) >= 2 and parts[0] == "pl":
+        parts = parts[1:]
+    if len(parts) > OP_PARTS_MAX:
+        return "..." + ".".join(parts[-OP_PARTS_MAX:])
+    return ".".join(parts)
+
+
+# ---------------------------------------------------------------- functions
+
+def function_type(fn):
+    """The last component of the last `type=` of a `<dotted>.function(...)` decorator."""
+    ftype = None
+    for dec in fn.decorator_list:
+        if isinstance(dec, ast.Call) and ends_with(dec.func, "function"):
+            for kw in dec.keywords:
+                if kw.arg == "type":
+                    parts = dotted(kw.value)
+                    ftype = parts[-1] if parts else None  # the last one wins (#21)
+    return ftype
+
+
+def candidate_functions(module):
+    for cls in module.body:
+        if isinstance(cls, ast.ClassDef):
+            for fn in cls.body:
+                if isinstance(fn, ast.FunctionDef):
+                    yield fn
+
+
+def parameters(fn):
+    """In ast's own grouping: positional, keyword-only, then *args, then **kwargs (#21)."""
+    a = fn.args
+    return a.posonlyargs + a.args + a.kwonlyargs + [p for p in (a.vararg, a.kwarg) if p]
+
+
+def collect_tiles(fn):
+    """name -> tile, in order of first binding (parameters, then breadth-first)."""
+    tiles = {}
+    bindings = []  # (name, first, last) of every annotated binding, tile or not
+    for p in parameters(fn):
+        if p.annotation is None:
+            continue
+        bindings.append((p.arg, p.lineno, p.end_lineno))  # annotated, so a binding (docs do not say)
+        fields = tile_fields(p.annotation)
+        if fields and p.arg not in tiles:
+            tiles[p.arg] = dict(name=p.arg, **fields, op="param", start=p.lineno, end=p.end_lineno)
+    reads = {}  # name -> lines where Python's parser marks it a load
+    for node in ast.walk(fn):  # breadth-first: shallower first, then source order
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):  # decorators, annotations and defaults too
+                reads.setdefault(node.id, []).append(node.lineno)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            name = node.target.id
+            bindings.append((name, node.lineno, node.end_lineno))
+            fields = tile_fields(node.annotation)
+            if fields and name not in tiles:
+                tiles[name] = dict(name=name, **fields, op=op_of(node.value),
+                                   start=node.lineno, end=node.end_lineno)
+    # Every annotated binding of a tile's name grows it, even one with no tile (#21 item 1).
+    for name, first, last in bindings:
+        if name in tiles:
+            grow(tiles[name], first, last)
+    for name, tile in tiles.items():
+        lines = reads.get(name)
+        if lines:
+            grow(tile, min(lines), max(lines))
+    return list(tiles.values())
+
+
+def grow(tile, first, last):
+    tile["start"] = min(tile["start"], first)
+    tile["end"] = max(tile["end"], last)
+
+
+# ---------------------------------------------------------------- boxes
+
+def make_boxes(tiles):
+    slots = {}
+    for t in tiles:  # dicts keep the order slots first appear
+        slots.setdefault((t["space"], t["base"], t["offset"], t["size"]), []).append(t)
+    boxes = []
+    for members in slots.values():
+        run, reach = [], None
+        for t in sorted(members, key=lambda t: t["start"]):  # stable
+            if run and t["start"] <= reach:  # touching or overlapping: one run
+                run.append(t)
+                reach = max(reach, t["end"])
+            else:
+                if run:
+                    boxes.append(box_of(run, reach))
+                run, reach = [t], t["end"]
+        boxes.append(box_of(run, reach))
+    boxes.sort(key=lambda b: (SPACE_RANK.get(b["space"], OTHER_RANK), b["offset"], b["start"]))
+    mark_overlaps(boxes)
+    return boxes
+
+
+def box_of(run, end):
+    first = run[0]
+    return {"name": first["name"], "space": first["space"], "base": first["base"],
+            "offset": first["offset"], "size": first["size"], "shape": first["shape"],
+            "dtype": first["dtype"], "op": first["op"], "start": first["start"],
+            "end": end, "aliases": [t["name"] for t in run[1:]],
+            "view": False, "conflict": False}
+
+
+def mark_overlaps(boxes):
+    """Views (same base) and conflicts (different bases) among boxes of positive size."""
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            if a["space"] != b["space"] or a["size"] <= 0 or b["size"] <= 0:
+                continue
+            bytes_meet = a["offset"] < b["offset"] + b["size"] and b["offset"] < a["offset"] + a["size"]
+            lines_meet = a["start"] <= b["end"] and b["start"] <= a["end"]
+            if not (bytes_meet and lines_meet):
+                continue
+            if a["base"] == b["base"]:
+                (a if a["size"] < b["size"] else b)["view"] = True  # equal: the later one
+            else:
+                a["conflict"] = b["conflict"] = True
+
+
+def make_spaces(boxes, capacity):
+    spaces = {}
+    for b in boxes:  # box order is rank order
+        spaces.setdefault(b["space"], []).append(b)
+    out = []
+    for space, members in spaces.items():
+        hwm = max(b["offset"] + b["size"] for b in members)
+        out.append({"space": space, "hwm": hwm, "limit": capacity.get(space) or hwm,
+                    "tiles": len(members), "bases": len({b["base"] for b in members})})
+    return out
+
+
+def unallocated(tiles):
+    """Some space holds two or more bases and every base's lowest offset is 0."""
+    lowest = {}
+    for t in tiles:
+        key = (t["space"], t["base"])
+        lowest[key] = min(lowest.get(key, t["offset"]), t["offset"])
+    per_space = {}
+    for (space, _), low in lowest.items():
+        per_space.setdefault(space, []).append(low)
+    return any(len(lows) >= 2 and all(low == 0 for low in lows) for lows in per_space.values())
+
+
+# ---------------------------------------------------------------- the model
+
+def split_lines(text):
+    """Physical lines: a line ends at \\n, \\r\\n or a lone \\r."""
+    return re.split(r"\r\n|\r|\n", text)
+
+
+def model_of_source(data, dump_name="dump.py", backend=None):
+    """The model of a dump's bytes, or the refusal."""
+    refused = refuse_bytes(data)
+    if refused:
+        return refused
+    try:
+        module = ast.parse(data)
+    except SyntaxError as e:
+        return {"error": "syntax", "line": e.lineno, "message": e.msg}
+    except ValueError as e:
+        return {"error": "invalid", "message": str(e)}
+    except (MemoryError, RecursionError):  # CPython's own limit on nesting
+        return {"error": "invalid", "message": "too deeply nested"}
+    text = data.decode("utf-8").removeprefix("\ufeff")  # refuse_bytes saw it is UTF-8
+    refused = refuse_names(text)
+    if refused:
+        return refused
+    try:
+        return build_model(module, split_lines(text), dump_name, backend)
+    except Refusal as r:
+        return r.result
+
+
+def build_model(module, lines, dump_name, backend):
+    name, arch, capacity, detected = backend or (BACKENDS[0][0], BACKENDS[0][1], BACKENDS[0][2], False)
+    functions, stale = [], []
+    for fn in candidate_functions(module):
+        ftype = function_type(fn)
+        if ftype not in COMPUTE_TYPES:
+            continue
+        tiles = collect_tiles(fn)
+        if not tiles:
+            continue
+        if unallocated(tiles):
+            stale.append(fn.name)
+        src_start = fn.decorator_list[0].lineno if fn.decorator_list else fn.lineno
+        src_end = fn.body[-1].end_lineno
+        boxes = make_boxes(tiles)
+        functions.append({"name": fn.name, "ftype": ftype, "src_start": src_start, "src_end": src_end,
+                          "source": lines[src_start - 1:src_end],
+                          "spaces": make_spaces(boxes, capacity), "boxes": boxes})
+    if not functions:
+        return {"error": "no_tiles"}
+    if stale:
+        return {"error": "unallocated", "functions": stale}
+    return {"dump": dump_name, "pass_name": pass_name(dump_name),
+            "backend": {"name": name, "arch": arch, "detected": detected}, "functions": functions}
+
+
+def refuse_bytes(data):
+    """§13's refusals of what is no dump, before Python reads it: too large, empty, binary, not UTF-8."""
+    if len(data) > SIZE_LIMIT:
+        return {"error": "limit", "message": "input larger than 256 MiB"}
+    if not data:
+        return {"error": "encoding", "message": "the file is empty"}
+    for magic, what in BINARY_MAGIC:
+        if data.startswith(magic):
+            return {"error": "encoding", "message": f"this is {what}, not a pass dump", "line": 1}
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return {"error": "encoding", "message": "a UTF-16 file", "line": 1}
+    if b"\0" in data:  # kind as CPython's ValueError (the brief); docs/model.md §13 calls it `encoding`
+        return {"error": "invalid", "message": "source code string cannot contain null bytes",
+                "line": line_of(data, data.index(b"\0"))}
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return {"error": "encoding", "message": f"invalid UTF-8 byte 0x{data[e.start]:02X}",
+                "line": line_of(data, e.start)}
+    return None
+
+
+def line_of(data, index):
+    return len(split_lines(data[:index].decode("utf-8", "replace")))
+
+
+NAME_RUN = re.compile(r"(?:[A-Za-z0-9_]|[^\x00-\x7f])+")
+
+
+def refuse_names(text):
+    """§13 limit (c) and the \\N{...} escape: a name NFKC would change or holding a
+    combining mark; a \\N{...} escape in a string. Most dumps have neither."""
+    if "\\N{" not in text and not any(changed_name(m.group()) for m in NAME_RUN.finditer(text)):
+        return None  # no candidate even in strings and comments: no need to tell them apart
+    import io
+    import tokenize
+    lines = io.StringIO(text, newline=None).read().split("\n")
+    masked = {}  # line -> [(from, to)] columns of strings and comments: no names there
+    try:
+        for tok in tokenize.generate_tokens(iter(line + "\n" for line in lines).__next__):
+            if tok.type == tokenize.STRING and named_escape(tok.string):
+                return {"error": "limit", "message": "a \\N{...} escape", "line": tok.start[0]}
+            if tok.type in (tokenize.STRING, tokenize.COMMENT):
+                for row in range(tok.start[0], tok.end[0] + 1):
+                    lo = tok.start[1] if row == tok.start[0] else 0
+                    hi = tok.end[1] if row == tok.end[0] else len(lines[row - 1]) + 1
+                    masked.setdefault(row, []).append((lo, hi))
+            if tok.type == tokenize.STRING and "f" in string_prefix(tok.string).lower():
+                for row, name in fstring_names(tok.string, tok.start[0]):  # code inside {...}
+                    if changed_name(name):
+                        return {"error": "limit", "message": f"the name {name!r} is not as Python reads it",
+                                "line": row}
+    except (tokenize.TokenError, SyntaxError, StopIteration):
+        return None  # ast.parse accepted it; the tokenize module is not the judge
+    for row, line in enumerate(lines, 1):
+        if line.isascii():
+            continue
+        for m in NAME_RUN.finditer(line):
+            name = m.group()
+            if name.isascii() or any(lo <= m.start() < hi for lo, hi in masked.get(row, [])):
+                continue
+            if changed_name(name):
+                return {"error": "limit", "message": f"the name {name!r} is not as Python reads it", "line": row}
+    return None
+
+
+def changed_name(name):
+    """A non-ASCII name that NFKC changes (Python reads another name) or with a combining mark."""
+    return not name.isascii() and (unicodedata.normalize("NFKC", name) != name
+                                   or any(unicodedata.combining(c) for c in name))
+
+
+def string_prefix(literal):
+    return literal[:len(literal) - len(literal.lstrip("rRbBuUfF"))]
+
+
+def fstring_names(literal, first_row):
+    """(line, name run) of the code in an f-string's replacement fields, its text left out:
+    `{{`/`}}`, quoted strings in a field, conversions and format specs (whose own
+    nested fields are code again)."""
+    prefix = string_prefix(literal)
+    quote = literal[len(prefix):len(prefix) + 3]
+    quote = quote if quote in ('"""', "'''") else quote[0]
+    body = literal[len(prefix) + len(quote):len(literal) - len(quote)]
+    code = [c if c == "\n" else " " for c in body]
+    modes, parens, i = ["text"], [0], 0
+    while i < len(body):
+        c = body[i]
+        if modes[-1] == "text":
+            if len(modes) == 1 and body.startswith(("{{", "}}"), i):
+                i += 2
+                continue
+            if c == "{":
+                modes.append("code")
+                parens.append(0)
+            elif c == "}" and len(modes) > 1:  # the end of a format spec ends its field
+                del modes[-2:], parens[-2:]
+            i += 1
+            continue
+        if c in "\'\"":  # a string inside a field: text, up to the same quote
+            end = body.find(c, i + 1)
+            i = len(body) if end < 0 else end + 1
+            continue
+        if c in "([{":
+            parens[-1] += 1
+        elif c in ")]" or (c == "}" and parens[-1] > 0):
+            parens[-1] -= 1
+        elif c == "}":
+            modes.pop()
+            parens.pop()
+        elif c == ":" and parens[-1] == 0:
+            modes.append("text")
+            parens.append(0)
+        elif c == "!" and parens[-1] == 0 and not body.startswith("!=", i):
+            i += 2  # a conversion, !r
+            continue
+        else:
+            code[i] = c
+        i += 1
+    masked = "".join(code)
+    for m in NAME_RUN.finditer(masked):
+        yield first_row + masked.count("\n", 0, m.start()), m.group()
+
+
+def named_escape(literal):
+    """Whether a str literal (not raw, not bytes) holds a \\N{...} escape."""
+    prefix = string_prefix(literal).lower()
+    if "r" in prefix or "b" in prefix:
+        return False
+    return re.search(r"(?<!\\)(?:\\\\)*\\N\{", literal) is not None
+
+
+def pass_name(dump_name):
+    return re.sub(r"\.py$", "", re.sub(r"^\d+_after_", "", dump_name))
+
+
+# ---------------------------------------------------------------- folders and backends
+
+def resolve(path):
+    """The dump to read and the case's ptoas/ folder (beside passes_dump/), as docs/cli.md says:
+    a file is itself; a folder gives the highest-numbered NN_after_AllocateMemoryAddr.py of its
+    passes_dump/ (or of itself without one), numbers compared as numbers, then names' bytes."""
+    path = Path(path)
+    if not path.is_dir():
+        return path, (path.parent.parent / "ptoas" if path.parent.name == "passes_dump" else None)
+    dumps = path / "passes_dump" if (path / "passes_dump").is_dir() else path
+    pattern = re.compile(r"(\d+)_after_" + re.escape(DEFAULT_PASS) + r"\.py")
+    found = [(int(m.group(1)), p.name.encode(), p) for p in dumps.iterdir() if (m := pattern.fullmatch(p.name))]
+    if not found:
+        raise FileNotFoundError(f"no *_after_{DEFAULT_PASS}.py in {dumps}")
+    case = dumps.parent if dumps.name == "passes_dump" else dumps
+    return max(found)[2], case / "ptoas"
+
+
+def detect_backend(ptoas):
+    """The backend named by the first pto.target_arch of the case's .pto files, else None."""
+    if ptoas is None or not ptoas.is_dir():
+        return None
+    for pto in sorted(ptoas.glob("*.pto"), key=lambda p: p.name):
+        m = re.search(r'pto\.target_arch[ \t]*=[ \t]*"([^"\n\r]*)"', pto.read_text(errors="replace"))
+        if m:
+            for name, arch, capacity in BACKENDS:
+                if arch == m.group(1):
+                    return name, arch, capacity, True
+            return None  # only the first attribute counts
+    return None
+
+
+def model_of_path(path):
+    dump, ptoas = resolve(path)
+    return model_of_source(dump.read_bytes(), dump.name, detect_backend(ptoas))
+
+
+def model_or_io_error(path):
+    """In a batch, a file that cannot be read is one result, not the end of the batch."""
+    try:
+        return model_of_path(path)
+    except OSError as e:
+        return {"error": "io", "message": str(e)}
+
+
+def main(argv):
+    if argv[1:] == ["--batch"]:
+        print(json.dumps([model_or_io_error(p) for p in json.load(sys.stdin)]))
+    elif len(argv) == 2:
+        print(json.dumps(model_of_path(argv[1])))
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
