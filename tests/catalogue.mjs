@@ -76,6 +76,16 @@ export const catalogue = [
     refused: { kind: 'syntax', line: 8, message: /too many nested parentheses/ },
   },
   {
+    name: '200,000 chained powers (each nests to the right)',
+    make: () => bytes(dumpWith(['y = ' + Array(200000).fill('2').join(' ** ')])),
+    refused: { kind: 'syntax', line: 8, message: /expression nested too deeply \(more than 1000 levels\)/ },
+  },
+  {
+    name: '200,000 unary minus signs',
+    make: () => bytes(dumpWith(['y = ' + '-'.repeat(200000) + '1'])),
+    refused: { kind: 'syntax', line: 8, message: /expression nested too deeply \(more than 1000 levels\)/ },
+  },
+  {
     name: 'a single 10 MB line',
     make: () => bytes(dumpWith([vecTile('t', 0, 64), 'y = f(' + 't, '.repeat(3_500_000) + 't)', 'z = 1'])),
     big: true,

@@ -75,6 +75,7 @@ describe('limits, as CPython counts them (#21 item 13)', () => {
   test('long chains of unary operators CPython compiles are read', () => agree([
     ['998 minus signs', dump(`x = ${'-'.repeat(998)}1`)],
     ['999 nots', dump(`x = ${'not '.repeat(999)}a`)],
+    ['998 chained powers', dump(`x = ${Array(999).fill('a').join(' ** ')}`)],
   ]));
 });
 

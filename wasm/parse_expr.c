@@ -95,8 +95,13 @@ static mm_node *parse_power(parser *p) {
   } else {
     base = parse_primary(p);
   }
-  if (base && mm__parser_accept_op(p, OP_DSTAR)) return binop(p, base, parse_factor(p), OP_DSTAR);
-  return base;
+  const mm_token *power = p_peek(p);
+  if (!base || !mm__parser_accept_op(p, OP_DSTAR)) return base;
+  /* `a ** b ** ...` recurses to the right: a level each, as a sign is. */
+  if (!mm__parser_enter(p, power)) return NULL;
+  mm_node *exponent = parse_factor(p);
+  p_leave(p);
+  return binop(p, base, exponent, OP_DSTAR);
 }
 
 /* `-`, `+` or `~` in front of an operand. */

@@ -280,13 +280,18 @@ static uint8_t display_kind(unsigned char open) {
   return open == '(' ? L_GROUP : open == '[' ? L_LIST : L_DICT;
 }
 
+/* Whether the binary operator of `n` bytes at the position is `**`. */
+static bool is_power(const skim *k, size_t n) {
+  return n == 2 && byte_at(k, k->pos) == '*' && byte_at(k, k->pos + 1) == '*';
+}
+
 /* After the opening bracket of `kind`: everything up to its matching
  * closer, checked against the subset and its reads taken, in one flat
  * loop: the brackets no tile field depends on (most of a dump). */
 static bool scan_lean(skim *k, uint8_t kind) {
   enum { START, OPERAND, AFTER } state = START;
   lean_frame stack[MAX_NESTING];
-  int top = 0;
+  int top = 0, levels = 0; /* signs and `**`: the parser counts each as a level */
   bool after_comma = false;
   stack[0] = (lean_frame){kind, false, false, false};
   k->depth++;
@@ -316,6 +321,7 @@ static bool scan_lean(skim *k, uint8_t kind) {
     }
     if (state == OPERAND) {
       if (c == '-' || c == '+' || c == '~') {
+        if (++levels > MAX_NESTING) return false;
         k->pos++;
       } else if (is_ident_start(c)) {
         size_t start = k->pos, e = ident_end(k);
@@ -381,6 +387,7 @@ static bool scan_lean(skim *k, uint8_t kind) {
     } else {
       size_t n = binary_operator(k);
       if (!n) return false; /* slices, generators, keywords, comments, ... */
+      if (is_power(k, n) && ++levels > MAX_NESTING) return false;
       k->pos += n;
       state = OPERAND;
     }
@@ -513,7 +520,7 @@ static bool scan_operand(skim *k, summary *out, tile_facts *tile) {
   bool minus_only = true;
   for (unsigned char c = peek(k); c == '-' || c == '+' || c == '~'; c = peek(k)) {
     minus_only &= c == '-';
-    unary++;
+    if (++unary > MAX_NESTING) return false; /* the parser counts each as a level */
     k->pos++;
   }
   if (!scan_primary(k, out, unary ? NULL : tile)) return false;
@@ -532,10 +539,15 @@ bool mm__skim_expression(skim *k, summary *out, tile_facts *tile) {
   if (++k->nesting > MAX_NESTING) return false;
   bool ok = scan_operand(k, out, tile);
   bool joined = false;
+  int powers = 0; /* `**` nests to the right: the parser counts each as a level */
   while (ok) {
     peek(k);
     size_t n = binary_operator(k);
     if (!n) break;
+    if (is_power(k, n) && ++powers > MAX_NESTING) {
+      ok = false;
+      break;
+    }
     k->pos += n;
     summary right;
     ok = scan_operand(k, &right, NULL);
