@@ -256,6 +256,30 @@ describe('lexical lifetime', () => {
     });
   }
 
+  test('an annotated parameter with no tile binds the name too: a tile of that name lives from the def line, both readers', async () => {
+    for (const generalParser of [false, true]) {
+      for (const params of [', t: int', ', t: pl.Scalar[pl.INDEX]', ', *, t: pl.Tensor[[16], pl.FP32]']) {
+        const { t } = boxesByName(await model(dumpWith([vec('t', 'm1', 0, 64), 'y = 1'], { params }), { generalParser }));
+        assert.deepEqual([t.start, t.end], [7, bodyLine(0)], params);
+      }
+      // Not annotated: no binding upstream counts (a parameter name is no read either).
+      const { t } = boxesByName(await model(dumpWith([vec('t', 'm1', 0, 64), 'y = 1'], { params: ', t' }), { generalParser }));
+      assert.deepEqual([t.start, t.end], [bodyLine(0), bodyLine(0)]);
+    }
+  });
+
+  test('an integer past 2^53 in a MemRef is refused only in a tile the model keeps (not DDR, not without a space)', async () => {
+    const big = '1152921504606846976';
+    for (const generalParser of [false, true]) {
+      for (const other of [`pl.Tile[[4], pl.FP32, pl.MemRef(m9, ${big}, 64), pl.Mem.DDR]`, `pl.Tile[[4], pl.FP32, pl.MemRef(m9, 0, ${big})]`]) {
+        const m = await model(dumpWith([vec('t', 'm1', 0, 64), `d: ${other} = f()`]), { generalParser });
+        assert.deepEqual(Object.keys(boxesByName(m)), ['t'], other);
+      }
+      await assert.rejects(model(dumpWith([`d: pl.Tile[[4], pl.FP32, pl.MemRef(m9, ${big}, 64), pl.Mem.Vec] = f()`]), { generalParser }),
+        (e) => e.kind === 'limit' && e.line === 8 && /beyond 2\^53/.test(e.message));
+    }
+  });
+
   test('reads before the binding move start; reads in decorators and annotations count', async () => {
     const text = [
       'class P:',

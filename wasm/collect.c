@@ -74,15 +74,16 @@ static void log_read(mm_collector *c, uint32_t start, uint32_t len, uint32_t lin
   *r = (mm_read){start, len, line};
 }
 
-/* An annotated assignment that binds no tile (`t: pl.Scalar[...] = 1`,
- * `t: int`, a DDR tensor, a MemRef the model cannot read) still binds the
- * name, as upstream counts bindings: a tile of that name lives over its
+/* An annotated assignment or parameter that binds no tile (`t:
+ * pl.Scalar[...] = 1`, `t: int`, a DDR tensor, a MemRef the model cannot
+ * read) still binds the name, as upstream counts bindings: a tile of that name lives over its
  * lines (#21 item 1). Logged as reads of each line, which also makes them
  * uses, as a binding's lines are. */
 static void other_binding(void *context, uint32_t name_start, uint32_t name_len, uint32_t line,
                           uint32_t end_line) {
   mm_collector *c = context;
-  for (uint32_t at = line; at <= end_line && at >= line; at++) log_read(c, name_start, name_len, at);
+  for (uint32_t at = line; at <= end_line && at >= line; at++)
+    log_read(c, name_start, name_len, at);
 }
 
 /* A binding whose annotation is a tile; `value` is NULL for a parameter
@@ -92,7 +93,7 @@ static void add_binding(mm_collector *c, const mm_node *name, const mm_node *ann
                         uint32_t depth) {
   mm_tile_fields fields;
   if (!mm__tile_from_annotation(c->src, annotation, c->arena, &fields, c->diag)) {
-    if (!is_param && !mm__diag_failed(c->diag))
+    if (annotation && !mm__diag_failed(c->diag)) /* an annotated parameter too */
       other_binding(c, name->start, name->len, line, end_line);
     return;
   }

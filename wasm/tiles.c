@@ -47,7 +47,8 @@ static int digit_value(char c) {
 }
 
 static mm_int_result literal_value(const char *src, const mm_node *node, int64_t *value) {
-  if (node->kind == N_CONST && (node_text_is(src, node, "True") || node_text_is(src, node, "False"))) {
+  if (node->kind == N_CONST &&
+      (node_text_is(src, node, "True") || node_text_is(src, node, "False"))) {
     *value = src[node->start] == 'T'; /* Python's bool is an int */
     return MM_INT_OK;
   }
@@ -217,8 +218,9 @@ char *mm__string_value(const char *src, const mm_node *node, mm_arena *arena) {
 /* ------------------------------------------------------------ memref */
 
 typedef struct memref {
-  const mm_node *base;
+  const mm_node *call, *base;
   int64_t offset, size;
+  bool beyond_exact; /* an offset or size past 2^53: refused if the tile is kept */
 } memref;
 
 /* `what` holds an integer past 2^53, which a JSON reader could not hold. */
@@ -228,8 +230,10 @@ static bool report_range(const mm_node *node, const char *what, mm_diag *diag) {
   return false;
 }
 
-/* Whether `call` is a usable `<...>.MemRef(base, offset, size, ...)`. */
-static bool usable_memref(const char *src, const mm_node *call, memref *out, mm_diag *diag) {
+/* Whether `call` is a usable `<...>.MemRef(base, offset, size, ...)`. An
+ * integer past 2^53 is usable (Python reads it); whether to refuse it waits
+ * for the annotation to be a tile the model keeps. */
+static bool usable_memref(const char *src, const mm_node *call, memref *out) {
   if (call->kind != N_CALL || call->positional < 4 ||
       !mm__is_dotted_ending(src, call->kids[0], "MemRef"))
     return false;
@@ -237,10 +241,10 @@ static bool usable_memref(const char *src, const mm_node *call, memref *out, mm_
   if (base->kind != N_NAME && base->kind != N_STR) return false;
   mm_int_result r1 = mm__usable_integer(src, call->kids[2], &out->offset);
   mm_int_result r2 = mm__usable_integer(src, call->kids[3], &out->size);
-  if (r1 == MM_INT_RANGE || r2 == MM_INT_RANGE)
-    return report_range(call, "a MemRef offset or size", diag);
+  out->call = call;
   out->base = base;
-  return r1 == MM_INT_OK && r2 == MM_INT_OK;
+  out->beyond_exact = r1 == MM_INT_RANGE || r2 == MM_INT_RANGE;
+  return (r1 == MM_INT_OK || r1 == MM_INT_RANGE) && (r2 == MM_INT_OK || r2 == MM_INT_RANGE);
 }
 
 /* `<...>.Mem.<Space>`: a dotted name (names and attributes only, as
@@ -262,8 +266,7 @@ static bool find_memref_and_space(const char *src, const mm_node *root, memref *
   mm__vec_push_ptr(&queue, root);
   for (size_t head = 0; head < queue.len && !(found_ref && *space); head++) {
     const mm_node *node = ((const mm_node **)queue.items)[head];
-    if (!found_ref && usable_memref(src, node, ref, diag)) found_ref = true;
-    if (mm__diag_failed(diag)) break;
+    if (!found_ref && usable_memref(src, node, ref)) found_ref = true;
     if (!*space && is_space_attribute(src, node)) *space = node;
     for (uint32_t i = 0; i < node->count; i++)
       mm__vec_push_ptr(&queue, node->kids[i]);
@@ -340,6 +343,7 @@ bool mm__tile_from_annotation(const char *src, const mm_node *annotation, mm_are
   const mm_node *space;
   if (!find_memref_and_space(src, annotation, &ref, &space, diag)) return false;
   if (node_text_is(src, space, "DDR")) return false; /* off-chip: not a tile */
+  if (ref.beyond_exact) return report_range(ref.call, "a MemRef offset or size", diag);
   out->space.text = src + space->start;
   out->space.len = space->len;
   out->base = ref.base->kind == N_NAME

@@ -144,8 +144,13 @@ bool mm__fast_parameters(parser *p, bool own) {
       !mm__lexer_can_resume(p->lx, st.next))
     return false;
   const mm_skim_statement *params = p->fast->parameters.items;
-  for (size_t i = 0; own && i < p->fast->parameters.len; i++)
-    if (params[i].is_tile) hand_on_tile(p, &params[i], 0, true);
+  for (size_t i = 0; own && i < p->fast->parameters.len; i++) {
+    if (params[i].is_tile)
+      hand_on_tile(p, &params[i], 0, true);
+    else /* annotated all the same: a binding of the name (collect.c) */
+      p->events->other_binding(p->events->context, params[i].name_start, params[i].name_len,
+                               params[i].line, params[i].end_line);
+  }
   emit_skimmed_loads(p);
   p->fast->lines.len = 0;
   note_line_starts(p, open->start, &st);
@@ -160,7 +165,8 @@ static bool skim_simple_at(parser *p, uint32_t depth, size_t start, uint32_t lin
                             mm__skim_annotated(p->src, start, p->lx->end, line, &p->fast->loads,
                                                p->fast->memo, st),
                             st)) {
-    if (p->tracking && st->is_tile) hand_on_tile(p, st, depth, false);
+    if (p->tracking && st->is_tile)
+      hand_on_tile(p, st, depth, false);
     else if (p->tracking)
       p->events->other_binding(p->events->context, st->name_start, st->name_len, st->line,
                                st->end_line);
