@@ -65,8 +65,9 @@ describe('non-ASCII names against CPython', () => {
       } else if (ours) {
         assert.equal(ours.kind, 'limit', `${where}: ${ours.message}`);
         assert.match(ours.message, /normalises names to NFKC/, where);
-        // Without composition tables, a combining mark is refused too (docs/model.md, refusals).
-        assert.ok(name.normalize('NFKC') !== name || /\p{M}/u.test(name), `${where}: refused though NFKC leaves it`);
+        // Without composition tables, a combining or composing mark is refused too (docs/model.md,
+        // refusals): the Hangul vowel and trailing jamo compose with the jamo before them.
+        assert.ok(name.normalize('NFKC') !== name || /[\p{M}\u1161-\u1175\u11A8-\u11C2]/u.test(name), `${where}: refused though NFKC leaves it`);
         normalised++;
       } else {
         assert.equal(name.normalize('NFKC'), name, `${where}: accepted though Python reads ${name.normalize('NFKC')}`);
@@ -81,6 +82,14 @@ describe('non-ASCII names in a dump', () => {
   test('a tile named in CJK is one name: its read extends it', async () => {
     const m = await model(dumpWith([`缓冲_tile: ${tileType('Vec', 'm', 0, 64)} = f()`, 'y = 1', 'z = 缓冲_tile']));
     assert.deepEqual([m.functions[0].boxes[0].name, m.functions[0].boxes[0].end], ['缓冲_tile', 10]);
+  });
+
+  test('a Hangul syllable spelled in jamo is refused: Python reads it as the syllable', async () => {
+    const cpythonReads = cpython([withName('\u1100\u1161x')]);
+    assert.equal(cpythonReads[0], null, 'CPython accepts it, as 가x');
+    for (const generalParser of [false, true]) {
+      await assert.rejects(model(withName('\u1100\u1161x'), { generalParser }), (e) => e.kind === 'limit' && e.line === 9 && /U\+1161/.test(e.message));
+    }
   });
 
   test('a name Python would normalise is refused, naming it and its line', async () => {

@@ -31,6 +31,9 @@ def composing_seconds():
             pair = chr(int(parts[0], 16)) + chr(int(parts[1], 16))
             if unicodedata.normalize("NFC", pair) == chr(cp):
                 seconds.add(int(parts[1], 16))
+    # Hangul syllables compose by rule, not by table: a leading consonant
+    # and a vowel jamo, then a trailing consonant jamo (U+1100 U+1161 is 가).
+    seconds.update(range(0x1161, 0x1176), range(0x11A8, 0x11C3))
     return seconds
 
 

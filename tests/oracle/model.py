@@ -439,9 +439,29 @@ def refuse_names(text):
 
 
 def changed_name(name):
-    """A non-ASCII name that NFKC changes (Python reads another name) or with a combining mark."""
+    """A non-ASCII name that NFKC changes (Python reads another name), or with a
+    combining or composing mark (§13 (c): refused even where nothing precedes
+    it to compose with)."""
     return not name.isascii() and (unicodedata.normalize("NFKC", name) != name
-                                   or any(unicodedata.combining(c) for c in name))
+                                   or any(unicodedata.combining(c) or c in composing_marks() for c in name))
+
+
+_COMPOSING = []
+
+
+def composing_marks():
+    """Characters that compose with one before them (the second of a canonical
+    pair, Hangul vowel and trailing jamo by rule); made once, when needed."""
+    if not _COMPOSING:
+        marks = {chr(c) for c in list(range(0x1161, 0x1176)) + list(range(0x11A8, 0x11C3))}
+        for cp in range(0x80, 0x30000):
+            parts = unicodedata.decomposition(chr(cp)).split()
+            if len(parts) == 2 and not parts[0].startswith("<"):
+                pair = "".join(chr(int(x, 16)) for x in parts)
+                if unicodedata.normalize("NFC", pair) == chr(cp):
+                    marks.add(pair[1])
+        _COMPOSING.append(marks)
+    return _COMPOSING[0]
 
 
 def string_prefix(literal):
