@@ -146,6 +146,18 @@ describe('which error, and where, when there are two (#21 items 9, 10, 12)', () 
     ['after ** unpacking', dump('f(**a, b, c', '  =2)')],
   ]));
 
+  test('in brackets, an element then a [...] that is no index: a comma forgotten, on the element\'s line', () => agree([
+    ['a list, then a list comprehension', dump('y = f(', '    [a]', '    [a for a in b]', ')')],
+    ['a name, then an empty list', dump('y = f(', '    x', '    [])')],
+    ['one line in a call', dump('y = f(x[a for a in b])')],
+    ['a slice, then a comprehension', dump('y = (a[1:2, 3:4]', '    [b for b in c])')],
+  ]));
+
+  test('outside brackets the [...] stays a bad index', () => agreeOnLine([
+    ['after a continuation', dump('y = [a] \\', '    [b for b in c]')],
+    ['a typo inside the index wins', dump('y = f(', '    x[a = 1])')],
+  ]));
+
   test('a bad token inside brackets that do close is reported on its own line', () => agreeOnLine([
     ['y = 1 = 2 inside a call', dump('f(', '    y = 1 = 2,', ')')],
     ['a dict key missing its colon', dump('x = {', "    'a': 1,", "    'b' 2,", '}')],

@@ -716,9 +716,11 @@ static mm_node *parse_atom(parser *p) {
   case TK_OP:
     if (t->op == OP_LPAR || t->op == OP_LSQB || t->op == OP_LBRACE) {
       if (!mm__parser_enter(p, t)) return NULL;
+      p->brackets++;
       mm_node *node = t->op == OP_LPAR   ? parse_group_or_tuple(p)
                       : t->op == OP_LSQB ? parse_list(p)
                                          : parse_brace(p);
+      p->brackets--;
       p_leave(p);
       return node;
     }
@@ -833,8 +835,8 @@ static mm_node *parse_slice(parser *p) {
   return mm__parser_finish(p, slice, mark);
 }
 
-static mm_node *parse_subscript(parser *p, mm_node *value) {
-  const mm_token *open = p_advance(p);
+/* The index of `value[...]`, through its ']'. */
+static mm_node *parse_index(parser *p) {
   const mm_token *first_tok = p_peek(p);
   mm_node *index = parse_slice(p);
   if (index && p_at_op(p, OP_COMMA)) {
@@ -847,8 +849,46 @@ static mm_node *parse_subscript(parser *p, mm_node *value) {
     }
     index = mm__parser_finish(p, tuple, mark);
   }
-  if (!index || !mm__parser_expect_op(p, OP_RSQB, "]")) return NULL;
-  (void)open;
+  return index && mm__parser_expect_op(p, OP_RSQB, "]") ? index : NULL;
+}
+
+/* Whether the tokens from `open` on read as an expression: tried after
+ * the first reading failed, so the parser goes back to `open`. */
+static bool reads_as_expression(parser *p, size_t open, int brackets) {
+  p->pos = open;
+  p->current = mm__lexer_at(p->lx, open);
+  p->brackets = brackets;
+  mm_diag trial = {0};
+  mm_diag *diag = p->diag;
+  p->diag = &trial;
+  bool ok = mm__parse_expression(p) != NULL;
+  p->diag = diag;
+  if (trial.status == MM_ERR_NO_MEMORY) *diag = trial;
+  return ok && trial.status == MM_OK;
+}
+
+static mm_node *parse_subscript(parser *p, mm_node *value) {
+  size_t open = p->pos;
+  int brackets = p->brackets++, nesting = p->nesting;
+  size_t scratch = p->scratch->len;
+  p_advance(p);
+  /* In brackets, `x\n[...]` whose index cannot be read is two elements
+   * with a comma missing, to CPython (`[a]` then `[b for b in c]`). */
+  mm_diag trial = {0};
+  mm_diag *diag = p->diag;
+  p->diag = &trial;
+  mm_node *index = parse_index(p);
+  p->diag = diag;
+  p->brackets = brackets;
+  if (trial.status != MM_OK) {
+    p->nesting = nesting;
+    p->scratch->len = scratch;
+    if (trial.status == MM_ERR_SYNTAX && brackets > 0 && reads_as_expression(p, open, brackets))
+      mm__diag_set(diag, MM_ERR_SYNTAX, value->line, "invalid syntax. Perhaps you forgot a comma?");
+    else
+      *diag = trial;
+    return NULL;
+  }
   mm_node *node = mm__parser_node_at(p, N_SUBSCRIPT, value);
   size_t mark = mm__parser_mark(p);
   p_push(p, value);
@@ -858,10 +898,13 @@ static mm_node *parse_subscript(parser *p, mm_node *value) {
 
 mm_node *mm__parse_call_tail(parser *p, mm_node *func) {
   p_advance(p); /* '(' */
+  p->brackets++;
   mm_node *call = mm__parser_node_at(p, N_CALL, func);
   size_t mark = mm__parser_mark(p);
   p_push(p, func);
-  if (!call || !parse_call_arguments(p, call)) return NULL;
+  bool read = call && parse_call_arguments(p, call);
+  p->brackets--;
+  if (!read) return NULL;
   call = mm__parser_finish(p, call, mark);
   if (call) call->positional++; /* func itself comes first */
   return call;

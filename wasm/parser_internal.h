@@ -26,6 +26,7 @@ typedef struct parser {
   const mm_parse_events *events;
   bool tracking;           /* inside a function the listener asked for */
   int nesting;             /* recursion guard */
+  int brackets;            /* brackets open around the current token */
   mm_node *parsed_primary; /* mm__parse_expression's primary, handed to the operator levels */
   uint32_t prev_end_line;  /* end line of the last real token consumed */
   mm_fast_path *fast;      /* asked first at statements (fast_path.h); NULL: none */
