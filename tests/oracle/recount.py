@@ -12,26 +12,11 @@ import ast
 import json
 import sys
 
-# docs/model.md's backends table, retyped on purpose: an oracle of its own.
-CAPACITY = {
-    "Ascend910B": {"Vec": 188416, "Mat": 524288, "Left": 65536, "Right": 65536, "Acc": 131072,
-                   "Bias": 1024},
-    "Ascend950": {"Vec": 245760, "Mat": 524288, "Left": 65536, "Right": 65536, "Acc": 262144,
-                  "Bias": 4096, "LeftScale": 4096, "RightScale": 4096},
-}
+from model import BACKENDS, dotted as dotted_parts  # the model oracle's table and reading
+
+CAPACITY = {name: capacity for name, _, capacity in BACKENDS}  # docs/model.md §12
 WINDOW_CALLS = {"reserve_buffer": "reserve", "import_peer_buffer": "import",
                 "aic_initialize_pipe": "pipe", "aiv_initialize_pipe": "pipe"}
-
-
-def dotted_parts(node):
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return parts[::-1]
 
 
 def integer(node):
