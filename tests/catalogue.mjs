@@ -81,6 +81,11 @@ export const catalogue = [
     refused: { kind: 'syntax', line: 8, message: /expression nested too deeply \(more than 1000 levels\)/ },
   },
   {
+    name: '150 subscripts nested around an index that cannot be read',
+    make: () => bytes(dumpWith(['y = ' + 'x['.repeat(150) + '1 2' + ']'.repeat(150)])),
+    refused: { kind: 'syntax', line: 8, message: /invalid syntax/ },
+  },
+  {
     name: '200,000 unary minus signs',
     make: () => bytes(dumpWith(['y = ' + '-'.repeat(200000) + '1'])),
     refused: { kind: 'syntax', line: 8, message: /expression nested too deeply \(more than 1000 levels\)/ },

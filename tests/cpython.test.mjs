@@ -199,7 +199,23 @@ describe('a target that cannot be bound: CPython\'s message and line (#21)', () 
     ['an attribute as a := target in brackets', dump('y = (a.b := 1)')],
   ]));
 
+  test('a bad target is named once the value starts to read, as CPython\'s backtracking parser does', () => agree([
+    ['an augmented call, its value an unfinished call', dump('f() += g(', '    1 +)')],
+    ['an annotated call, its annotation an unfinished call', dump('f(): g(', '    1 +) = 2')],
+    ['an attribute := in brackets, its value unfinished', dump('y = (a.b := g(', '    1 +))')],
+    ['a parenthesized name = in brackets', dump('y = ((a) = 1)')],
+  ]));
+
+  test('an f-string field\'s error met while choosing a message is the one reported', () => agree([
+    ['after a literal target', dump('1 = \\', '  f"{1_}"')],
+    ['after an if with =', dump('if x = \\', '  f"{1_}":', '    pass')],
+  ]));
+
   test('where the core names the token CPython does not, the line still agrees', () => agreeOnLine([
+    ['an annotated call, then a starred value', dump('f(): \\', '  *a')],
+    ['a [...] after a soft keyword is a bad index', dump('y = f(_', '  [a for a in b])')],
+    ['a $ later in a bad index', dump('y = f(x', '  [a for a in', '   b $])')],
+    ['a comma forgotten before a list that a bad index follows', dump('y = f(x', '  [a for a in b]', '  [c for c in d])')],
     ['a call with a colon and no annotation', dump('f() :', 'x = 1')],
     ['a name := as a statement', dump('x := 1')],
     ['an attribute := among a call\'s arguments', dump('f(a.b := 1)')],

@@ -237,3 +237,16 @@ void mm__parser_emit_loads(parser *p, const mm_node *node) {
 oom:
   mm__diag_set(p->diag, MM_ERR_NO_MEMORY, node->line, "out of memory");
 }
+
+void mm__trial_begin(parser *p, mm_trial *t) {
+  t->diag = p->diag;
+  memset(&t->trial, 0, sizeof t->trial);
+  p->diag = &t->trial;
+}
+
+bool mm__trial_end(parser *p, mm_trial *t) {
+  p->diag = t->diag;
+  if (t->trial.status == MM_ERR_NO_MEMORY || (t->trial.status != MM_OK && p->fstring_failed))
+    *t->diag = t->trial;
+  return t->trial.status == MM_OK;
+}

@@ -295,17 +295,34 @@ const mm_node *mm__parser_typo_target(const parser *p, const mm_node *target) {
 }
 
 bool mm__parser_operand_then_not_equal(parser *p) {
-  mm_diag *diag = p->diag;
-  mm_diag trial = {0};
-  p->diag = &trial;
-  const mm_node *operand = mm__parse_bitwise_or(p);
-  p->diag = diag;
-  if (trial.status == MM_ERR_NO_MEMORY) *diag = trial;
-  return operand && !p_failed(p) && !p_at_op(p, OP_EQUAL) && !p_at_op(p, OP_WALRUS);
+  mm_trial t;
+  mm__trial_begin(p, &t);
+  bool read = mm__parse_bitwise_or(p) != NULL;
+  read = mm__trial_end(p, &t) && read;
+  return read && !p_at_op(p, OP_EQUAL) && !p_at_op(p, OP_WALRUS);
+}
+
+/* The atom CPython's backtracking leaves of an expression: after its
+ * prefix operators, the first atom read whole. */
+bool mm__parser_value_starts(parser *p, bool starred) {
+  if (starred && p_at_op(p, OP_STAR)) p_advance(p);
+  while (is_unary_sign(p_peek(p)) || p_at(p, TK_KW_NOT) || p_at(p, TK_KW_AWAIT))
+    p_advance(p);
+  mm_trial t;
+  if (p_at(p, TK_KW_LAMBDA) || (starred && p_at(p, TK_KW_YIELD))) {
+    mm__trial_begin(p, &t);
+    bool read =
+        (p_at(p, TK_KW_YIELD) ? mm__parse_yield_expression(p) : mm__parse_expression(p)) != NULL;
+    return mm__trial_end(p, &t) && read;
+  }
+  if (!mm__parser_starts_expression(p) || p_at_op(p, OP_STAR)) return false;
+  mm__trial_begin(p, &t);
+  bool read = parse_atom(p) != NULL;
+  return mm__trial_end(p, &t) && read;
 }
 
 void mm__parser_typo_error(parser *p, const mm_node *e) {
-  if (e->kind == N_NAME) {
+  if (e->kind == N_NAME && !e->parenthesized) { /* CPython's `NAME '='` alternative */
     mm__parser_error_node(p, e, "invalid syntax. Maybe you meant '==' or ':=' instead of '='?");
     return;
   }
@@ -348,12 +365,14 @@ static mm_node *parse_named_expression(parser *p, bool name_the_target) {
       mm__parser_error_at(p, p_peek(p), "invalid syntax");
       return NULL;
     }
-    p_advance(p);
-    if (mm__parse_expression(p)) {
+    const mm_token *walrus = p_advance(p);
+    if (mm__parser_value_starts(p, false)) {
       char message[96];
       snprintf(message, sizeof message, "cannot use assignment expressions with %s",
                mm__parser_expr_name(p, expr));
       mm__parser_error_node(p, expr, message);
+    } else {
+      mm__parser_error_at(p, walrus, "invalid syntax");
     }
     return NULL;
   }
@@ -685,6 +704,7 @@ static mm_node *parse_strings(parser *p) {
     if (t->flags & STR_FORMAT) {
       format = true;
       mm__parse_fstring_fields(p, t);
+      if (p_failed(p)) p->fstring_failed = true;
     }
     last = t;
   }
@@ -852,48 +872,81 @@ static mm_node *parse_index(parser *p) {
   return index && mm__parser_expect_op(p, OP_RSQB, "]") ? index : NULL;
 }
 
-/* Whether the tokens from `open` on read as an expression: tried after
- * the first reading failed, so the parser goes back to `open`. */
-static bool reads_as_expression(parser *p, size_t open, int brackets) {
-  p->pos = open;
-  p->current = mm__lexer_at(p->lx, open);
-  p->brackets = brackets;
-  mm_diag trial = {0};
-  mm_diag *diag = p->diag;
-  p->diag = &trial;
-  bool ok = mm__parse_expression(p) != NULL;
-  p->diag = diag;
-  if (trial.status == MM_ERR_NO_MEMORY) *diag = trial;
-  return ok && trial.status == MM_OK;
+/* Goes back to the token at `pos`, inside the statement being read. */
+static void rewind_to(parser *p, size_t pos, uint32_t prev_end_line) {
+  p->pos = pos;
+  p->current = mm__lexer_at(p->lx, pos);
+  p->prev_end_line = prev_end_line;
 }
 
+/* Whether CPython's "forgot a comma" rule may start at `value`: not at a
+ * soft keyword (`_`, `match`, `case`), as its grammar says. */
+static bool may_miss_a_comma(const parser *p, const mm_node *value) {
+  const mm_node *start = value;
+  while (!start->parenthesized && start->count &&
+         (start->kind == N_ATTRIBUTE || start->kind == N_CALL || start->kind == N_SUBSCRIPT))
+    start = start->kids[0];
+  if (start->kind != N_NAME || start->parenthesized) return true;
+  static const char *const soft[] = {"_", "match", "case"};
+  for (size_t i = 0; i < sizeof soft / sizeof *soft; i++)
+    if (start->len == strlen(soft[i]) && !memcmp(p->src + start->start, soft[i], start->len))
+      return false;
+  return true;
+}
+
+/* Reads the tokens from the '[' at `open` again as a list display: whether
+ * they are one (CPython's backtracking takes that start of an expression).
+ * Consumes them; the caller reports an error either way. */
+static bool reread_as_list(parser *p, size_t open, uint32_t prev_end_line) {
+  rewind_to(p, open, prev_end_line);
+  mm_trial t;
+  mm__trial_begin(p, &t);
+  bool read = parse_atom(p) != NULL;
+  return mm__trial_end(p, &t) && read;
+}
+
+/* `value[...]`. In brackets, CPython reads `x` and a `[...]` that is no
+ * index but is an expression as two elements with a comma missing (`[a]`
+ * then `[b for b in c]`). Tried once, at the innermost failing subscript
+ * (the outer ones fail with it: p->index_failed), so it costs one more
+ * reading of the statement's rest at most. */
 static mm_node *parse_subscript(parser *p, mm_node *value) {
-  size_t open = p->pos;
-  int brackets = p->brackets++, nesting = p->nesting;
-  size_t scratch = p->scratch->len;
+  size_t open = p->pos, scratch = p->scratch->len;
+  uint32_t before = p->prev_end_line;
+  int brackets = p->brackets, nesting = p->nesting;
+  p->brackets++;
   p_advance(p);
-  /* In brackets, `x\n[...]` whose index cannot be read is two elements
-   * with a comma missing, to CPython (`[a]` then `[b for b in c]`). */
-  mm_diag trial = {0};
-  mm_diag *diag = p->diag;
-  p->diag = &trial;
+  mm_trial t;
+  mm__trial_begin(p, &t);
   mm_node *index = parse_index(p);
-  p->diag = diag;
+  bool read = mm__trial_end(p, &t);
   p->brackets = brackets;
-  if (trial.status != MM_OK) {
-    p->nesting = nesting;
-    p->scratch->len = scratch;
-    if (trial.status == MM_ERR_SYNTAX && brackets > 0 && reads_as_expression(p, open, brackets))
-      mm__diag_set(diag, MM_ERR_SYNTAX, value->line, "invalid syntax. Perhaps you forgot a comma?");
-    else
-      *diag = trial;
-    return NULL;
+  if (p_failed(p)) return NULL; /* out of memory, or an f-string's error */
+  if (read) {
+    mm_node *node = mm__parser_node_at(p, N_SUBSCRIPT, value);
+    size_t mark = mm__parser_mark(p);
+    p_push(p, value);
+    p_push(p, index);
+    return mm__parser_finish(p, node, mark);
   }
-  mm_node *node = mm__parser_node_at(p, N_SUBSCRIPT, value);
-  size_t mark = mm__parser_mark(p);
-  p_push(p, value);
-  p_push(p, index);
-  return mm__parser_finish(p, node, mark);
+  bool first_failure = !p->index_failed;
+  p->index_failed = true;
+  p->nesting = nesting;
+  p->scratch->len = scratch;
+  if (first_failure && t.trial.status == MM_ERR_SYNTAX && brackets > 0 &&
+      may_miss_a_comma(p, value)) {
+    size_t failed_at = p->pos;
+    uint32_t failed_line = p->prev_end_line;
+    if (reread_as_list(p, open, before)) {
+      mm__diag_set(p->diag, MM_ERR_SYNTAX, value->line,
+                   "invalid syntax. Perhaps you forgot a comma?");
+      return NULL;
+    }
+    if (p_failed(p)) return NULL;
+    rewind_to(p, failed_at, failed_line); /* where the first reading stopped */
+  }
+  *p->diag = t.trial;
+  return NULL;
 }
 
 mm_node *mm__parse_call_tail(parser *p, mm_node *func) {

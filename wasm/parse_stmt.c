@@ -72,17 +72,50 @@ static void report_bad_target(parser *p, const mm_node *first, const mm_node *va
   mm__parser_typo_error(p, e);
 }
 
-/* `target: annotation [= value]`: the annotation is read before the target
- * is judged, as CPython does. */
+static bool is_single_target(const mm_node *node) {
+  return node->kind == N_NAME || node->kind == N_ATTRIBUTE || node->kind == N_SUBSCRIPT;
+}
+
+static bool is_bare_yield_or_starred(const mm_node *node) {
+  return node->kind == N_STARRED || (node->kind == N_YIELD && !node->parenthesized);
+}
+
+/* A target that cannot be annotated, augmented or given to ':=', at the
+ * operator `op`: CPython names it once what follows starts to read as a
+ * value (its parser backtracks to that start), else it is invalid syntax
+ * at `op`. `name_it` records the message naming the target. */
+static void refuse_target(parser *p, const mm_token *op, bool starred_value, bool nameable,
+                          void (*name_it)(parser *, const mm_node *, target_kind),
+                          const mm_node *target, target_kind kind) {
+  if (nameable && mm__parser_value_starts(p, starred_value)) {
+    name_it(p, target, kind);
+  } else if (!p_failed(p)) {
+    mm__parser_error_at(p, op, "invalid syntax");
+  }
+}
+
+static void name_bad_target(parser *p, const mm_node *target, target_kind kind) {
+  mm__parser_check_target(p, (mm_node *)target, kind);
+}
+
+static void name_walrus_target(parser *p, const mm_node *target, target_kind kind) {
+  (void)kind;
+  char message[96];
+  snprintf(message, sizeof message, "cannot use assignment expressions with %s",
+           mm__parser_expr_name(p, target));
+  mm__parser_error_node(p, target, message);
+}
+
+/* `target: annotation [= value]`. */
 static void parse_annotated(parser *p, const mm_token *first, mm_node *lhs, uint32_t depth) {
   const mm_token *colon = p_advance(p);
-  mm_node *annotation = mm__parse_expression(p);
-  if (!annotation) return;
-  if (lhs->kind == N_STARRED || (lhs->kind == N_YIELD && !lhs->parenthesized)) {
-    mm__parser_error_at(p, colon, "invalid syntax");
+  if (!is_single_target(lhs)) {
+    refuse_target(p, colon, false, !is_bare_yield_or_starred(lhs), name_bad_target, lhs,
+                  TARGET_ANN);
     return;
   }
-  if (!mm__parser_check_target(p, lhs, TARGET_ANN)) return;
+  mm_node *annotation = mm__parse_expression(p);
+  if (!annotation || !mm__parser_check_target(p, lhs, TARGET_ANN)) return;
   mm_node *value = NULL;
   if (mm__parser_accept_op(p, OP_EQUAL)) value = parse_rhs(p);
   if (p_failed(p)) return;
@@ -95,36 +128,28 @@ static void parse_annotated(parser *p, const mm_token *first, mm_node *lhs, uint
   mm__parser_emit_loads(p, value);
 }
 
-/* `target op= value`: the value is read before the target is judged. */
+/* `target op= value`. */
 static void parse_augmented(parser *p, mm_node *lhs) {
   const mm_token *op = p_advance(p);
-  mm_node *value = parse_rhs(p);
-  if (!value) return;
-  if (lhs->kind == N_YIELD && !lhs->parenthesized) {
-    mm__parser_error_at(p, op, "invalid syntax");
+  if (!is_single_target(lhs)) {
+    refuse_target(p, op, true, !(lhs->kind == N_YIELD && !lhs->parenthesized), name_bad_target, lhs,
+                  TARGET_AUG);
     return;
   }
-  if (!mm__parser_check_target(p, lhs, TARGET_AUG)) return;
+  mm_node *value = parse_rhs(p);
+  if (!value || !mm__parser_check_target(p, lhs, TARGET_AUG)) return;
   mm__parser_emit_loads(p, lhs);
   mm__parser_emit_loads(p, value);
 }
 
 /* `x := 1` as a statement is invalid syntax; CPython names any other
- * target of the ':=' once its value parses. */
+ * target of the ':=' (the last element of a tuple). */
 static void refuse_walrus_statement(parser *p, const mm_node *lhs) {
   const mm_node *e =
       lhs->kind == N_TUPLE && !lhs->parenthesized && lhs->count ? lhs->kids[lhs->count - 1] : lhs;
-  const mm_token *walrus = p_peek(p);
-  if (e->kind == N_NAME || e->kind == N_STARRED || (e->kind == N_YIELD && !e->parenthesized)) {
-    mm__parser_error_at(p, walrus, "invalid syntax");
-    return;
-  }
-  p_advance(p);
-  if (!mm__parse_expression(p)) return;
-  char message[96];
-  snprintf(message, sizeof message, "cannot use assignment expressions with %s",
-           mm__parser_expr_name(p, e));
-  mm__parser_error_node(p, e, message);
+  const mm_token *walrus = p_advance(p);
+  refuse_target(p, walrus, false, e->kind != N_NAME && !is_bare_yield_or_starred(e),
+                name_walrus_target, e, TARGET_ASSIGN);
 }
 
 static void parse_assignment_or_expression(parser *p, uint32_t depth) {

@@ -27,6 +27,8 @@ typedef struct parser {
   bool tracking;           /* inside a function the listener asked for */
   int nesting;             /* recursion guard */
   int brackets;            /* brackets open around the current token */
+  bool index_failed;       /* a subscript's index could not be read (parse_subscript) */
+  bool fstring_failed;     /* an f-string's field could not be read: CPython raises it at once */
   mm_node *parsed_primary; /* mm__parse_expression's primary, handed to the operator levels */
   uint32_t prev_end_line;  /* end line of the last real token consumed */
   mm_fast_path *fast;      /* asked first at statements (fast_path.h); NULL: none */
@@ -141,6 +143,20 @@ const mm_node *mm__parser_typo_target(const parser *p, const mm_node *target);
 bool mm__parser_operand_then_not_equal(parser *p);
 /* Records the message for `e = x` read as a mistyped comparison. */
 void mm__parser_typo_error(parser *p, const mm_node *e);
+/* A reading tried only to choose CPython's message: its errors go to
+ * `trial`, except those CPython raises wherever they are met (out of
+ * memory, an f-string field's), which mm__trial_end keeps. */
+typedef struct mm_trial {
+  mm_diag *diag; /* the parser's own */
+  mm_diag trial;
+} mm_trial;
+void mm__trial_begin(parser *p, mm_trial *t);
+/* Whether the tried reading succeeded. */
+bool mm__trial_end(parser *p, mm_trial *t);
+/* Whether the expression at the current token has a start CPython's
+ * grammar reads (its parser backtracks to the longest one: `g(1 +)`
+ * starts with `g`). Consumes tokens, for a message only. */
+bool mm__parser_value_starts(parser *p, bool starred);
 /* Hands every Name read in `node` to the listener (when tracking). */
 void mm__parser_emit_loads(parser *p, const mm_node *node);
 
