@@ -190,7 +190,7 @@ static void set_context(mm_node *node, mm_ctx ctx) {
 }
 
 /* One annotated or augmented target: CPython names the whole expression. */
-static bool check_single_target(parser *p, mm_node *node, target_kind kind) {
+static bool refuse_single_target(parser *p, mm_node *node, target_kind kind) {
   char message[96];
   if (kind == TARGET_ANN && (node->kind == N_TUPLE || node->kind == N_LIST))
     snprintf(message, sizeof message, "only single target (not %s) can be annotated",
@@ -209,7 +209,7 @@ bool mm__parser_check_target(parser *p, mm_node *node, target_kind kind) {
     node->ctx = kind == TARGET_DEL ? CTX_DEL : CTX_STORE;
     return true;
   }
-  if (kind == TARGET_ANN || kind == TARGET_AUG) return check_single_target(p, node, kind);
+  if (kind == TARGET_ANN || kind == TARGET_AUG) return refuse_single_target(p, node, kind);
   const mm_node *bad = mm__parser_invalid_target(node, kind);
   if (!bad) {
     set_context(node, kind == TARGET_DEL ? CTX_DEL : CTX_STORE);

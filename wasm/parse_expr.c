@@ -273,6 +273,13 @@ bool mm__parser_above_bitwise_or(const mm_node *node) {
   }
 }
 
+/* True, False or None (the other constants are numbers and `...`). */
+static bool is_named_constant(const parser *p, const mm_node *node) {
+  const char *text = p->src + node->start;
+  return (node->len == 4 && (!memcmp(text, "True", 4) || !memcmp(text, "None", 4))) ||
+         (node->len == 5 && !memcmp(text, "False", 5));
+}
+
 const mm_node *mm__parser_typo_target(const parser *p, const mm_node *target) {
   const mm_node *e = target;
   if (e->kind == N_TUPLE && !e->parenthesized) {
@@ -287,10 +294,7 @@ const mm_node *mm__parser_typo_target(const parser *p, const mm_node *target) {
     start = start->kids[0];
   if (start->kind == N_TUPLE || start->kind == N_LIST) return NULL;
   if (start->kind == N_COMP && start->op == OP_LPAR) return NULL;
-  if (start->kind == N_CONST) {
-    const char *name = mm__parser_expr_name(p, start);
-    if (!strcmp(name, "True") || !strcmp(name, "False") || !strcmp(name, "None")) return NULL;
-  }
+  if (start->kind == N_CONST && is_named_constant(p, start)) return NULL;
   return e;
 }
 
@@ -333,9 +337,10 @@ void mm__parser_typo_error(parser *p, const mm_node *e) {
   mm__parser_error_node(p, e, message);
 }
 
-/* `expr := value` with a target that is not a name: CPython names the
- * target once the value parses, except among a call's arguments, whose
- * rule has no such message ("invalid syntax" at the ':='). */
+/* A named expression. `E = x` (a comparison mistyped) and `expr := value`
+ * with a target that is not a name get CPython's messages, except among a
+ * call's arguments (`name_the_target` false), whose rules have neither:
+ * there an '=' or ':=' is left to the caller, or invalid syntax. */
 static mm_node *parse_named_expression(parser *p, bool name_the_target) {
   if (p_at(p, TK_NAME) && p_peek_at(p, 1)->kind == TK_OP && p_peek_at(p, 1)->op == OP_WALRUS) {
     mm_node *target = mm__parser_node(p, N_NAME, p_advance(p));

@@ -47,7 +47,9 @@ static void emit_call_statement(parser *p, const mm_node *target, const mm_node 
 }
 
 /* Whether `value`, read after `E =` and followed by '=', starts with an
- * operand that something other than '=' follows (`E = a < b = ...`). */
+ * operand that something other than '=' follows (`E = a < b = ...`): the
+ * leftmost operand of a comparison, boolean operation or tuple, and of a
+ * conditional `a if c else b` its body `a`, which comes first. */
 static bool starts_with_operand_then_operator(const mm_node *value) {
   const mm_node *n = value;
   while (!n->parenthesized && n->count &&
@@ -56,10 +58,11 @@ static bool starts_with_operand_then_operator(const mm_node *value) {
   return n != value && !mm__parser_above_bitwise_or(n);
 }
 
-/* `first = [value =] ... = bad = ...`: CPython first tries the statement as
- * `E = x` mistyped for a comparison (E the last element of `first`), then
- * names the bad part of `bad`. `value` is what followed `first =`, NULL
- * when `first` is `bad` (the current token follows its '='). */
+/* Reports the first target that cannot be bound in `first = ... = bad =`,
+ * as CPython: as `E = x` mistyped for a comparison when that reading fits
+ * (E the last element of `first`; `value` the expression after `first =`,
+ * or NULL when `first` is `bad` and the current token follows its '='),
+ * else naming the bad part of `bad`. */
 static void report_bad_target(parser *p, const mm_node *first, const mm_node *value, mm_node *bad) {
   const mm_node *e = mm__parser_typo_target(p, first);
   bool typo = e && (value ? starts_with_operand_then_operator(value)

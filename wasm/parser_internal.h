@@ -129,8 +129,9 @@ mm_node *mm__parser_invalid_target(mm_node *node, target_kind kind);
  * "list comprehension", ...). */
 const char *mm__parser_expr_name(const parser *p, const mm_node *node);
 
-/* `E = x` typed for `E == x`: CPython tries this reading before naming a
- * bad assignment target or an unexpected '='. */
+/* --- `E = x` typed for `E == x`: CPython tries this reading before naming
+ * a bad assignment target or an unexpected '='. --- */
+
 /* Not at the level of CPython's `bitwise_or` unless in parentheses. */
 bool mm__parser_above_bitwise_or(const mm_node *node);
 /* The E CPython would consider in `target = ...` (the last element of an
