@@ -79,6 +79,18 @@ static bool is_single_target(const mm_node *node) {
   return node->kind == N_NAME || node->kind == N_ATTRIBUTE || node->kind == N_SUBSCRIPT;
 }
 
+/* `(a).b` or `(a)[0]`: CPython's grammar takes `(a)` as the whole
+ * annotated target (a parenthesized single target) and does not go back
+ * for the longer one, so it refuses them ("illegal target for annotation");
+ * `(f()).b` is read as the longer one. */
+static bool starts_with_grouped_target(const mm_node *target) {
+  const mm_node *n = target;
+  while (!n->parenthesized && n->count &&
+         (n->kind == N_ATTRIBUTE || n->kind == N_SUBSCRIPT || n->kind == N_CALL))
+    n = n->kids[0];
+  return n != target && n->parenthesized && is_single_target(n);
+}
+
 static bool is_bare_yield_or_starred(const mm_node *node) {
   return node->kind == N_STARRED || (node->kind == N_YIELD && !node->parenthesized);
 }
@@ -101,6 +113,11 @@ static void name_bad_target(parser *p, const mm_node *target, target_kind kind) 
   mm__parser_check_target(p, (mm_node *)target, kind);
 }
 
+static void name_grouped_target(parser *p, const mm_node *target, target_kind kind) {
+  (void)kind;
+  mm__parser_error_node(p, target, "illegal target for annotation");
+}
+
 static void name_walrus_target(parser *p, const mm_node *target, target_kind kind) {
   (void)kind;
   char message[96];
@@ -112,9 +129,9 @@ static void name_walrus_target(parser *p, const mm_node *target, target_kind kin
 /* `target: annotation [= value]`. */
 static void parse_annotated(parser *p, const mm_token *first, mm_node *lhs, uint32_t depth) {
   const mm_token *colon = p_advance(p);
-  if (!is_single_target(lhs)) {
-    refuse_target(p, colon, false, !is_bare_yield_or_starred(lhs), name_bad_target, lhs,
-                  TARGET_ANN);
+  if (!is_single_target(lhs) || starts_with_grouped_target(lhs)) {
+    refuse_target(p, colon, false, !is_bare_yield_or_starred(lhs),
+                  is_single_target(lhs) ? name_grouped_target : name_bad_target, lhs, TARGET_ANN);
     return;
   }
   mm_node *annotation = mm__parse_expression(p);
