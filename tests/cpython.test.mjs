@@ -151,6 +151,9 @@ describe('which error, and where, when there are two (#21 items 9, 10, 12)', () 
     ['a name, then an empty list', dump('y = f(', '    x', '    [])')],
     ['one line in a call', dump('y = f(x[a for a in b])')],
     ['a slice, then a comprehension', dump('y = (a[1:2, 3:4]', '    [b for b in c])')],
+    ['on the line where the element starts', dump('y = f(1 +', '    x', '    [a for a in b])')],
+    ['in a parameter\'s default', dump('def g(q=x', '        [a for a in b]):', '    pass')],
+    ['after a starred element', dump('y = [*x', '    [a for a in b]]')],
   ]));
 
   test('outside brackets the [...] stays a bad index', () => agreeOnLine([
@@ -219,6 +222,8 @@ describe('a target that cannot be bound: CPython\'s message and line (#21)', () 
     ['a [...] after a soft keyword is a bad index', dump('y = f(_', '  [a for a in b])')],
     ['a $ later in a bad index', dump('y = f(x', '  [a for a in', '   b $])')],
     ['a comma forgotten before a list that a bad index follows', dump('y = f(x', '  [a for a in b]', '  [c for c in d])')],
+    ['not after a dict\'s ** operand', dump('y = {**x', '  [a for a in b]}')],
+    ['in an f-string field, read as in parentheses', dump('y = f"""{x', '[a for a in b]}"""')],
     ['a call with a colon and no annotation', dump('f() :', 'x = 1')],
     ['a name := as a statement', dump('x := 1')],
     ['an attribute := among a call\'s arguments', dump('f(a.b := 1)')],

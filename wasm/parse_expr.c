@@ -230,6 +230,8 @@ static mm_node *parse_operand_chain(parser *p, const mm_token *first) {
 mm_node *mm__parse_expression(parser *p) {
   const mm_token *first = p_peek(p);
   if (!mm__parser_enter(p, first)) return NULL;
+  uint32_t outer_line = p->expression_line;
+  p->expression_line = first->line;
   mm_node *result;
   if (first->kind == TK_KW_LAMBDA) {
     result = parse_lambda(p);
@@ -252,8 +254,19 @@ mm_node *mm__parse_expression(parser *p) {
       result = mm__parser_finish(p, node, mark);
     }
   }
+  p->expression_line = outer_line;
   p_leave(p);
   return p_failed(p) ? NULL : result;
+}
+
+/* A dict's `**` operand, which CPython reads at the level of `|` alone:
+ * see expression_line. */
+static mm_node *parse_bare_operand(parser *p) {
+  uint32_t outer_line = p->expression_line;
+  p->expression_line = 0;
+  mm_node *operand = mm__parse_bitwise_or(p);
+  p->expression_line = outer_line;
+  return operand;
 }
 
 /* --------------------------------------- `E = x` typed for `E == x` */
@@ -597,7 +610,7 @@ static mm_node *finish_dict(parser *p, mm_node *dict, size_t mark) {
 static bool parse_dict_entry(parser *p) {
   if (mm__parser_accept_op(p, OP_DSTAR)) {
     p_push(p, NULL);
-    p_push(p, mm__parse_bitwise_or(p));
+    p_push(p, parse_bare_operand(p));
     return !p_failed(p);
   }
   mm_node *key = mm__parse_expression(p);
@@ -938,12 +951,13 @@ static mm_node *parse_subscript(parser *p, mm_node *value) {
   p->index_failed = true;
   p->nesting = nesting;
   p->scratch->len = scratch;
-  if (first_failure && t.trial.status == MM_ERR_SYNTAX && brackets > 0 &&
+  uint32_t element_line = p->expression_line; /* CPython's rule names the element's start */
+  if (first_failure && t.trial.status == MM_ERR_SYNTAX && brackets > 0 && element_line &&
       may_miss_a_comma(p, value)) {
     size_t failed_at = p->pos;
     uint32_t failed_line = p->prev_end_line;
     if (reread_as_list(p, open, before)) {
-      mm__diag_set(p->diag, MM_ERR_SYNTAX, value->line,
+      mm__diag_set(p->diag, MM_ERR_SYNTAX, element_line,
                    "invalid syntax. Perhaps you forgot a comma?");
       return NULL;
     }

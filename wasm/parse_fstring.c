@@ -84,6 +84,7 @@ static mm_node *parse_field_expression(parser *p, size_t from, size_t to, uint32
     return NULL;
   }
   parser inner = *p;
+  inner.brackets++; /* CPython reads a field as if in parentheses */
   mm__parser_start(&inner, &sub);
   mm_node *value = p_at(&inner, TK_KW_YIELD) ? mm__parse_yield_expression(&inner)
                                              : mm__parse_star_expressions(&inner);

@@ -719,7 +719,9 @@ static void parse_def(parser *p, uint32_t depth, scope sc, const decorators *dec
     parse_block_lines(p, own ? 1 : depth + 1, SCOPE_OTHER, def_tok->line, "function definition");
   } else {
     if (!mm__parser_expect_op(p, OP_LPAR, "(")) return;
+    p->brackets++;
     parse_parameters(p, own);
+    p->brackets--;
     if (!p_failed(p) && mm__parser_accept_op(p, OP_ARROW))
       mm__parser_emit_loads(p, mm__parse_expression(p));
     if (p_failed(p)) return;

@@ -24,10 +24,13 @@ typedef struct parser {
   mm_vec *walk;            /* const mm_node*: stack for mm__parser_emit_loads */
   mm_diag *diag;
   const mm_parse_events *events;
-  bool tracking;           /* inside a function the listener asked for */
-  int nesting;             /* recursion guard */
-  int brackets;            /* brackets open around the current token */
-  bool index_failed;       /* a subscript's index could not be read (parse_subscript) */
+  bool tracking;     /* inside a function the listener asked for */
+  int nesting;       /* recursion guard */
+  int brackets;      /* brackets open around the current token */
+  bool index_failed; /* a subscript's index could not be read (parse_subscript) */
+  /* Where the innermost expression being read starts; 0 in a dict's `**x`
+   * operand, where CPython's "forgot a comma" rule does not apply. */
+  uint32_t expression_line;
   bool fstring_failed;     /* an f-string's field could not be read: CPython raises it at once */
   mm_node *parsed_primary; /* mm__parse_expression's primary, handed to the operator levels */
   uint32_t prev_end_line;  /* end line of the last real token consumed */
