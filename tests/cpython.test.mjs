@@ -138,6 +138,8 @@ describe('which error, and where, when there are two (#21 items 9, 10, 12)', () 
     ['a bracket left open after an error on a later line', dump('x = (1,', 'y = = 2')],
     ['an unterminated string after an error', dump('x = = 1', 'y = "abc')],
     ['match with no block', dump('match a:', 'x = 1')],
+    ['a backslash at the end of the file after an error: only marked', dump('y = $', 'z = 1 \\').replace(/\n *return a\n$/, '')],
+    ['a bracket open where a marked error stops the rest', dump('z = (1,', 'y = 1 2 \\').replace(/\n *return a\n$/, '')],
   ]));
 
   test('a positional argument after a keyword one: reported where the arguments stop', () => agree([

@@ -907,18 +907,17 @@ void mm__lex_rest_errors(const char *input, size_t end, uint32_t stopped_line, m
     }
   }
   /* CPython's tokenizer raises most of its errors at once; these it only
-   * marks (E_DEDENT, E_TABSPACE, E_TOODEEP, E_LINECONT), and they do not
-   * replace the parser's. */
-  static const char *const marked[] = {"unindent does not match", "inconsistent use of tabs",
-                                       "too many levels of indentation",
-                                       "unexpected character after line continuation"};
+   * marks (E_DEDENT, E_TABSPACE, E_TOODEEP, E_LINECONT, E_EOF), and they do
+   * not replace the parser's; a bracket still open where they stop does. */
+  static const char *const marked[] = {
+      "unindent does not match", "inconsistent use of tabs", "too many levels of indentation",
+      "unexpected character after line continuation", "unexpected EOF while parsing"};
   bool only_marked = false;
   for (size_t i = 0; rest.status == MM_ERR_SYNTAX && i < sizeof marked / sizeof *marked; i++)
     only_marked |= strncmp(rest.message, marked[i], strlen(marked[i])) == 0;
   if (rest.status == MM_ERR_SYNTAX && !only_marked) {
     *diag = rest; /* the tokenizer's error wins */
-  } else if (rest.status == MM_OK && lx.depth > 0 &&
-             lx.bracket_lines[lx.depth - 1] < stopped_line) {
+  } else if (lx.depth > 0 && lx.bracket_lines[lx.depth - 1] < stopped_line) {
     diag->status = MM_OK;
     mm__diag_set(diag, MM_ERR_SYNTAX, lx.bracket_lines[lx.depth - 1], "'%c' was never closed",
                  lx.brackets[lx.depth - 1]);
