@@ -155,6 +155,8 @@ describe('which error, and where, when there are two (#21 items 9, 10, 12)', () 
     ['a slice, then a comprehension', dump('y = (a[1:2, 3:4]', '    [b for b in c])')],
     ['on the line where the element starts', dump('y = f(1 +', '    x', '    [a for a in b])')],
     ['in a parameter\'s default', dump('def g(q=x', '        [a for a in b]):', '    pass')],
+    ['a parameter\'s default, then the next parameter', dump('def g(q: int = x', '        r: int):', '    pass')],
+    ['a parameter\'s annotation, then the next parameter', dump('def g(q: int', '        r: int):', '    pass')],
     ['after a starred element', dump('y = [*x', '    [a for a in b]]')],
   ]));
 

@@ -9,7 +9,6 @@ static mm_node *parse_atom(parser *p);
 static mm_node *parse_factor(parser *p);
 static mm_node *parse_star_named_expression(parser *p);
 static mm_node *parse_lambda(parser *p);
-static void missing_comma(parser *p, const mm_node *before);
 
 bool mm__parser_starts_expression(const parser *p) {
   const mm_token *t = p_peek(p);
@@ -546,14 +545,14 @@ static mm_node *parse_group_or_tuple(parser *p) {
       if (p_at_op(p, OP_RPAR)) break;
       mm_node *item = parse_star_named_expression(p);
       p_push(p, item);
-      if (!p_failed(p)) missing_comma(p, item);
+      if (!p_failed(p)) mm__parser_missing_comma(p, item);
     }
     if (p_failed(p) || !mm__parser_expect_op(p, OP_RPAR, ")")) return NULL;
     tuple = mm__parser_finish(p, tuple, mark);
     if (tuple) tuple->parenthesized = 1;
     return tuple;
   }
-  missing_comma(p, first);
+  mm__parser_missing_comma(p, first);
   if (p_failed(p) || !mm__parser_expect_op(p, OP_RPAR, ")")) return NULL;
   if (first->kind == N_STARRED) {
     mm__parser_error_node(p, first, "cannot use starred expression here");
@@ -575,12 +574,12 @@ static mm_node *parse_list(parser *p) {
     return mm__parser_expect_op(p, OP_RSQB, "]") ? comp : NULL;
   }
   p_push(p, first);
-  missing_comma(p, first);
+  mm__parser_missing_comma(p, first);
   while (!p_failed(p) && mm__parser_accept_op(p, OP_COMMA)) {
     if (p_at_op(p, OP_RSQB)) break;
     mm_node *item = parse_star_named_expression(p);
     p_push(p, item);
-    if (!p_failed(p)) missing_comma(p, item);
+    if (!p_failed(p)) mm__parser_missing_comma(p, item);
   }
   if (p_failed(p) || !mm__parser_expect_op(p, OP_RSQB, "]")) return NULL;
   return mm__parser_finish(p, list, mark);
@@ -691,7 +690,7 @@ static const char *literal_problem(const parser *p, const mm_token *t) {
 /* Two expressions in a row inside brackets (`f(a\n b)`): CPython's "invalid
  * syntax. Perhaps you forgot a comma?", on the first one's line (but not
  * for a name then a string, as `print "x"`). */
-static void missing_comma(parser *p, const mm_node *before) {
+void mm__parser_missing_comma(parser *p, const mm_node *before) {
   const mm_token *next = p_peek(p);
   if (!before || p_at_op(p, OP_COMMA) || !mm__parser_starts_expression(p) ||
       (before->kind == N_NAME && next->kind == TK_STRING) || next->kind == TK_KW_FOR ||
@@ -827,7 +826,7 @@ static bool parse_call_arguments(parser *p, mm_node *call) {
                                    : "positional argument follows keyword argument";
     }
     if (p_failed(p)) break;
-    missing_comma(p, arg ? arg : keyword ? keyword->kids[0] : NULL);
+    mm__parser_missing_comma(p, arg ? arg : keyword ? keyword->kids[0] : NULL);
     if (p_failed(p)) break;
     if (arg) p_push(p, arg);
     if (keyword) {

@@ -637,11 +637,16 @@ static void parse_parameter(parser *p, bool own, bool allow_annotation, bool *se
     return;
   }
   mm_node *annotation = NULL;
-  if (allow_annotation && mm__parser_accept_op(p, OP_COLON)) annotation = mm__parse_expression(p);
+  if (allow_annotation && mm__parser_accept_op(p, OP_COLON)) {
+    annotation = mm__parse_expression(p);
+    if (!p_at_op(p, OP_EQUAL)) mm__parser_missing_comma(p, annotation);
+  }
   if (p_failed(p)) return;
   uint32_t end_line = p->prev_end_line;
   if (mm__parser_accept_op(p, OP_EQUAL)) {
-    mm__parser_emit_loads(p, mm__parse_expression(p));
+    mm_node *value = mm__parse_expression(p);
+    mm__parser_missing_comma(p, value);
+    mm__parser_emit_loads(p, value);
     *seen_default = true;
   } else if (*seen_default && !keyword_only) {
     mm__parser_error_at(p, name_tok, "non-default argument follows default argument");

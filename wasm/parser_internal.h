@@ -161,6 +161,9 @@ bool mm__trial_end(parser *p, mm_trial *t);
  * grammar reads (its parser backtracks to the longest one: `g(1 +)`
  * starts with `g`). Consumes tokens, for a message only. */
 bool mm__parser_value_starts(parser *p, bool starred);
+/* In brackets, after `before`: an expression starting next is CPython's
+ * "invalid syntax. Perhaps you forgot a comma?" on `before`'s line. */
+void mm__parser_missing_comma(parser *p, const mm_node *before);
 /* Hands every Name read in `node` to the listener (when tracking). */
 void mm__parser_emit_loads(parser *p, const mm_node *node);
 
