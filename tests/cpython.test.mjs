@@ -211,6 +211,7 @@ describe('a target that cannot be bound: CPython\'s message and line (#21)', () 
     ['an annotated call, its annotation an unfinished call', dump('f(): g(', '    1 +) = 2')],
     ['an attribute := in brackets, its value unfinished', dump('y = (a.b := g(', '    1 +))')],
     ['a parenthesized name = in brackets', dump('y = ((a) = 1)')],
+    ['a keyword argument, then for clauses', dump('y = f(a, b=1', '    for c in d: pass', '    )')],
     ['an attribute of a grouped name annotated', dump('(a).b: int')],
     ['a subscript of a grouped attribute annotated', dump('(a.b)[0]: int = 1')],
     ['an attribute of a grouped call annotated (valid)', dump('(f()).b: int')],

@@ -774,6 +774,21 @@ static mm_node *parse_atom(parser *p) {
 
 /* ---------------------------------------------------------- primary */
 
+/* `f(name=x for y in z)`: CPython reads a comparison typed with '=' once
+ * the `for` clauses read; else the error is theirs. */
+static void keyword_generator(parser *p, const mm_token *name) {
+  mm_trial t;
+  mm__trial_begin(p, &t);
+  parse_generators(p);
+  bool read = mm__trial_end(p, &t);
+  if (p_failed(p)) return;
+  if (read)
+    mm__diag_set(p->diag, MM_ERR_SYNTAX, name->line,
+                 "invalid syntax. Maybe you meant '==' or ':=' instead of '='?");
+  else
+    *p->diag = t.trial;
+}
+
 static bool parse_call_arguments(parser *p, mm_node *call) {
   /* Positional arguments go before keywords, as in Python's AST, whatever
    * their order in the source (f(a=1, *b) is valid). */
@@ -805,6 +820,10 @@ static bool parse_call_arguments(parser *p, mm_node *call) {
         p_advance(p);
       }
       mm_node *value = mm__parse_expression(p);
+      if (value && !unpack && at_comprehension(p)) {
+        keyword_generator(p, t);
+        break;
+      }
       if (value && (keyword = mm__parser_node(p, N_KEYWORD, t))) {
         if (unpack) keyword->len = 0;
         size_t m = mm__parser_mark(p);
