@@ -120,7 +120,7 @@ bool mm__parser_enter(parser *p, const mm_token *at) {
   return true;
 }
 
-static bool text_is(const parser *p, const mm_node *node, const char *word) {
+bool mm__parser_node_text_is(const parser *p, const mm_node *node, const char *word) {
   size_t n = strlen(word);
   return node->len == n && memcmp(p->src + node->start, word, n) == 0;
 }
@@ -140,10 +140,10 @@ const char *mm__parser_expr_name(const parser *p, const mm_node *node) {
            : node->op == OP_COLON ? "dict comprehension"
                                   : "set comprehension";
   case N_CONST:
-    if (text_is(p, node, "True")) return "True";
-    if (text_is(p, node, "False")) return "False";
-    if (text_is(p, node, "None")) return "None";
-    if (text_is(p, node, "...")) return "ellipsis";
+    if (mm__parser_node_text_is(p, node, "True")) return "True";
+    if (mm__parser_node_text_is(p, node, "False")) return "False";
+    if (mm__parser_node_text_is(p, node, "None")) return "None";
+    if (mm__parser_node_text_is(p, node, "...")) return "ellipsis";
     return "literal";
   case N_INT:
   case N_STR:
@@ -162,13 +162,20 @@ const char *mm__parser_expr_name(const parser *p, const mm_node *node) {
   }
 }
 
-static bool is_single_target(const mm_node *node) {
+bool mm__parser_is_single_target(const mm_node *node) {
   return node->kind == N_NAME || node->kind == N_ATTRIBUTE || node->kind == N_SUBSCRIPT;
+}
+
+const mm_node *mm__parser_chain_start(const mm_node *node) {
+  while (!node->parenthesized && node->count &&
+         (node->kind == N_ATTRIBUTE || node->kind == N_CALL || node->kind == N_SUBSCRIPT))
+    node = node->kids[0];
+  return node;
 }
 
 mm_node *mm__parser_invalid_target(mm_node *node, target_kind kind) {
   for (;;) {
-    if (is_single_target(node)) return NULL;
+    if (mm__parser_is_single_target(node)) return NULL;
     if (node->kind == N_STARRED && kind != TARGET_DEL) {
       node = node->kids[0];
       continue;
@@ -205,7 +212,7 @@ static bool refuse_single_target(parser *p, mm_node *node, target_kind kind) {
 }
 
 bool mm__parser_check_target(parser *p, mm_node *node, target_kind kind) {
-  if (is_single_target(node)) {
+  if (mm__parser_is_single_target(node)) {
     node->ctx = kind == TARGET_DEL ? CTX_DEL : CTX_STORE;
     return true;
   }

@@ -287,17 +287,17 @@ bool mm__parser_above_bitwise_or(const mm_node *node) {
 
 /* True, False or None (the other constants are numbers and `...`). */
 static bool is_named_constant(const parser *p, const mm_node *node) {
-  const char *text = p->src + node->start;
-  return (node->len == 4 && (!memcmp(text, "True", 4) || !memcmp(text, "None", 4))) ||
-         (node->len == 5 && !memcmp(text, "False", 5));
+  return mm__parser_node_text_is(p, node, "True") || mm__parser_node_text_is(p, node, "False") ||
+         mm__parser_node_text_is(p, node, "None");
+}
+
+const mm_node *mm__parser_last_element(const mm_node *node) {
+  return node->kind == N_TUPLE && !node->parenthesized && node->count ? node->kids[node->count - 1]
+                                                                      : node;
 }
 
 const mm_node *mm__parser_typo_target(const parser *p, const mm_node *target) {
-  const mm_node *e = target;
-  if (e->kind == N_TUPLE && !e->parenthesized) {
-    if (!e->count) return NULL;
-    e = e->kids[e->count - 1];
-  }
+  const mm_node *e = mm__parser_last_element(target);
   if (mm__parser_above_bitwise_or(e)) return NULL;
   const mm_node *start = e;
   while (!start->parenthesized && start->count &&
@@ -320,6 +320,14 @@ bool mm__parser_operand_then_not_equal(parser *p) {
 
 /* The atom CPython's backtracking leaves of an expression: after its
  * prefix operators, the first atom read whole. */
+/* Whether an atom reads whole at the current token, tried (consumes). */
+static bool atom_reads(parser *p) {
+  mm_trial t;
+  mm__trial_begin(p, &t);
+  bool read = parse_atom(p) != NULL;
+  return mm__trial_end(p, &t) && read;
+}
+
 bool mm__parser_value_starts(parser *p, bool starred) {
   if (starred && p_at_op(p, OP_STAR)) p_advance(p);
   while (is_unary_sign(p_peek(p)) || p_at(p, TK_KW_NOT) || p_at(p, TK_KW_AWAIT))
@@ -332,9 +340,7 @@ bool mm__parser_value_starts(parser *p, bool starred) {
     return mm__trial_end(p, &t) && read;
   }
   if (!mm__parser_starts_expression(p) || p_at_op(p, OP_STAR)) return false;
-  mm__trial_begin(p, &t);
-  bool read = parse_atom(p) != NULL;
-  return mm__trial_end(p, &t) && read;
+  return atom_reads(p);
 }
 
 void mm__parser_typo_error(parser *p, const mm_node *e) {
@@ -918,16 +924,10 @@ static void rewind_to(parser *p, size_t pos, uint32_t prev_end_line) {
 /* Whether CPython's "forgot a comma" rule may start at `value`: not at a
  * soft keyword (`_`, `match`, `case`), as its grammar says. */
 static bool may_miss_a_comma(const parser *p, const mm_node *value) {
-  const mm_node *start = value;
-  while (!start->parenthesized && start->count &&
-         (start->kind == N_ATTRIBUTE || start->kind == N_CALL || start->kind == N_SUBSCRIPT))
-    start = start->kids[0];
-  if (start->kind != N_NAME || start->parenthesized) return true;
-  static const char *const soft[] = {"_", "match", "case"};
-  for (size_t i = 0; i < sizeof soft / sizeof *soft; i++)
-    if (start->len == strlen(soft[i]) && !memcmp(p->src + start->start, soft[i], start->len))
-      return false;
-  return true;
+  const mm_node *start = mm__parser_chain_start(value);
+  return start->kind != N_NAME || start->parenthesized ||
+         !(mm__parser_node_text_is(p, start, "_") || mm__parser_node_text_is(p, start, "match") ||
+           mm__parser_node_text_is(p, start, "case"));
 }
 
 /* Reads the tokens from the '[' at `open` again as a list display: whether
@@ -935,10 +935,7 @@ static bool may_miss_a_comma(const parser *p, const mm_node *value) {
  * Consumes them; the caller reports an error either way. */
 static bool reread_as_list(parser *p, size_t open, uint32_t prev_end_line) {
   rewind_to(p, open, prev_end_line);
-  mm_trial t;
-  mm__trial_begin(p, &t);
-  bool read = parse_atom(p) != NULL;
-  return mm__trial_end(p, &t) && read;
+  return atom_reads(p);
 }
 
 /* `value[...]`. In brackets, CPython reads `x` and a `[...]` that is no

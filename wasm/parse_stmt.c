@@ -75,20 +75,13 @@ static void report_bad_target(parser *p, const mm_node *first, const mm_node *va
   mm__parser_typo_error(p, e);
 }
 
-static bool is_single_target(const mm_node *node) {
-  return node->kind == N_NAME || node->kind == N_ATTRIBUTE || node->kind == N_SUBSCRIPT;
-}
-
 /* `(a).b` or `(a)[0]`: CPython's grammar takes `(a)` as the whole
  * annotated target (a parenthesized single target) and does not go back
  * for the longer one, so it refuses them ("illegal target for annotation");
  * `(f()).b` is read as the longer one. */
 static bool starts_with_grouped_target(const mm_node *target) {
-  const mm_node *n = target;
-  while (!n->parenthesized && n->count &&
-         (n->kind == N_ATTRIBUTE || n->kind == N_SUBSCRIPT || n->kind == N_CALL))
-    n = n->kids[0];
-  return n != target && n->parenthesized && is_single_target(n);
+  const mm_node *n = mm__parser_chain_start(target);
+  return n != target && n->parenthesized && mm__parser_is_single_target(n);
 }
 
 static bool is_bare_yield_or_starred(const mm_node *node) {
@@ -129,9 +122,10 @@ static void name_walrus_target(parser *p, const mm_node *target, target_kind kin
 /* `target: annotation [= value]`. */
 static void parse_annotated(parser *p, const mm_token *first, mm_node *lhs, uint32_t depth) {
   const mm_token *colon = p_advance(p);
-  if (!is_single_target(lhs) || starts_with_grouped_target(lhs)) {
+  if (!mm__parser_is_single_target(lhs) || starts_with_grouped_target(lhs)) {
     refuse_target(p, colon, false, !is_bare_yield_or_starred(lhs),
-                  is_single_target(lhs) ? name_grouped_target : name_bad_target, lhs, TARGET_ANN);
+                  mm__parser_is_single_target(lhs) ? name_grouped_target : name_bad_target, lhs,
+                  TARGET_ANN);
     return;
   }
   mm_node *annotation = mm__parse_expression(p);
@@ -151,7 +145,7 @@ static void parse_annotated(parser *p, const mm_token *first, mm_node *lhs, uint
 /* `target op= value`. */
 static void parse_augmented(parser *p, mm_node *lhs) {
   const mm_token *op = p_advance(p);
-  if (!is_single_target(lhs)) {
+  if (!mm__parser_is_single_target(lhs)) {
     refuse_target(p, op, true, !(lhs->kind == N_YIELD && !lhs->parenthesized), name_bad_target, lhs,
                   TARGET_AUG);
     return;
@@ -165,8 +159,7 @@ static void parse_augmented(parser *p, mm_node *lhs) {
 /* `x := 1` as a statement is invalid syntax; CPython names any other
  * target of the ':=' (the last element of a tuple). */
 static void refuse_walrus_statement(parser *p, const mm_node *lhs) {
-  const mm_node *e =
-      lhs->kind == N_TUPLE && !lhs->parenthesized && lhs->count ? lhs->kids[lhs->count - 1] : lhs;
+  const mm_node *e = mm__parser_last_element(lhs);
   const mm_token *walrus = p_advance(p);
   refuse_target(p, walrus, false, e->kind != N_NAME && !is_bare_yield_or_starred(e),
                 name_walrus_target, e, TARGET_ASSIGN);

@@ -128,6 +128,13 @@ bool mm__parser_check_target(parser *p, mm_node *node, target_kind kind);
 /* The first part of `node` that cannot be bound (or deleted); NULL if none.
  * A starred part can be bound (in a sequence), never deleted. */
 mm_node *mm__parser_invalid_target(mm_node *node, target_kind kind);
+/* Whether `node`'s text is exactly `word`. */
+bool mm__parser_node_text_is(const parser *p, const mm_node *node, const char *word);
+/* A name, attribute or subscript: what one assignment binds. */
+bool mm__parser_is_single_target(const mm_node *node);
+/* Where a chain of attributes, calls and subscripts starts (`a` of
+ * `a.b(c)[d]`); a parenthesized link ends it. */
+const mm_node *mm__parser_chain_start(const mm_node *node);
 /* What CPython's messages call the expression ("function call", "True",
  * "list comprehension", ...). */
 const char *mm__parser_expr_name(const parser *p, const mm_node *node);
@@ -137,6 +144,9 @@ const char *mm__parser_expr_name(const parser *p, const mm_node *node);
 
 /* Not at the level of CPython's `bitwise_or` unless in parentheses. */
 bool mm__parser_above_bitwise_or(const mm_node *node);
+/* `node`, or the last element of it as an unparenthesized tuple (`a, b`):
+ * the one CPython's invalid rules look at before '=' or ':='. */
+const mm_node *mm__parser_last_element(const mm_node *node);
 /* The E CPython would consider in `target = ...` (the last element of an
  * unparenthesized tuple): at the `bitwise_or` level and not starting with a
  * tuple, a list, a generator, True, None or False. NULL when none. */
