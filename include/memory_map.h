@@ -173,6 +173,14 @@ char *mm_model_check_text(const mm_model *model, const char *label, size_t *out_
  * held longest while idle. Ownership as for mm_model_to_json. */
 char *mm_model_summary_text(const mm_model *model, size_t *out_len);
 
+/* What the compiler's printer wrote that is not Python and the core read
+ * anyway (`<unsupported IRNode type>`, an empty block, a keyword after a
+ * dot), one line per kind: `note: <label>:<line>: <what>` at its first
+ * line, with ` (N times from here on)` when it recurs, then `note: ... and
+ * N more` past the first 100 notes; "" when there is none. `label` as for
+ * mm_model_check_text. Ownership as for mm_model_to_json. */
+char *mm_model_notes_text(const mm_model *model, const char *label, size_t *out_len);
+
 /* Writes an error as JSON: {"error": <status name>, "message": ..., "line":
  * N, "functions": [...]} ("line" and "functions" only when set). Ownership
  * as for mm_model_to_json. */

@@ -568,6 +568,15 @@ char *cli_read_dump(const cli_args *args, const char *given, text *input, char *
   return dump;
 }
 
+/* What the printer wrote that is not Python, read anyway: on stderr, so
+ * the output stays the model's. */
+static void print_notes(const mm_model *model, const char *dump) {
+  size_t len;
+  char *notes = mm_model_notes_text(model, dump, &len);
+  if (notes) fputs(notes, stderr);
+  mm_free(notes);
+}
+
 static int run(const cli_args *args) {
   char why[1024] = "out of memory";
   text input = {NULL, 0}, pto = {NULL, 0};
@@ -584,6 +593,7 @@ static int run(const cli_args *args) {
   mm_model *model = mm_model_parse(input.data, input.len, &options, &error);
   free(input.data); /* the model keeps what it needs: the input's memory is the JSON's now */
   input.data = NULL;
+  if (model) print_notes(model, dump);
   int status = model ? run_model(args, model, dump) : cli_report(&error, dump);
   mm_model_free(model);
   mm_error_clear(&error);

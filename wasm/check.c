@@ -1,6 +1,7 @@
 /* check.c: the anomalies of a function (conflicts, tiles and windows
- * over capacity, windows sharing bytes), found in line order and written
- * as `--check` lines. */
+ * over capacity, windows sharing bytes, tiles not placed), found in line
+ * order and written as `--check` lines; and the notes of what the printer
+ * wrote that is not Python. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -92,12 +93,14 @@ static size_t collect_entries(const mm_function *fn, mm_anomaly *entries) {
     if (window->over_capacity)
       entries[n++] = (mm_anomaly){window->line, MM_NO_BOX, w, MM_ANOMALY_WINDOW_OVER};
   }
+  for (uint32_t s = 0; s < fn->skipped_count; s++)
+    entries[n++] = (mm_anomaly){fn->skipped[s].line, MM_NO_BOX, s, MM_ANOMALY_UNPLACED};
   return sort_entries(entries, n) ? n : SIZE_MAX;
 }
 
 static void put_window_label(mm_buf *out, const mm_window *w) {
   char text[96];
-  mm__buf_puts(out, "reserved window '");
+  mm__buf_puts(out, w->kind == MM_WINDOW_PINNED ? "pinned allocation '" : "reserved window '");
   mm__buf_puts(out, w->name);
   snprintf(text, sizeof text, "' (bytes %lld..%lld, line %u)", (long long)w->base,
            (long long)(w->base + w->size), w->line);
@@ -155,6 +158,17 @@ static void put_window_entry(mm_buf *out, const char *label, const mm_function *
 
 void mm__anomaly_put(mm_buf *out, const char *label, const mm_function *fn, const mm_anomaly *e) {
   char text[96];
+  if (e->kind == MM_ANOMALY_UNPLACED) {
+    const mm_skipped *s = &fn->skipped[e->other];
+    put_location(out, label, e->line, "unplaced tile", fn);
+    mm__buf_puts(out, s->space);
+    mm__buf_puts(out, " '");
+    mm__buf_puts(out, s->name);
+    mm__buf_puts(out, "' is not drawn and not counted: ");
+    mm__buf_puts(out, s->reason);
+    mm__buf_puts(out, "\n");
+    return;
+  }
   if (e->kind == MM_ANOMALY_WINDOW_MORE || e->kind == MM_ANOMALY_WINDOW_OVERLAP) {
     put_window_entry(out, label, fn, e);
     return;
@@ -208,7 +222,8 @@ mm_anomaly *mm__function_anomalies(const mm_function *fn, size_t *count) {
   if (fn->box_count > SIZE_MAX / 2 / per_box / sizeof(mm_anomaly) ||
       fn->window_count > SIZE_MAX / 2 / per_window / sizeof(mm_anomaly))
     return NULL;
-  size_t room = fn->box_count * per_box + fn->window_count * per_window + 1;
+  if (fn->skipped_count > SIZE_MAX / 4 / sizeof(mm_anomaly)) return NULL;
+  size_t room = fn->box_count * per_box + fn->window_count * per_window + fn->skipped_count + 1;
   mm_anomaly *entries = mm__alloc(room * sizeof *entries);
   size_t n = entries ? collect_entries(fn, entries) : SIZE_MAX;
   if (n == SIZE_MAX) {
@@ -252,12 +267,46 @@ char *mm_model_check_text(const mm_model *model, const char *label, size_t *out_
   }
   char text[128];
   if (found)
-    snprintf(text, sizeof text, "%zu problem%s: conflicts or tiles over capacity\n", found,
-             found == 1 ? "" : "s");
+    snprintf(text, sizeof text, "%zu problem%s: conflicts, tiles over capacity or unplaced tiles\n",
+             found, found == 1 ? "" : "s");
   else
-    snprintf(text, sizeof text, "no conflicts and no tile over capacity in %zu function%s\n",
+    snprintf(text, sizeof text,
+             "no conflicts, no tile over capacity and no unplaced tile in %zu function%s\n",
              model->functions.len, model->functions.len == 1 ? "" : "s");
   mm__buf_puts(&out, text);
   if (anomalies) *anomalies = found;
+  return mm__buf_finish(&out, out_len);
+}
+
+char *mm_model_notes_text(const mm_model *model, const char *label, size_t *out_len) {
+  mm_buf out = {0};
+  char text[64];
+  label = label ? label : model->dump;
+  mm__buf_puts(&out, "");
+  const mm_note *notes = model->notes.items;
+  for (size_t i = 0; i < model->notes.len; i++) {
+    /* One line per kind: its first line and how many (texts are static). */
+    bool told = false;
+    for (size_t k = 0; k < i && !told; k++)
+      told = notes[k].text == notes[i].text;
+    if (told) continue;
+    size_t times = 0;
+    for (size_t k = i; k < model->notes.len; k++)
+      times += notes[k].text == notes[i].text;
+    mm__buf_puts(&out, "note: ");
+    mm__buf_puts(&out, label);
+    snprintf(text, sizeof text, ":%u: ", notes[i].line);
+    mm__buf_puts(&out, text);
+    mm__buf_puts(&out, notes[i].text);
+    if (times > 1) {
+      snprintf(text, sizeof text, " (%zu times from here on)", times);
+      mm__buf_puts(&out, text);
+    }
+    mm__buf_putc(&out, '\n');
+  }
+  if (model->note_count > model->notes.len) {
+    snprintf(text, sizeof text, "note: ... and %zu more\n", model->note_count - model->notes.len);
+    mm__buf_puts(&out, text);
+  }
   return mm__buf_finish(&out, out_len);
 }

@@ -10,7 +10,8 @@
 
 /* One line of the check: a conflicting pair of boxes, a box over
  * capacity, a box sharing a reserved window's bytes, two windows sharing
- * bytes, a window over capacity; or a note that a box or window has more
+ * bytes, a window over capacity, a tile the model could not place; or a
+ * note that a box or window has more
  * partners than are listed. */
 typedef enum mm_anomaly_kind {
   MM_ANOMALY_MORE,
@@ -19,7 +20,8 @@ typedef enum mm_anomaly_kind {
   MM_ANOMALY_WINDOW,
   MM_ANOMALY_WINDOW_MORE,
   MM_ANOMALY_WINDOW_OVERLAP,
-  MM_ANOMALY_WINDOW_OVER
+  MM_ANOMALY_WINDOW_OVER,
+  MM_ANOMALY_UNPLACED /* a tile whose MemRef gives no address: `other` is its fn->skipped index */
 } mm_anomaly_kind;
 
 #define MM_NO_BOX UINT32_MAX

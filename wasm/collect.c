@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "allocations.h"
 #include "tiles.h"
 
 static bool str_is(mm_str s, const char *word) {
@@ -43,6 +44,8 @@ static bool function_begin(void *context, const mm_node *name, mm_node *const *d
   c->bindings.len = 0;
   c->reads.len = 0;
   c->statements.len = 0;
+  c->skipped.len = 0;
+  c->allocations.len = 0;
   mm__window_reading_start(&c->windows, type.text, type.len);
   return true;
 }
@@ -86,15 +89,35 @@ static void other_binding(void *context, uint32_t name_start, uint32_t name_len,
     log_read(c, name_start, name_len, at);
 }
 
+/* A tile the model cannot place: listed with why (model.md, "Skipped
+ * tiles"). */
+static void skip_tile(mm_collector *c, const mm_node *name, const mm_tile_fields *fields,
+                      uint32_t line) {
+  mm_skipped *s = mm__vec_push(&c->skipped);
+  if (!s) {
+    mm__diag_set(c->diag, MM_ERR_NO_MEMORY, line, "out of memory");
+    return;
+  }
+  s->name = mm__arena_strndup(c->arena, c->src + name->start, name->len);
+  s->space = mm__arena_strndup(c->arena, fields->space.text, fields->space.len);
+  s->reason = fields->skip_reason;
+  s->line = line;
+  if (!s->name || !s->space) mm__diag_set(c->diag, MM_ERR_NO_MEMORY, line, "out of memory");
+}
+
 /* A binding whose annotation is a tile; `value` is NULL for a parameter
- * (op "param"). The op string is made only once the annotation qualifies. */
+ * (op "param"). The op string is made only once the annotation qualifies.
+ * A tile whose MemRef gives no address is listed as skipped, never
+ * dropped in silence, and binds its name as any other annotation does. */
 static void add_binding(mm_collector *c, const mm_node *name, const mm_node *annotation,
                         const mm_node *value, bool is_param, uint32_t line, uint32_t end_line,
                         uint32_t depth) {
   mm_tile_fields fields;
-  if (!mm__tile_from_annotation(c->src, annotation, c->arena, &fields, c->diag)) {
-    if (annotation && !mm__diag_failed(c->diag)) /* an annotated parameter too */
-      other_binding(c, name->start, name->len, line, end_line);
+  mm_tile_result result = mm__tile_from_annotation(c->src, annotation, c->arena, &fields, c->diag);
+  if (result != MM_TILE_OK) {
+    if (mm__diag_failed(c->diag)) return;
+    if (result == MM_TILE_SKIPPED) skip_tile(c, name, &fields, line);
+    other_binding(c, name->start, name->len, line, end_line); /* an annotated parameter too */
     return;
   }
   const char *op = is_param ? "param" : mm__value_op(c->src, value, c->arena);
@@ -135,11 +158,13 @@ static void binding_event(void *context, const mm_node *name, const mm_node *ann
   add_binding(context, name, annotation, value, false, line, end_line, depth);
 }
 
-/* A call statement: reserved windows are read from some (windows.c). */
+/* A call statement: reserved windows (windows.c) and allocations
+ * (allocations.c) are read from some. */
 static void call_statement(void *context, const mm_node *target, const mm_node *call,
                            uint32_t line) {
   mm_collector *c = context;
-  mm__window_read(&c->windows, c->src, target, call, line, c->arena, c->diag);
+  if (mm__window_read(&c->windows, c->src, target, call, line, c->arena, c->diag))
+    mm__allocation_read(&c->allocations, c->src, target, call, line, c->arena, c->diag);
 }
 
 static void statement(void *context, uint32_t line) {
@@ -159,7 +184,7 @@ static void load(void *context, const mm_node *name) {
 static void function_end(void *context, uint32_t last_line) {
   mm_collector *c = context;
   c->active = false;
-  if (mm__diag_failed(c->diag) || c->bindings.len == 0) return;
+  if (mm__diag_failed(c->diag) || (c->bindings.len == 0 && c->skipped.len == 0)) return;
   mm_function_reading reading = {
       .src = c->src,
       .src_len = c->src_len,
@@ -176,9 +201,28 @@ static void function_end(void *context, uint32_t last_line) {
       .windows = &c->windows,
       .statements = c->statements.items,
       .statement_count = c->statements.len,
+      .skipped = c->skipped.items,
+      .skipped_count = c->skipped.len,
+      .allocations = &c->allocations,
   };
   if (!c->on_function(c->context, &reading) && !mm__diag_failed(c->diag))
     mm__diag_set(c->diag, MM_ERR_NO_MEMORY, last_line, "out of memory");
+}
+
+static void note(void *context, uint32_t line, const char *text) {
+  mm_collector *c = context;
+  if (!c->notes) return;
+  if (++*c->note_count > MM_MAX_NOTES) return;
+  mm_note *n = mm__vec_push(c->notes);
+  if (n)
+    *n = (mm_note){line, text};
+  else
+    mm__diag_set(c->diag, MM_ERR_NO_MEMORY, line, "out of memory");
+}
+
+void mm__collector_notes(mm_collector *c, mm_vec *notes, size_t *count) {
+  c->notes = notes;
+  c->note_count = count;
 }
 
 void mm__collector_init(mm_collector *c, const char *src, size_t src_len, const mm_lexer *lexer,
@@ -195,6 +239,8 @@ void mm__collector_init(mm_collector *c, const char *src, size_t src_len, const 
   mm__vec_init(&c->bindings, sizeof(mm_binding));
   mm__vec_init(&c->reads, sizeof(mm_read));
   mm__vec_init(&c->statements, sizeof(uint32_t));
+  mm__vec_init(&c->skipped, sizeof(mm_skipped));
+  mm__vec_init(&c->allocations, sizeof(mm_allocation));
   mm__window_reading_init(&c->windows);
   c->events.context = c;
   c->events.function_begin = function_begin;
@@ -206,11 +252,14 @@ void mm__collector_init(mm_collector *c, const char *src, size_t src_len, const 
   c->events.statement = statement;
   c->events.load = load;
   c->events.function_end = function_end;
+  c->events.note = note;
 }
 
 void mm__collector_free(mm_collector *c) {
   mm__vec_free(&c->bindings);
   mm__vec_free(&c->reads);
   mm__vec_free(&c->statements);
+  mm__vec_free(&c->skipped);
+  mm__vec_free(&c->allocations);
   mm__window_reading_free(&c->windows);
 }

@@ -43,6 +43,9 @@ typedef struct mm_function_reading {
   mm_window_reading *windows; /* its reserved windows' calls */
   const uint32_t *statements; /* the line each statement begins on, ascending */
   size_t statement_count;
+  const mm_skipped *skipped; /* tiles without an address, in source order */
+  size_t skipped_count;
+  const mm_vec *allocations; /* mm_allocation: its `alloc` lines */
 } mm_function_reading;
 
 /* Receives each function's reading; false when out of memory. */
@@ -57,23 +60,30 @@ typedef struct mm_collector {
   mm_diag *diag;
   mm_function_done on_function;
   void *context;
+  mm_vec *notes;      /* mm_note: the printer's defects read anyway (the model's) */
+  size_t *note_count; /* all of them */
   /* the function being read */
   bool active;
   const char *name;
   size_t name_len;
   mm_str ftype;
   uint32_t first_line;
-  mm_vec bindings;   /* mm_binding */
-  mm_vec reads;      /* mm_read: resolved by the tiles stage, as a read may come first */
-  mm_vec statements; /* uint32_t: the line each statement begins on */
+  mm_vec bindings;    /* mm_binding */
+  mm_vec reads;       /* mm_read: resolved by the tiles stage, as a read may come first */
+  mm_vec statements;  /* uint32_t: the line each statement begins on */
+  mm_vec skipped;     /* mm_skipped */
+  mm_vec allocations; /* mm_allocation */
   mm_window_reading windows;
 } mm_collector;
 
 /* `on_function(context, reading)` is called as each compute function with
- * a tile ends; strings and fields go into `arena`. */
+ * a tile (placed or skipped) ends; strings and fields go into `arena`. */
 void mm__collector_init(mm_collector *collector, const char *src, size_t src_len,
                         const mm_lexer *lexer, mm_arena *arena, mm_diag *diag,
                         mm_function_done on_function, void *context);
+/* Notes of the printer's defects go to `notes` (mm_note, at most
+ * MM_MAX_NOTES kept) and are counted in `*count`. */
+void mm__collector_notes(mm_collector *collector, mm_vec *notes, size_t *count);
 void mm__collector_free(mm_collector *collector);
 
 #endif

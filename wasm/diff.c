@@ -186,6 +186,7 @@ static anomaly_key key_of(const mm_function *fn, const mm_anomaly *e, const uint
   }
   if (window) k.wa = fn->windows[e->other].name;
   if (e->kind == MM_ANOMALY_WINDOW_OVERLAP) k.wb = fn->windows[fn->windows[e->other].overlaps].name;
+  if (e->kind == MM_ANOMALY_UNPLACED) k.wa = fn->skipped[e->other].name;
   return k;
 }
 

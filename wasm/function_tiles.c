@@ -28,7 +28,7 @@ static uint32_t *breadth_first_order(const mm_function_reading *r) {
   for (size_t i = 0; i < n; i++)
     if (bs[i].depth > deepest) deepest = bs[i].depth;
   size_t *next = mm__alloc(((size_t)deepest + 2) * sizeof *next);
-  uint32_t *order = mm__alloc(n * sizeof *order);
+  uint32_t *order = mm__alloc((n ? n : 1) * sizeof *order);
   if (!next || !order) {
     mm__dealloc(next);
     mm__dealloc(order);
@@ -102,7 +102,11 @@ static size_t merge_bindings(const mm_function_reading *r, const uint32_t *order
     t->shape_len = f->shape_len;
     t->start = b->line;
     t->end = b->end_line;
-    if (!t->name || !t->space || !t->base || !t->dtype) return SIZE_MAX;
+    t->slot_count = f->slot_count;
+    t->slot_size = f->slot_size;
+    t->slot_runtime = f->slot_runtime;
+    t->slot_index = f->slot_count ? copy_str(arena, f->slot_index) : "";
+    if (!t->name || !t->space || !t->base || !t->dtype || !t->slot_index) return SIZE_MAX;
   }
   return count;
 }
@@ -143,7 +147,7 @@ static bool extend_by_reads(const mm_function_reading *r, tile_scratch *s, mm_ti
 
 bool mm__function_tiles(const mm_function_reading *r, mm_function *fn, mm_arena *arena) {
   uint32_t *order = breadth_first_order(r);
-  mm_tile *tiles = order ? mm__arena_alloc(arena, r->binding_count * sizeof *tiles) : NULL;
+  mm_tile *tiles = order ? mm__arena_alloc(arena, (r->binding_count + 1) * sizeof *tiles) : NULL;
   tile_scratch s = {0};
   mm__vec_init(&s.uses, sizeof(mm_use));
   size_t count = tiles ? merge_bindings(r, order, &s, tiles, arena) : SIZE_MAX;
@@ -165,7 +169,11 @@ bool mm__function_tiles(const mm_function_reading *r, mm_function *fn, mm_arena 
   fn->statement_count = statements ? (uint32_t)r->statement_count : 0;
   fn->tiles = tiles;
   fn->tile_count = ok ? count : 0;
-  return ok && fn->name && fn->ftype && fn->statements;
+  mm_skipped *skipped = mm__arena_alloc(arena, (r->skipped_count + 1) * sizeof *skipped);
+  if (skipped && r->skipped_count) memcpy(skipped, r->skipped, r->skipped_count * sizeof *skipped);
+  fn->skipped = skipped;
+  fn->skipped_count = skipped ? r->skipped_count : 0;
+  return ok && fn->name && fn->ftype && fn->statements && fn->skipped;
 }
 
 /* The text of lines [first, last], for `source`: copied, since the model

@@ -16,12 +16,13 @@
 /* Bytes that cannot go into a JSON string (or an HTML <script>) as they
  * are. 0xE2 may start U+2028/U+2029 and is checked further. */
 static const uint8_t json_special[256] = {
-    [0] = 1,   [1] = 1,    [2] = 1,   [3] = 1,   [4] = 1,   [5] = 1,    [6] = 1,    [7] = 1,
-    [8] = 1,   [9] = 1,    [10] = 1,  [11] = 1,  [12] = 1,  [13] = 1,   [14] = 1,   [15] = 1,
-    [16] = 1,  [17] = 1,   [18] = 1,  [19] = 1,  [20] = 1,  [21] = 1,   [22] = 1,   [23] = 1,
-    [24] = 1,  [25] = 1,   [26] = 1,  [27] = 1,  [28] = 1,  [29] = 1,   [30] = 1,   [31] = 1,
-    ['"'] = 1, ['\\'] = 1, ['<'] = 1, ['>'] = 1, ['&'] = 1, [0x7F] = 1, [0xE2] = 1,
-    [0xC0] = 1, /* C0 80: a NUL in a string value (tiles.c); never in UTF-8 input */
+    [0] = 1,   [1] = 1,   [2] = 1,    [3] = 1,    [4] = 1,    [5] = 1,    [6] = 1,
+    [7] = 1,   [8] = 1,   [9] = 1,    [10] = 1,   [11] = 1,   [12] = 1,   [13] = 1,
+    [14] = 1,  [15] = 1,  [16] = 1,   [17] = 1,   [18] = 1,   [19] = 1,   [20] = 1,
+    [21] = 1,  [22] = 1,  [23] = 1,   [24] = 1,   [25] = 1,   [26] = 1,   [27] = 1,
+    [28] = 1,  [29] = 1,  [30] = 1,   [31] = 1,   ['"'] = 1,  ['\\'] = 1, ['<'] = 1,
+    ['>'] = 1, ['&'] = 1, [0x7F] = 1, [0xE2] = 1, [0xC0] = 1, /* C0 80: a NUL in a string value
+                                                                 (tiles.c); never in UTF-8 input */
 };
 
 static void put_escape(mm_buf *out, unsigned code) {
@@ -204,6 +205,21 @@ static void put_uses(mm_buf *out, const mm_box *box) {
   }
 }
 
+/* A tile in one slot of an N-slot allocation; with a runtime index, the
+ * box covers all N. */
+RARE static void put_slots(mm_buf *out, const mm_tile *t) {
+  put_int_field(out, ",\"slots\":{\"count\":", t->slot_count);
+  put_int_field(out, ",\"size\":", t->slot_size);
+  mm__buf_puts(out, ",\"index\":");
+  if (*t->slot_index)
+    put_cstring(out, t->slot_index);
+  else
+    mm__buf_puts(out, "null");
+  mm__buf_puts(out, ",\"runtime\":");
+  put_bool(out, t->slot_runtime);
+  mm__buf_putc(out, '}');
+}
+
 static void put_box(mm_buf *out, const mm_function *fn, const mm_box *box) {
   const mm_tile *t = box->tile;
   mm__buf_puts(out, "{\"name\":");
@@ -242,6 +258,7 @@ static void put_box(mm_buf *out, const mm_function *fn, const mm_box *box) {
                  box->window_partners);
     put_int_field(out, ",\"window_conflict_count\":", box->window_partner_total);
   }
+  if (t->slot_count) put_slots(out, t);
   put_uses(out, box);
   put_int_field(out, ",\"statements\":", mm__statements_in(fn, box->start, box->end));
   mm__buf_putc(out, '}');
@@ -258,6 +275,7 @@ RARE static const char *window_note(const mm_window *w) {
 RARE static void put_window(mm_buf *out, const mm_function *fn, const mm_window *w) {
   mm__buf_puts(out, "{\"name\":");
   put_cstring(out, w->name);
+  mm__buf_puts(out, w->kind == MM_WINDOW_PINNED ? ",\"kind\":\"pinned\"" : ",\"kind\":\"ring\"");
   mm__buf_puts(out, ",\"space\":");
   put_cstring(out, w->space);
   put_null_or_int(out, ",\"base\":", w->base_known, w->base);
@@ -288,6 +306,36 @@ RARE static void put_window(mm_buf *out, const mm_function *fn, const mm_window 
       mm__buf_puts(out, ",\"one_more_slot_fits\":");
       put_bool(out, w->grown_hwm <= u->limit);
     }
+  }
+  mm__buf_putc(out, '}');
+}
+
+RARE static void put_skipped(mm_buf *out, const mm_skipped *s) {
+  mm__buf_puts(out, "{\"name\":");
+  put_cstring(out, s->name);
+  mm__buf_puts(out, ",\"space\":");
+  put_cstring(out, s->space);
+  put_int_field(out, ",\"line\":", s->line);
+  mm__buf_puts(out, ",\"reason\":");
+  put_cstring(out, s->reason);
+  mm__buf_putc(out, '}');
+}
+
+RARE static void put_allocation(mm_buf *out, const mm_allocation *a) {
+  mm__buf_puts(out, "{\"name\":");
+  put_cstring(out, a->name);
+  mm__buf_puts(out, ",\"space\":");
+  put_cstring(out, a->space);
+  put_null_or_int(out, ",\"size\":", a->size_known, a->size);
+  mm__buf_puts(out, ",\"pinned\":");
+  put_bool(out, a->pinned);
+  put_int_field(out, ",\"line\":", a->line);
+  put_null_or_int(out, ",\"offset\":", a->offset_known, a->offset);
+  put_int_field(out, ",\"tiles\":", a->tiles);
+  if (a->slot_count) {
+    put_int_field(out, ",\"slots\":{\"count\":", a->slot_count);
+    put_int_field(out, ",\"size\":", a->slot_size);
+    mm__buf_putc(out, '}');
   }
   mm__buf_putc(out, '}');
 }
@@ -338,6 +386,16 @@ static void put_function(mm_buf *out, const mm_function *fn, unsigned flags) {
     if (i) mm__buf_putc(out, ',');
     put_import(out, &fn->imports[i]);
   }
+  mm__buf_puts(out, "],\"allocations\":[");
+  for (size_t i = 0; i < fn->allocation_count; i++) {
+    if (i) mm__buf_putc(out, ',');
+    put_allocation(out, &fn->allocations[i]);
+  }
+  mm__buf_puts(out, "],\"skipped\":[");
+  for (size_t i = 0; i < fn->skipped_count; i++) {
+    if (i) mm__buf_putc(out, ',');
+    put_skipped(out, &fn->skipped[i]);
+  }
   mm__buf_puts(out, "],\"boxes\":[");
   for (size_t i = 0; i < fn->box_count; i++) {
     if (i) mm__buf_puts(out, ",\n");
@@ -376,10 +434,24 @@ void mm__json_dump_fields(mm_buf *out, const mm_model *model) {
   mm__buf_putc(out, '}');
 }
 
+/* What the printer wrote that is not Python, read anyway (parser.h). */
+static void put_notes(mm_buf *out, const mm_model *model) {
+  mm__buf_puts(out, ",\"notes\":[");
+  for (size_t i = 0; i < model->notes.len; i++) {
+    const mm_note *n = mm__vec_at(&model->notes, i);
+    put_int_field(out, i ? ",{\"line\":" : "{\"line\":", n->line);
+    mm__buf_puts(out, ",\"text\":");
+    put_cstring(out, n->text);
+    mm__buf_putc(out, '}');
+  }
+  put_int_field(out, "],\"note_count\":", (int64_t)model->note_count);
+}
+
 void mm__json_model(mm_buf *out, const mm_model *model, unsigned flags) {
   mm__buf_reserve(out, json_size_guess(model, flags));
   mm__buf_putc(out, '{');
   mm__json_dump_fields(out, model);
+  put_notes(out, model);
   mm__buf_puts(out, ",\n\"functions\":[\n");
   for (size_t i = 0; i < model->functions.len; i++) {
     if (i) mm__buf_puts(out, ",\n");

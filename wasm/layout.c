@@ -28,6 +28,7 @@ static int compare_slot(const void *pa, const void *pb) {
   if (!r) r = compare_text(a->tile->base, b->tile->base);
   if (!r) r = cmp_i64(a->tile->offset, b->tile->offset);
   if (!r) r = cmp_i64(a->tile->size, b->tile->size);
+  if (!r) r = strcmp(a->tile->slot_index, b->tile->slot_index);
   return r ? r : cmp_u32(a->index, b->index);
 }
 
@@ -36,9 +37,11 @@ static int compare_slot(const void *pa, const void *pb) {
 #define MM_SORT_COMPARE compare_slot
 #include "sort_impl.h"
 
+/* Upstream's slot (space, base, offset, size); tiles of a slotted
+ * allocation also by their index, so ping and pong stay two boxes. */
 static bool same_slot(const mm_tile *a, const mm_tile *b) {
   return a->offset == b->offset && a->size == b->size && same_text(a->space, b->space) &&
-         same_text(a->base, b->base);
+         same_text(a->base, b->base) && strcmp(a->slot_index, b->slot_index) == 0;
 }
 
 typedef struct slot_range {
@@ -79,25 +82,35 @@ static int compare_boxes(const void *pa, const void *pb) {
 #define MM_SORT_COMPARE compare_boxes
 #include "sort_impl.h"
 
-/* A space with two or more bases, each with its lowest offset at 0: the
- * layout before AllocateMemoryAddr (model.md, "Refusals"). `keys` are
- * sorted by space, base, offset, so a base's first key is its lowest. */
-static bool detect_unallocated(const slot_key *keys, size_t n) {
+/* Whether the tiles look as they do before any address is assigned
+ * (model.md, "Refusals"): MM_UNPLACED_ALL_ZERO when every tile sits at 0
+ * and a space holds two or more bases (upstream's test);
+ * MM_UNPLACED_BASES_AT_ZERO when, short of that, some space holds two or
+ * more bases each starting at 0 (views inside them may sit elsewhere).
+ * `keys` are sorted by space, base, offset, so a base's first key is its
+ * lowest. */
+static uint8_t detect_unallocated(const slot_key *keys, size_t n) {
+  bool all_zero = true, shared_zero = false, bases_at_zero = false;
+  for (size_t k = 0; k < n; k++)
+    all_zero &= keys[k].tile->offset == 0;
   size_t i = 0;
   while (i < n) {
     const char *space = keys[i].tile->space;
     size_t bases = 0;
-    bool all_zero = true;
+    bool lowest_zero = true;
     while (i < n && same_text(keys[i].tile->space, space)) {
       const char *base = keys[i].tile->base;
-      bases++;
-      all_zero &= keys[i].tile->offset == 0;
+      bool holds_bytes = false; /* a base of zero-size tiles shares nothing */
+      lowest_zero &= keys[i].tile->offset == 0;
       while (i < n && same_text(keys[i].tile->space, space) && same_text(keys[i].tile->base, base))
-        i++;
+        holds_bytes |= keys[i++].tile->size > 0;
+      bases += holds_bytes;
     }
-    if (bases >= 2 && all_zero) return true;
+    shared_zero |= bases >= 2;
+    bases_at_zero |= bases >= 2 && lowest_zero;
   }
-  return false;
+  if (all_zero && shared_zero) return MM_UNPLACED_ALL_ZERO;
+  return bases_at_zero ? MM_UNPLACED_BASES_AT_ZERO : MM_PLACED;
 }
 
 /* Walks one slot's tiles by start, emitting a box per run. */
@@ -180,6 +193,8 @@ static void classify_pair(mm_box *boxes, const span_key *a, const span_key *b) {
   mm_box *x = &boxes[a->position], *y = &boxes[b->position];
   if (!(x->start <= y->end && y->start <= x->end)) return; /* lifetimes apart */
   if (same_text(x->tile->base, y->tile->base)) {
+    /* Slots of one allocation are neither views nor conflicts. */
+    if (x->tile->slot_count || y->tile->slot_count) return;
     /* A view into one allocation: the narrower box, the later when equal. */
     mm_box *later = a->position > b->position ? x : y;
     mm_box *narrower = x->tile->size < y->tile->size   ? x
@@ -311,7 +326,7 @@ bool mm__function_layout(mm_function *fn, const mm_backend *backend, mm_arena *a
   for (size_t i = 0; i < n; i++)
     keys[i] = (slot_key){&fn->tiles[i], (uint32_t)i};
   bool ok = sort_slot_keys(keys, n);
-  fn->unallocated = ok && detect_unallocated(keys, n);
+  fn->unallocated = ok ? detect_unallocated(keys, n) : MM_PLACED;
   ok = ok && make_boxes(fn, keys, arena);
   mm__dealloc(keys);
   if (!ok || !sort_boxes(fn->boxes, fn->box_count)) return false;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "allocations.h"
 #include "collect.h"
 #include "function_tiles.h"
 #include "lexer.h"
@@ -111,10 +112,97 @@ static bool name_dump(mm_model *model, const mm_options *options) {
 
 /* ------------------------------------------------------------ refusals */
 
+/* No function has a tile placed: none binds one, or every one's MemRef
+ * gives no address (the first such tile is named). */
+static void refuse_no_tiles(const mm_model *model, mm_diag *diag) {
+  const mm_skipped *first = NULL;
+  size_t skipped = 0;
+  for (size_t i = 0; i < model->functions.len; i++) {
+    const mm_function *fn = mm__vec_at(&model->functions, i);
+    if (!first && fn->skipped_count) first = &fn->skipped[0];
+    skipped += fn->skipped_count;
+  }
+  if (!first) {
+    mm__diag_set(diag, MM_ERR_NO_TILES, 0,
+                 "no compute function (AIC, AIV or InCore) binds a tile with a MemRef: use a "
+                 "dump written at or after the AllocateMemoryAddr pass; earlier passes carry no "
+                 "MemRef addresses");
+    return;
+  }
+  mm__diag_set(diag, MM_ERR_NO_TILES, first->line,
+               "no tile has an address: %zu tile%s of compute functions carr%s a MemRef without "
+               "one (the first, '%.60s' on line %u: %.160s); use a dump written at or after the "
+               "AllocateMemoryAddr pass",
+               skipped, skipped == 1 ? "" : "s", skipped == 1 ? "ies" : "y", first->name,
+               (unsigned)first->line, first->reason);
+}
+
+/* Where the dump's pass runs relative to AllocateMemoryAddr, by name
+ * (hw-native-sys/pypto pass_manager.py): the passes that run after it in
+ * every planner's pipeline. Under memory_planner=PTOAS, MemoryReuse and
+ * AllocateMemoryAddr do not run, and these dumps are its last word. */
+typedef enum pass_stage { PASS_OTHER, PASS_ALLOCATE, PASS_AFTER } pass_stage;
+
+static pass_stage stage_of(const char *dump) {
+  /* The pass after the last "_after_" (a corpus may prefix the case). */
+  const char *pass = dump, *at;
+  while ((at = strstr(pass, "_after_")) != NULL)
+    pass = at + 7;
+  size_t len = strcspn(pass, ".");
+  static const char *const after[] = {"FoldNoOpReshape",
+                                      "FuseCreateAssembleToSlice",
+                                      "DeriveCallDirections",
+                                      "AutoDeriveTaskDependencies",
+                                      "ExpandManualPhaseFence",
+                                      "SynthesizeAllReduceSignals",
+                                      "MaterializeCommDomainScopes",
+                                      "LowerHostTensorCollectives",
+                                      "MaterializeDistTensorCtx",
+                                      "Simplify",
+                                      "MaterializeRuntimeScopes",
+                                      "ClassifyIterArgCarry",
+                                      "InsertCommFence",
+                                      "MaterializeValidShapeSymbols"};
+  if (pass == dump) return PASS_OTHER;
+  if (len == 18 && memcmp(pass, "AllocateMemoryAddr", len) == 0) return PASS_ALLOCATE;
+  for (size_t i = 0; i < sizeof after / sizeof *after; i++)
+    if (strlen(after[i]) == len && memcmp(pass, after[i], len) == 0) return PASS_AFTER;
+  return PASS_OTHER;
+}
+
+/* Whether `fn` is refused as not allocated: every tile at 0 with two
+ * bases in a space, as upstream refuses; or, in a dump not written by
+ * AllocateMemoryAddr itself (whose planners may share addresses by
+ * design), two bases of a space both starting at 0. */
+static bool refused_unallocated(const mm_function *fn, pass_stage stage) {
+  return fn->unallocated == MM_UNPLACED_ALL_ZERO ||
+         (fn->unallocated == MM_UNPLACED_BASES_AT_ZERO && stage != PASS_ALLOCATE);
+}
+
+static const char *unallocated_message(pass_stage stage) {
+  switch (stage) {
+  case PASS_AFTER:
+    return ": this pass runs after AllocateMemoryAddr, so the build planned memory with "
+           "memory_planner=PTOAS, which skips MemoryReuse and AllocateMemoryAddr: ptoas assigns "
+           "the addresses, and no dump holds them. --lifetimes draws each tile by size and "
+           "lifetime, with the least any placement needs.";
+  case PASS_ALLOCATE:
+    return ", although AllocateMemoryAddr wrote this dump: the upstream tool refuses it too.";
+  default:
+    return ", so the dump predates AllocateMemoryAddr. Use the dump written after "
+           "AllocateMemoryAddr (or a later pass); a build with memory_planner=PTOAS has none "
+           "(ptoas assigns the addresses): --lifetimes draws its tiles by size and lifetime.";
+  }
+}
+
 static bool refuse_unallocated(const mm_model *model, mm_error *error) {
-  size_t count = 0;
-  for (size_t i = 0; i < model->functions.len; i++)
-    count += ((const mm_function *)mm__vec_at(&model->functions, i))->unallocated;
+  pass_stage stage = stage_of(model->dump);
+  size_t count = 0, all_zero = 0;
+  for (size_t i = 0; i < model->functions.len; i++) {
+    const mm_function *fn = mm__vec_at(&model->functions, i);
+    count += refused_unallocated(fn, stage);
+    all_zero += fn->unallocated == MM_UNPLACED_ALL_ZERO;
+  }
   if (!count) return false;
   mm_buf names = {0};
   mm_error_clear(error);
@@ -122,16 +210,18 @@ static bool refuse_unallocated(const mm_model *model, mm_error *error) {
   error->functions = mm__alloc(count * sizeof *error->functions);
   for (size_t i = 0; i < model->functions.len; i++) {
     const mm_function *fn = mm__vec_at(&model->functions, i);
-    if (!fn->unallocated) continue;
+    if (!refused_unallocated(fn, stage)) continue;
     if (names.len) mm__buf_puts(&names, ", ");
     mm__buf_puts(&names, fn->name);
     if (error->functions) error->functions[error->function_count++] = heap_copy(fn->name);
   }
   mm_buf msg = {0};
-  mm__buf_puts(&msg, "addresses are not assigned yet: every MemRef still sits at offset 0 in ");
+  mm__buf_puts(&msg, all_zero == count
+                         ? "addresses are not assigned: every MemRef still sits at offset 0 in "
+                         : "addresses are not assigned: the bases of a space all start at offset 0 "
+                           "in ");
   mm__buf_puts(&msg, names.data ? names.data : "");
-  mm__buf_puts(&msg, ", so the dump predates AllocateMemoryAddr. Use the dump written after "
-                     "AllocateMemoryAddr (or a later pass).");
+  mm__buf_puts(&msg, unallocated_message(stage));
   error->message = msg.failed ? NULL : msg.data;
   if (msg.failed) mm__buf_free(&msg);
   mm__buf_free(&names);
@@ -147,7 +237,8 @@ typedef struct pipeline {
 
 /* The stages of one compute function, in order, once the parser has read
  * it: its tiles (one per name, lifetimes, uses) and source lines; its
- * reserved windows' calls read; boxes, views, conflicts and space sums;
+ * reserved windows' calls read; its allocations placed (a pinned one held
+ * as a window); boxes, views, conflicts and space sums;
  * the windows placed; liveness; idle spans. Each stage takes what the ones
  * before made of `fn`. False when out of memory. */
 static bool model_function(void *context, const mm_function_reading *reading) {
@@ -158,6 +249,7 @@ static bool model_function(void *context, const mm_function_reading *reading) {
   return fn && mm__function_tiles(reading, fn, arena) &&                    /* function_tiles.c */
          (!pipe->keep_source || mm__function_source(reading, fn, arena)) && /* function_tiles.c */
          mm__window_reading_finish(reading->windows, fn, arena) &&          /* windows.c */
+         mm__function_allocations(reading->allocations, fn, arena) &&       /* allocations.c */
          mm__function_layout(fn, model->backend, arena) &&                  /* layout.c */
          mm__function_windows(fn, model->backend, arena) &&                 /* windows.c */
          mm__function_liveness(fn, arena) &&                                /* liveness.c */
@@ -177,6 +269,7 @@ static bool analyse(mm_model *model, const char *input, size_t len, const mm_opt
   mm_collector collector;
   size_t stopped_at = 0;
   mm__collector_init(&collector, input, len, &lexer, &model->arena, diag, model_function, &pipe);
+  mm__collector_notes(&collector, &model->notes, &model->note_count);
   bool ok = mm__parse_with(input, &lexer, &collector.events, diag, &stopped_at, fast_path) &&
             !mm__diag_failed(diag);
   mm__collector_free(&collector);
@@ -210,6 +303,7 @@ mm_model *mm_model_parse(const char *input, size_t len, const mm_options *option
   memset(model, 0, sizeof *model);
   mm__arena_init(&model->arena);
   mm__vec_init(&model->functions, sizeof(mm_function));
+  mm__vec_init(&model->notes, sizeof(mm_note));
   if (len > MM_MAX_INPUT_BYTES) {
     mm__diag_set(&diag, MM_ERR_LIMIT, 0,
                  "the dump is %zu bytes; the largest accepted is %zu bytes (256 MiB)", len,
@@ -221,11 +315,7 @@ mm_model *mm_model_parse(const char *input, size_t len, const mm_options *option
   } else if (!mm__diag_failed(&diag)) {
     mm__diag_set(&diag, MM_ERR_NO_MEMORY, 0, "out of memory");
   }
-  if (!mm__diag_failed(&diag) && model->functions.len == 0)
-    mm__diag_set(&diag, MM_ERR_NO_TILES, 0,
-                 "no compute function (AIC, AIV or InCore) binds a tile with a MemRef: use a "
-                 "dump written at or after the AllocateMemoryAddr pass; earlier passes carry no "
-                 "MemRef addresses");
+  if (!mm__diag_failed(&diag) && mm_model_box_count(model) == 0) refuse_no_tiles(model, &diag);
   if (mm__diag_failed(&diag)) {
     fail(error, &diag);
   } else if (!refuse_unallocated(model, error)) {
@@ -238,6 +328,7 @@ mm_model *mm_model_parse(const char *input, size_t len, const mm_options *option
 void mm_model_free(mm_model *model) {
   if (!model) return;
   mm__vec_free(&model->functions);
+  mm__vec_free(&model->notes);
   mm__arena_free(&model->arena);
   mm__dealloc(model);
 }

@@ -16,6 +16,13 @@ typedef struct mm_tile {
   const int64_t *shape;
   uint32_t shape_len;
   uint32_t start, end; /* lexical lifetime */
+  /* One slot of an N-slot allocation (slot_count > 1; model.md, "Slots"):
+   * the slot's size and the index as written ("" without one). A runtime
+   * index's tile covers all N slots. */
+  uint32_t slot_count;
+  int64_t slot_size;
+  const char *slot_index;
+  bool slot_runtime;
   /* The lines it is used on: every line of a statement binding it and
    * every line it is read on, sorted and distinct (uses.c). */
   const uint32_t *uses;
@@ -23,6 +30,14 @@ typedef struct mm_tile {
 } mm_tile;
 
 #define MM_BOX_PARTNERS 8
+
+/* A tile with on-chip memory whose MemRef gives no address (an offset
+ * that is an expression, no address at all): listed, never dropped in
+ * silence (model.md, "Skipped tiles"). */
+typedef struct mm_skipped {
+  const char *name, *space, *reason;
+  uint32_t line;
+} mm_skipped;
 
 /* What is drawn: a run of tiles in one slot (model.md, "Boxes"). */
 typedef struct mm_box {
@@ -77,9 +92,17 @@ typedef struct mm_space_usage {
   uint32_t peak_box_count;
 } mm_space_usage;
 
+/* What holds a window's bytes for the whole function. */
+typedef enum mm_window_kind {
+  MM_WINDOW_RESERVE, /* a reserve_buffer call: a cross-core ring */
+  MM_WINDOW_PINNED   /* a pinned allocation (allocations.c): its own tiles sit inside */
+} mm_window_kind;
+
 /* A reserved window (model.md, "Reserved windows"): [base, base + size)
  * of `space` for the whole function. */
 typedef struct mm_window {
+  mm_window_kind kind;
+  const char *owner; /* MM_WINDOW_PINNED: its base, as the tiles' (shared) */
   const char *name;  /* its name= */
   const char *bound; /* the name the call's result is bound to; NULL: none */
   const char *space;
@@ -98,11 +121,31 @@ typedef struct mm_window {
   int64_t grown_hwm; /* the space's high-water mark with one more slot; 0: unknown */
 } mm_window;
 
+/* A base's allocation (model.md, "Allocations"): its `alloc` line, and
+ * where its tiles put it. */
+typedef struct mm_allocation {
+  const char *name, *space;
+  int64_t size;   /* as written; size_known false: not an integer */
+  int64_t offset; /* the lowest address its tiles give it; offset_known false: no tile */
+  bool size_known, offset_known, pinned;
+  uint32_t line;
+  uint32_t tiles;      /* tiles in it */
+  uint32_t slot_count; /* its tiles' `slots=`, 0: none */
+  int64_t slot_size;
+} mm_allocation;
+
 /* A peer function's window this function uses (import_peer_buffer). */
 typedef struct mm_import {
   const char *name, *peer;
   uint32_t line;
 } mm_import;
+
+/* Whether a function's tiles carry addresses (model.md, "Refusals"). */
+typedef enum mm_placement {
+  MM_PLACED,
+  MM_UNPLACED_ALL_ZERO,     /* every tile at 0, two bases in a space: upstream refuses */
+  MM_UNPLACED_BASES_AT_ZERO /* two bases in a space, each starting at 0 */
+} mm_placement;
 
 typedef struct mm_function {
   const char *name, *ftype;
@@ -119,12 +162,25 @@ typedef struct mm_function {
   size_t window_count;
   mm_import *imports;
   size_t import_count;
+  const mm_skipped *skipped;
+  size_t skipped_count;
+  mm_allocation *allocations;
+  size_t allocation_count;
   /* The line each statement of the body begins on, ascending: a lifetime
    * measured in statements survives edits that shift lines (diff.c). */
   const uint32_t *statements;
   uint32_t statement_count;
-  bool unallocated; /* a space with 2+ bases, each lowest at offset 0 */
+  uint8_t unallocated; /* mm_placement: do its tiles have addresses yet? (layout.c) */
 } mm_function;
+
+/* Something only PyPTO's printer writes, read anyway (parser.h). */
+typedef struct mm_note {
+  uint32_t line;
+  const char *text; /* static storage */
+} mm_note;
+
+/* Notes kept; past this many only counted. */
+#define MM_MAX_NOTES 100
 
 struct mm_model {
   mm_arena arena;
@@ -132,6 +188,8 @@ struct mm_model {
   const mm_backend *backend;
   bool detected;
   mm_vec functions; /* mm_function */
+  mm_vec notes;     /* mm_note: the first MM_MAX_NOTES, in source order */
+  size_t note_count;
 };
 
 /* Groups a function's tiles into boxes, finds views and conflicts, and

@@ -9,6 +9,7 @@ static mm_node *parse_atom(parser *p);
 static mm_node *parse_factor(parser *p);
 static mm_node *parse_star_named_expression(parser *p);
 static mm_node *parse_lambda(parser *p);
+static bool at_unsupported_node(const parser *p);
 
 bool mm__parser_starts_expression(const parser *p) {
   const mm_token *t = p_peek(p);
@@ -24,7 +25,8 @@ bool mm__parser_starts_expression(const parser *p) {
   case TK_KW_AWAIT: return true;
   case TK_OP:
     return t->op == OP_LPAR || t->op == OP_LSQB || t->op == OP_LBRACE || t->op == OP_MINUS ||
-           t->op == OP_PLUS || t->op == OP_TILDE || t->op == OP_ELLIPSIS || t->op == OP_STAR;
+           t->op == OP_PLUS || t->op == OP_TILDE || t->op == OP_ELLIPSIS || t->op == OP_STAR ||
+           (t->op == OP_LESS && at_unsupported_node(p));
   default: return false;
   }
 }
@@ -745,6 +747,36 @@ static bool is_integer_literal(const char *text, size_t len) {
   return true;
 }
 
+/* `<unsupported IRNode type>`: what PyPTO's printer writes for a node it
+ * cannot print (python_printer.cpp, `Print`), a TileView field's value in
+ * dumps of 2026. */
+static bool at_unsupported_node(const parser *p) {
+  static const char *const words[] = {"unsupported", "IRNode", "type"};
+  for (size_t k = 0; k < 3; k++) {
+    const mm_token *w = p_peek_at(p, k + 1);
+    if (w->kind != TK_NAME || w->len != strlen(words[k]) ||
+        memcmp(p->src + w->start, words[k], w->len) != 0)
+      return false;
+  }
+  const mm_token *close = p_peek_at(p, 4);
+  return close->kind == TK_OP && close->op == OP_GREATER;
+}
+
+/* The five tokens as one unknown value (no read): its text is all of it. */
+static mm_node *unsupported_node(parser *p) {
+  const mm_token *open = p_peek(p);
+  uint32_t start = open->start;
+  for (int k = 0; k < 4; k++)
+    p_advance(p);
+  const mm_token *close = p_advance(p);
+  mm_node *node = mm__parser_node(p, N_CONST, open);
+  if (!node) return NULL;
+  node->len = close->start + close->len - start;
+  p_note(p, open->line,
+         "the printer wrote `<unsupported IRNode type>` for a value: read as unknown");
+  return node;
+}
+
 static mm_node *parse_atom(parser *p) {
   const mm_token *t = p_peek(p);
   switch (t->kind) {
@@ -771,6 +803,7 @@ static mm_node *parse_atom(parser *p) {
       p_advance(p);
       return mm__parser_node(p, N_CONST, t);
     }
+    if (t->op == OP_LESS && at_unsupported_node(p)) return unsupported_node(p);
     break;
   default: break;
   }
@@ -873,7 +906,25 @@ static bool parse_call_arguments(parser *p, mm_node *call) {
   return mm__parser_expect_op(p, OP_RPAR, ")");
 }
 
+/* `tile_view=` or `tensor_view=` inside a type's brackets: how printers
+ * before 2026-03-12 wrote a tile's or tensor's view (hw-native-sys/pypto
+ * #465 made it positional). Consumed, with a note; the value is the
+ * element. */
+static void skip_view_keyword(parser *p) {
+  const mm_token *name = p_peek(p), *eq = p_peek_at(p, 1);
+  bool view = name->kind == TK_NAME &&
+              ((name->len == 9 && memcmp(p->src + name->start, "tile_view", 9) == 0) ||
+               (name->len == 11 && memcmp(p->src + name->start, "tensor_view", 11) == 0));
+  if (!view || eq->kind != TK_OP || eq->op != OP_EQUAL) return;
+  p_advance(p);
+  p_advance(p);
+  p_note(p, name->line,
+         "the printer wrote `tile_view=` (or `tensor_view=`) inside a type's "
+         "brackets: read as its value");
+}
+
 static mm_node *parse_slice(parser *p) {
+  skip_view_keyword(p);
   const mm_token *t = p_peek(p);
   mm_node *lower = NULL;
   if (p_at_op(p, OP_STAR)) return parse_star_named_expression(p);
@@ -1001,7 +1052,12 @@ mm_node *mm__parse_call_tail(parser *p, mm_node *func) {
 static mm_node *parse_attribute(parser *p, mm_node *value) {
   p_advance(p); /* '.' */
   const mm_token *name = p_peek(p);
-  if (name->kind != TK_NAME) {
+  if (name->kind >= TK_KW_FALSE && name->kind <= TK_KW_YIELD) {
+    /* `pl.tensor.and(...)`: printers before 2026-07-31 named ops by keywords. */
+    p_note(p, name->line,
+           "the printer wrote a keyword after a dot (an op named `and`, `or`, "
+           "`not`, ...): read as a name");
+  } else if (name->kind != TK_NAME) {
     mm__parser_error_at(p, name, "invalid syntax: expected an attribute name");
     return NULL;
   }

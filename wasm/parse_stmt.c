@@ -311,9 +311,24 @@ static void parse_block(parser *p, uint32_t depth, scope sc, uint32_t header_lin
   parse_block_lines(p, depth, sc, header_line, what);
 }
 
+/* Whether the printer may write the block of `what` empty: a `with`
+ * scope whose body is empty prints nothing (python_printer.cpp,
+ * PrintStmtBlock), and older printers did so for loops and branches. */
+static bool may_print_empty(const char *what) {
+  static const char *const printed[] = {"'for' statement", "'while' statement", "'with' statement",
+                                        "'if' statement",  "'elif' statement",  "'else' statement"};
+  for (size_t i = 0; i < sizeof printed / sizeof *printed; i++)
+    if (strcmp(what, printed[i]) == 0) return true;
+  return false;
+}
+
 static void parse_block_lines(parser *p, uint32_t depth, scope sc, uint32_t header_line,
                               const char *what) {
   if (!mm__parser_accept(p, TK_INDENT)) {
+    if (may_print_empty(what)) {
+      p_note(p, header_line, "the printer wrote an empty block: read as `pass`");
+      return;
+    }
     block_expected(p, header_line, what);
     return;
   }

@@ -3,7 +3,10 @@
  * defined directly in top-level classes, their parameters, annotated
  * bindings and every read of a name. It accepts exactly what Python's own
  * parser accepts for the constructs dumps use, and stops at the first
- * syntax error with its line. Statements of the form most of a dump is
+ * syntax error with its line; three things only PyPTO's printer writes
+ * are read too, each told as a note (`<unsupported IRNode type>` as an
+ * unknown value, an empty block of a loop, `if` or `with` as `pass`, a
+ * keyword after a dot as a name). Statements of the form most of a dump is
  * made of are read by the fast path instead (fast_path.h), when they are
  * in its subset: the events are the same. */
 #ifndef MM_PARSER_H
@@ -57,6 +60,10 @@ typedef struct mm_parse_events {
   void (*load)(void *context, const mm_node *name);
   /* The function ended; `last_line` is the last line of its last statement. */
   void (*function_end)(void *context, uint32_t last_line);
+  /* Something the compiler's printer writes that is not Python, read
+   * anyway (anywhere in the dump): `text` (static storage) says what and
+   * how it was read. May be NULL. */
+  void (*note)(void *context, uint32_t line, const char *text);
 } mm_parse_events;
 
 /* Parses the tokens `lexer` makes from `source`, asking for them as it

@@ -37,6 +37,11 @@ typedef struct parser {
   mm_fast_path *fast;      /* asked first at statements (fast_path.h); NULL: none */
 } parser;
 
+/* Tells the listener something the printer writes was read (parser.h). */
+static inline void p_note(const parser *p, uint32_t line, const char *text) {
+  if (p->events->note) p->events->note(p->events->context, line, text);
+}
+
 /* Tells the listener a statement of the tracked function begins. */
 static inline void p_statement(const parser *p, uint32_t line) {
   if (p->tracking) p->events->statement(p->events->context, line);

@@ -51,7 +51,7 @@ static void window_row(mm_table *t, const mm_function *fn, const mm_window *w) {
   char(*cells)[MM_CELL] = *row;
   snprintf(cells[0], MM_CELL, "%.47s", fn->name);
   snprintf(cells[1], MM_CELL, "%.47s", w->space);
-  snprintf(cells[2], MM_CELL, "%.47s", w->name);
+  snprintf(cells[2], MM_CELL, "%.40s%s", w->name, w->kind == MM_WINDOW_PINNED ? " (pinned)" : "");
   if (w->placed)
     snprintf(cells[3], MM_CELL, "%lld..%lld", (long long)w->base, (long long)(w->base + w->size));
   else
@@ -72,8 +72,8 @@ static void window_row(mm_table *t, const mm_function *fn, const mm_window *w) {
     snprintf(cells[5], MM_CELL, "hwm %lld", (long long)w->grown_hwm);
 }
 
-static const char *const window_headers[] = {"function", "space", "reserved window",
-                                             "bytes",    "ring",  "one more slot"};
+static const char *const window_headers[] = {"function", "space", "held for the function",
+                                             "bytes",    "slots", "one more slot"};
 
 /* The reserved windows, when there are any. */
 static void put_windows_table(mm_buf *out, const mm_model *model) {
@@ -147,9 +147,40 @@ static void put_idle_table(mm_buf *out, const mm_model *model) {
   }
 }
 
+static void skipped_row(mm_table *t, const mm_function *fn, const mm_skipped *s) {
+  mm_table_row *row = mm__table_add(t);
+  if (!row) return;
+  char(*cells)[MM_CELL] = *row;
+  snprintf(cells[0], MM_CELL, "%.47s", fn->name);
+  snprintf(cells[1], MM_CELL, "%.47s", s->name);
+  snprintf(cells[2], MM_CELL, "%.47s", s->space);
+  snprintf(cells[3], MM_CELL, "%u", s->line);
+  snprintf(cells[4], MM_CELL, "%.*s", MM_CELL - 1, s->reason);
+}
+
+static const char *const skipped_headers[] = {"function", "not placed", "space", "line", "why"};
+
+/* The tiles the model could not place: every figure above leaves them out. */
+static void put_skipped_table(mm_buf *out, const mm_model *model) {
+  mm_table t;
+  mm__table_init(&t, 5, 5, skipped_headers);
+  for (size_t i = 0; i < model->functions.len; i++) {
+    const mm_function *fn = mm__vec_at(&model->functions, i);
+    for (size_t k = 0; k < fn->skipped_count; k++)
+      skipped_row(&t, fn, &fn->skipped[k]);
+  }
+  if (t.rows.len > 1) {
+    mm__buf_puts(out, "\nNot drawn and not counted above:\n");
+    mm__table_put(out, &t);
+  } else {
+    mm__vec_free(&t.rows);
+  }
+}
+
 char *mm_model_summary_text(const mm_model *model, size_t *out_len) {
   mm_buf out = {0};
   put_spaces_table(&out, model);
+  put_skipped_table(&out, model);
   put_windows_table(&out, model);
   put_idle_table(&out, model);
   return mm__buf_finish(&out, out_len);

@@ -3,6 +3,7 @@
  * taken first in breadth-first order; its shape, dtype and op. */
 #include "tiles.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "identifiers.h"
@@ -217,10 +218,16 @@ char *mm__string_value(const char *src, const mm_node *node, mm_arena *arena) {
 
 /* ------------------------------------------------------------ memref */
 
+/* A `.MemRef(...)` call as the model reads it. */
 typedef struct memref {
-  const mm_node *call, *base;
+  const mm_node *call, *base; /* base NULL: the older form's (legacy_space, legacy_id) */
+  const mm_node *index;       /* the subscript `[index]` applied to the call, or NULL */
   int64_t offset, size;
-  bool beyond_exact; /* an offset or size past 2^53: refused if the tile is kept */
+  int64_t slots;       /* `slots=`, 1 when not given */
+  bool runtime;        /* a runtime slot index: offset and size cover every slot */
+  bool beyond_exact;   /* an integer past 2^53: refused if the tile is kept */
+  mm_str legacy_space; /* `MemRef(<...>.MemorySpace.<Space>, addr, size, id)`: its space */
+  int64_t legacy_id;
 } memref;
 
 /* `what` holds an integer past 2^53, which a JSON reader could not hold. */
@@ -230,51 +237,268 @@ static bool report_range(const mm_node *node, const char *what, mm_diag *diag) {
   return false;
 }
 
-/* Whether `call` is a usable `<...>.MemRef(base, offset, size, ...)`. An
- * integer past 2^53 is usable (Python reads it); whether to refuse it waits
- * for the annotation to be a tile the model keeps. */
-static bool usable_memref(const char *src, const mm_node *call, memref *out) {
-  if (call->kind != N_CALL || call->positional < 4 ||
-      !mm__is_dotted_ending(src, call->kids[0], "MemRef"))
+static const mm_node *keyword_value(const char *src, const mm_node *call, const char *name) {
+  const mm_node *found = NULL; /* the last one given wins, as in **kwargs */
+  for (uint32_t k = call->positional; k < call->count; k++) {
+    const mm_node *kw = call->kids[k];
+    if (kw->kind == N_KEYWORD && node_text_is(src, kw, name)) found = kw->kids[0];
+  }
+  return found;
+}
+
+/* The first byte of `node`'s text: nodes start at their first token, a
+ * binary operation at its left operand's. */
+static uint32_t leftmost(const mm_node *node) {
+  uint32_t start = node->start;
+  for (uint32_t i = 0; i < node->count; i++) {
+    uint32_t kid = leftmost(node->kids[i]);
+    if (kid < start) start = kid;
+  }
+  return start;
+}
+
+static bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\\';
+}
+
+/* The text of an argument or an index as written (`node`, in a statement
+ * the parser accepted): back over the parentheses that open it, then on to
+ * the ',' or closing bracket that ends it, strings and comments skipped. */
+mm_str mm__argument_text(const char *src, const mm_node *node) {
+  size_t from = leftmost(node), back = from;
+  while (back > 0 && (is_blank(src[back - 1]) || src[back - 1] == '(')) {
+    if (src[--back] != '(') continue;
+    size_t before = back; /* a call's '(' (after a name or a bracket) opens no group */
+    while (before > 0 && is_blank(src[before - 1]))
+      before--;
+    char c = before ? src[before - 1] : ',';
+    if (c == ')' || c == ']' || c == '_' || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||
+        (c >= '0' && c <= '9') || (unsigned char)c >= 0x80)
+      break;
+    from = back;
+  }
+  size_t i = from;
+  int depth = 0;
+  for (;; i++) {
+    char c = src[i];
+    if (c == '(' || c == '[' || c == '{') depth++;
+    if ((c == ')' || c == ']' || c == '}') && depth-- == 0) break;
+    if (c == ',' && depth == 0) break;
+    if (c == '#') {
+      while (src[i + 1] != '\n' && src[i + 1] != '\r')
+        i++;
+    } else if (c == '\'' || c == '"') {
+      bool triple = src[i + 1] == c && src[i + 2] == c;
+      for (i += triple ? 3 : 1; !(src[i] == c && (!triple || (src[i + 1] == c && src[i + 2] == c)));
+           i++)
+        i += src[i] == '\\';
+      i += triple ? 2 : 0;
+    }
+  }
+  while (i > from && is_blank(src[i - 1]))
+    i--;
+  return (mm_str){src + from, i - from};
+}
+
+/* `text` for a message: blanks and line ends as one space, at most 48
+ * bytes (then "..."). In `arena`; NULL when out of memory. */
+static const char *snippet(mm_str text, mm_arena *arena) {
+  char out[56];
+  size_t n = 0;
+  bool blank = false;
+  for (size_t i = 0; i < text.len && n < 48; i++) {
+    bool b = is_blank(text.text[i]);
+    if (b && !blank && n) out[n++] = ' ';
+    if (!b) out[n++] = text.text[i];
+    blank = b;
+  }
+  if (n == 48 && text.len > 48) { /* cut on a character boundary */
+    while (n && ((unsigned char)out[n - 1] & 0xC0) == 0x80)
+      n--;
+    if (n && (unsigned char)out[n - 1] >= 0xC0) n--;
+    memcpy(out + n, "...", 3);
+    n += 3;
+  }
+  return mm__arena_strndup(arena, out, n);
+}
+
+/* `format` (one %s at most) with `text`, in `arena`; NULL when out of memory. */
+static char *format_reason(mm_arena *arena, const char *format, const char *text) {
+  int n = snprintf(NULL, 0, format, text);
+  char *message = n < 0 ? NULL : mm__arena_alloc(arena, (size_t)n + 1);
+  if (message) snprintf(message, (size_t)n + 1, format, text);
+  return message;
+}
+
+/* The sum of the integer terms of an offset's top-level `+`/`-` chain
+ * (`16384 + i % 2 * 16384` gives 16384): where AllocateMemoryAddr put the
+ * allocation a runtime slot index selects in. MM_INT_RANGE past 2^53. */
+static mm_int_result constant_part(const char *src, const mm_node *node, int sign, int64_t *sum) {
+  if (node->kind == N_BINOP && (node->op == OP_PLUS || node->op == OP_MINUS)) {
+    mm_int_result r = constant_part(src, node->kids[0], sign, sum);
+    return r == MM_INT_RANGE
+               ? r
+               : constant_part(src, node->kids[1], node->op == OP_MINUS ? -sign : sign, sum);
+  }
+  int64_t value;
+  mm_int_result r = mm__usable_integer(src, node, &value);
+  if (r == MM_INT_RANGE) return r;
+  if (r == MM_INT_OK) *sum += sign * value;
+  return *sum > MM_MAX_EXACT_INTEGER || *sum < -MM_MAX_EXACT_INTEGER ? MM_INT_RANGE : MM_INT_OK;
+}
+
+/* `<...>.MemorySpace.<Space>`: the space as printers before 2026 put it
+ * first in a MemRef (`pl.MemRef(pl.MemorySpace.Vec, 0, 16, 10)`). */
+static bool is_legacy_space(const char *src, const mm_node *node) {
+  size_t parts;
+  return node->kind == N_ATTRIBUTE && is_dotted(node, &parts) &&
+         node_text_is(src, node->kids[0], "MemorySpace");
+}
+
+/* The older form `MemRef(<...>.MemorySpace.<Space>, addr, size, id)`:
+ * its buffer is the one its alloc line binds, `mem_<space>_<id>` (lower
+ * case), and an address of -1 is none yet. As usable_memref. */
+static bool legacy_memref(const char *src, const mm_node *call, memref *out, const char **why,
+                          mm_arena *arena, mm_diag *diag) {
+  mm_int_result r_off = mm__usable_integer(src, call->kids[2], &out->offset);
+  mm_int_result r_size = mm__usable_integer(src, call->kids[3], &out->size);
+  mm_int_result r_id = mm__usable_integer(src, call->kids[4], &out->legacy_id);
+  out->legacy_space = (mm_str){src + call->kids[1]->start, call->kids[1]->len};
+  const char *reason = NULL;
+  const mm_node *culprit = call->kids[2];
+  if (r_off == MM_INT_NONE) {
+    reason = "its address `%s` is not an integer";
+  } else if (r_size == MM_INT_NONE) {
+    reason = "its size `%s` is not an integer";
+    culprit = call->kids[3];
+  } else if (r_id == MM_INT_NONE) {
+    reason = "its id `%s` is not an integer";
+    culprit = call->kids[4];
+  } else if (r_off == MM_INT_OK && out->offset == -1) {
+    reason = "its address is %s: not assigned yet";
+  }
+  if (reason) {
+    const char *text = snippet(mm__argument_text(src, culprit), arena);
+    *why = text ? format_reason(arena, reason, text) : NULL;
+    if (!*why) mm__diag_set(diag, MM_ERR_NO_MEMORY, call->line, "out of memory");
     return false;
-  const mm_node *base = call->kids[1];
-  if (base->kind != N_NAME && base->kind != N_STR) return false;
-  mm_int_result r1 = mm__usable_integer(src, call->kids[2], &out->offset);
-  mm_int_result r2 = mm__usable_integer(src, call->kids[3], &out->size);
+  }
+  out->beyond_exact = r_off == MM_INT_RANGE || r_size == MM_INT_RANGE || r_id == MM_INT_RANGE;
+  return true;
+}
+
+/* Reads `call` as `<...>.MemRef(base, offset, size[, slots=N])[index]`.
+ * True when it places a tile. False otherwise, with `*why` set (in
+ * `arena`) when it is a MemRef that gives no address; NULL when it is no
+ * MemRef call at all or memory ran out (then `diag` is set). An integer
+ * past 2^53 still reads (Python reads it); whether to refuse it waits for
+ * the annotation to be a tile the model keeps. */
+static bool usable_memref(const char *src, const mm_node *call, const mm_node *index,
+                          mm_arena *arena, memref *out, const char **why, mm_diag *diag) {
+  *why = NULL;
+  if (call->kind != N_CALL || !mm__is_dotted_ending(src, call->kids[0], "MemRef")) return false;
+  const char *reason = NULL;
+  const mm_node *culprit = call;
+  memset(out, 0, sizeof *out);
   out->call = call;
-  out->base = base;
-  out->beyond_exact = r1 == MM_INT_RANGE || r2 == MM_INT_RANGE;
-  return (r1 == MM_INT_OK || r1 == MM_INT_RANGE) && (r2 == MM_INT_OK || r2 == MM_INT_RANGE);
+  out->index = index;
+  out->slots = 1;
+  if (call->positional >= 5 && is_legacy_space(src, call->kids[1]))
+    return legacy_memref(src, call, out, why, arena, diag);
+  if (call->positional < 4) {
+    reason = "the MemRef gives no address (an allocation the author declared, not yet placed)";
+  } else if (call->kids[1]->kind != N_NAME && call->kids[1]->kind != N_STR) {
+    reason = "its base `%s` is neither a name nor a string";
+    culprit = call->kids[1];
+  }
+  const mm_node *slots = reason ? NULL : keyword_value(src, call, "slots");
+  mm_int_result r_size = reason ? MM_INT_NONE : mm__usable_integer(src, call->kids[3], &out->size);
+  mm_int_result r_slots = slots ? mm__usable_integer(src, slots, &out->slots) : MM_INT_OK;
+  mm_int_result r_off = reason ? MM_INT_NONE : mm__usable_integer(src, call->kids[2], &out->offset);
+  int64_t k;
+  bool constant_index = index && mm__usable_integer(src, index, &k) == MM_INT_OK;
+  if (reason) {
+  } else if (r_size == MM_INT_NONE) {
+    reason = "its size `%s` is not an integer";
+    culprit = call->kids[3];
+  } else if (r_slots == MM_INT_NONE || out->slots < 1) {
+    reason = "its slots= `%s` is not a positive integer";
+    culprit = slots;
+  } else if (r_off == MM_INT_NONE && out->slots > 1 && index && !constant_index) {
+    /* One of N slots picked at run time: it may be any of them. */
+    out->runtime = true;
+    out->offset = 0;
+    r_off = constant_part(src, call->kids[2], 1, &out->offset);
+  } else if (r_off == MM_INT_NONE) {
+    reason = "its offset `%s` is an expression, not an address";
+    culprit = call->kids[2];
+  }
+  if (reason) {
+    const char *text = culprit == call ? "" : snippet(mm__argument_text(src, culprit), arena);
+    char *message = text ? format_reason(arena, reason, text) : NULL;
+    if (!message) mm__diag_set(diag, MM_ERR_NO_MEMORY, call->line, "out of memory");
+    *why = message;
+    return false;
+  }
+  out->base = call->kids[1];
+  out->beyond_exact = r_off == MM_INT_RANGE || r_size == MM_INT_RANGE || r_slots == MM_INT_RANGE;
+  if (out->runtime && !out->beyond_exact) { /* the slots' bytes together */
+    out->beyond_exact = out->size > MM_MAX_EXACT_INTEGER / out->slots;
+    if (!out->beyond_exact) out->size *= out->slots;
+  }
+  return true;
 }
 
 /* `<...>.Mem.<Space>`: a dotted name (names and attributes only, as
  * upstream reads them: `Mem.Vec` counts, `f().Mem.Vec` does not) whose
- * next to last part is `Mem` (#21 item 7). */
+ * next to last part is `Mem`. */
 static bool is_space_attribute(const char *src, const mm_node *node) {
   size_t parts;
   return node->kind == N_ATTRIBUTE && is_dotted(node, &parts) &&
          node_text_is(src, node->kids[0], "Mem");
 }
 
-/* Breadth-first, as ast.walk: the first usable MemRef and the first space. */
-static bool find_memref_and_space(const char *src, const mm_node *root, memref *ref,
-                                  const mm_node **space, mm_diag *diag) {
+typedef struct walk_item {
+  const mm_node *node, *parent;
+} walk_item;
+
+/* The subscript `call[index]` when `parent` applies one to `node`. */
+static const mm_node *index_of(const mm_node *node, const mm_node *parent) {
+  return parent && parent->kind == N_SUBSCRIPT && parent->kids[0] == node ? parent->kids[1] : NULL;
+}
+
+/* Breadth-first, as ast.walk: the first usable MemRef and the first
+ * space; `*why` says why the first MemRef met gave no address, when no
+ * later one did. False on an error in `diag`. */
+static bool find_memref_and_space(const char *src, const mm_node *root, mm_arena *arena,
+                                  memref *ref, bool *found_ref, const mm_node **space,
+                                  const char **why, mm_diag *diag) {
   mm_vec queue;
-  mm__vec_init(&queue, sizeof(const mm_node *));
-  bool found_ref = false;
+  mm__vec_init(&queue, sizeof(walk_item));
+  *found_ref = false;
   *space = NULL;
-  mm__vec_push_ptr(&queue, root);
-  for (size_t head = 0; head < queue.len && !(found_ref && *space); head++) {
-    const mm_node *node = ((const mm_node **)queue.items)[head];
-    if (!found_ref && usable_memref(src, node, ref)) found_ref = true;
+  *why = NULL;
+  walk_item *first = mm__vec_push(&queue);
+  if (first) *first = (walk_item){root, NULL};
+  for (size_t head = 0; head < queue.len && !(*found_ref && *space); head++) {
+    walk_item item = ((const walk_item *)queue.items)[head];
+    const mm_node *node = item.node;
+    const char *unusable;
+    if (!*found_ref) {
+      *found_ref =
+          usable_memref(src, node, index_of(node, item.parent), arena, ref, &unusable, diag);
+      if (!*why) *why = unusable;
+    }
     if (!*space && is_space_attribute(src, node)) *space = node;
-    for (uint32_t i = 0; i < node->count; i++)
-      mm__vec_push_ptr(&queue, node->kids[i]);
+    for (uint32_t i = 0; i < node->count; i++) {
+      walk_item *next = mm__vec_push(&queue);
+      if (next) *next = (walk_item){node->kids[i], node};
+    }
   }
-  bool ok = !queue.failed;
+  bool ok = !queue.failed && !mm__diag_failed(diag);
   if (queue.failed) mm__diag_set(diag, MM_ERR_NO_MEMORY, root->line, "out of memory");
   mm__vec_free(&queue);
-  return ok && found_ref && *space;
+  return ok;
 }
 
 /* --------------------------------------------------- shape and dtype */
@@ -335,32 +559,68 @@ static void read_dtype(const char *src, mm_node *const *elements, uint32_t count
   }
 }
 
-bool mm__tile_from_annotation(const char *src, const mm_node *annotation, mm_arena *arena,
-                              mm_tile_fields *out, mm_diag *diag) {
+/* `mem_<space>_<id>`, the name the older form's alloc line binds. */
+static char *legacy_base(const memref *ref, mm_arena *arena) {
+  char text[64];
+  int width = ref->legacy_space.len < 24 ? (int)ref->legacy_space.len : 24;
+  size_t n = (size_t)snprintf(text, sizeof text, "mem_%.*s_%lld", width, ref->legacy_space.text,
+                              (long long)ref->legacy_id);
+  for (size_t i = 4; i < n && i < 4 + ref->legacy_space.len; i++)
+    if (text[i] >= 'A' && text[i] <= 'Z') text[i] = (char)(text[i] - 'A' + 'a');
+  return mm__arena_strndup(arena, text, n < sizeof text ? n : sizeof text - 1);
+}
+
+/* The slot fields of a tile read from `ref`. */
+static void read_slots(const char *src, const memref *ref, mm_tile_fields *out) {
+  out->slot_count = 0;
+  out->slot_size = 0;
+  out->slot_index = (mm_str){"", 0};
+  out->slot_runtime = false;
+  if (ref->slots <= 1) return;
+  out->slot_count = ref->slots > UINT32_MAX ? UINT32_MAX : (uint32_t)ref->slots;
+  out->slot_size = ref->runtime ? ref->size / ref->slots : ref->size;
+  out->slot_runtime = ref->runtime;
+  if (ref->index) out->slot_index = mm__argument_text(src, ref->index);
+}
+
+mm_tile_result mm__tile_from_annotation(const char *src, const mm_node *annotation, mm_arena *arena,
+                                        mm_tile_fields *out, mm_diag *diag) {
   if (annotation->kind != N_SUBSCRIPT || !mm__is_dotted_ending(src, annotation->kids[0], "Tile"))
-    return false;
-  memref ref;
+    return MM_TILE_NONE;
+  memref ref = {0};
+  bool found_ref;
   const mm_node *space;
-  if (!find_memref_and_space(src, annotation, &ref, &space, diag)) return false;
-  if (node_text_is(src, space, "DDR")) return false; /* off-chip: not a tile */
+  const char *why;
+  if (!find_memref_and_space(src, annotation, arena, &ref, &found_ref, &space, &why, diag))
+    return MM_TILE_NONE;
+  /* The older MemRef names its space itself (usable or not). */
+  mm_str space_text = space ? (mm_str){src + space->start, space->len} : ref.legacy_space;
+  if (!space_text.text || (space_text.len == 3 && memcmp(space_text.text, "DDR", 3) == 0))
+    return MM_TILE_NONE; /* no space, or off-chip: not a tile */
+  out->space = space_text;
+  if (!found_ref) {
+    out->skip_reason = why;
+    return why ? MM_TILE_SKIPPED : MM_TILE_NONE;
+  }
   if (ref.beyond_exact) return report_range(ref.call, "a MemRef offset or size", diag);
-  out->space.text = src + space->start;
-  out->space.len = space->len;
-  out->base = ref.base->kind == N_NAME
+  out->skip_reason = NULL;
+  out->base = !ref.base ? legacy_base(&ref, arena)
+              : ref.base->kind == N_NAME
                   ? mm__arena_strndup(arena, src + ref.base->start, ref.base->len)
                   : mm__string_value(src, ref.base, arena);
   out->offset = ref.offset;
   out->size = ref.size;
+  read_slots(src, &ref, out);
   const mm_node *slice = annotation->kids[1];
   mm_node *const *elements = slice->kind == N_TUPLE ? slice->kids : &annotation->kids[1];
   uint32_t count = slice->kind == N_TUPLE ? slice->count : 1;
   if (!out->base || (count && !read_shape(src, elements[0], arena, out, diag))) {
     if (!mm__diag_failed(diag))
       mm__diag_set(diag, MM_ERR_NO_MEMORY, annotation->line, "out of memory");
-    return false;
+    return MM_TILE_NONE;
   }
   read_dtype(src, elements, count, out);
-  return true;
+  return MM_TILE_OK;
 }
 
 char *mm__value_op(const char *src, const mm_node *value, mm_arena *arena) {

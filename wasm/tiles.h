@@ -31,6 +31,17 @@ typedef struct mm_tile_fields {
   int64_t *shape;
   uint32_t shape_len;
   mm_str dtype; /* into the source, or empty */
+  /* A MemRef of an N-slot allocation (`slots=N`, N > 1; model.md,
+   * "Slots"): slot_count N and slot_size the MemRef's size; slot_index
+   * the subscript as written (empty: none). With a runtime index,
+   * offset and size above cover every slot it can select. */
+  uint32_t slot_count;
+  int64_t slot_size;
+  mm_str slot_index;
+  bool slot_runtime;
+  /* MM_TILE_SKIPPED: why the MemRef gives no address (NUL-terminated,
+   * static or in the arena). */
+  const char *skip_reason;
 } mm_tile_fields;
 
 /* A tile binding read straight from the bytes (the fast path's), as the
@@ -48,11 +59,18 @@ typedef struct mm_tile_binding {
   uint32_t op_start, op_len;       /* the value's called dotted name, without `pl.` */
 } mm_tile_binding;
 
-/* Whether `annotation` is a tile annotation with on-chip memory; fills
- * `out` (copies in `arena`). A number out of the exactly representable
- * range (|n| > 2^53) is an error in `diag`: JSON readers could not hold it. */
-bool mm__tile_from_annotation(const char *src, const mm_node *annotation, mm_arena *arena,
-                              mm_tile_fields *out, mm_diag *diag);
+/* What an annotation says of a tile. */
+typedef enum mm_tile_result {
+  MM_TILE_NONE,   /* no tile: not `.Tile[...]`, no space, DDR, no MemRef (or an error) */
+  MM_TILE_OK,     /* a tile with on-chip memory: `out` is filled */
+  MM_TILE_SKIPPED /* on-chip, but no MemRef gives an address: out->skip_reason, out->space */
+} mm_tile_result;
+
+/* Reads `annotation` as a tile annotation; fills `out` (copies in
+ * `arena`). A number out of the exactly representable range (|n| > 2^53)
+ * is an error in `diag` (MM_TILE_NONE): JSON readers could not hold it. */
+mm_tile_result mm__tile_from_annotation(const char *src, const mm_node *annotation, mm_arena *arena,
+                                        mm_tile_fields *out, mm_diag *diag);
 
 /* How an integer argument reads. */
 typedef enum mm_int_result { MM_INT_NONE, MM_INT_OK, MM_INT_RANGE } mm_int_result;
@@ -65,6 +83,10 @@ mm_int_result mm__usable_integer(const char *src, const mm_node *node, int64_t *
 /* The value of a (possibly implicitly concatenated) string constant, its
  * escapes decoded, copied into `arena`; NULL when out of memory. */
 char *mm__string_value(const char *src, const mm_node *node, mm_arena *arena);
+
+/* The text of `node`, an argument or a subscript's index in a statement
+ * the parser accepted, as written (parentheses that open it included). */
+mm_str mm__argument_text(const char *src, const mm_node *node);
 
 /* `op` of an assignment's value: the called dotted name without a leading
  * "pl."; empty when the value is not a call of a dotted name. Allocated in

@@ -23,6 +23,7 @@ mm_window_call mm__window_call_kind(const char *text, size_t len) {
   if (span_is(text, len, "import_peer_buffer")) return MM_WINDOW_CALL_IMPORT;
   if (span_is(text, len, "aic_initialize_pipe") || span_is(text, len, "aiv_initialize_pipe"))
     return MM_WINDOW_CALL_PIPE;
+  if (span_is(text, len, "alloc")) return MM_WINDOW_CALL_ALLOC;
   return MM_WINDOW_CALL_NONE;
 }
 
@@ -135,7 +136,8 @@ bool mm__window_read(mm_window_reading *r, const char *src, const mm_node *targe
   if (callee->kind != N_ATTRIBUTE || !mm__dotted_last(src, callee).text) return true;
   bool ok = true;
   switch (mm__window_call_kind(src + callee->start, callee->len)) {
-  case MM_WINDOW_CALL_NONE: return true;
+  case MM_WINDOW_CALL_NONE:
+  case MM_WINDOW_CALL_ALLOC: return true;
   case MM_WINDOW_CALL_RESERVE: ok = read_reserve(r, src, target, call, line, arena, diag); break;
   case MM_WINDOW_CALL_IMPORT: ok = read_import(r, src, call, line, arena); break;
   case MM_WINDOW_CALL_PIPE: ok = read_pipe(r, src, call, arena, diag); break;
@@ -312,6 +314,48 @@ static bool collect_space(const mm_function *fn, const char *space, interval_set
   return interval_set_sort(boxes) && interval_set_sort(windows);
 }
 
+/* Takes `index` out of a list of `*listed`, in place. */
+static void unlist(uint32_t *list, uint32_t *listed, uint32_t index) {
+  for (uint32_t i = 0; i < *listed; i++)
+    if (list[i] == index) {
+      memmove(list + i, list + i + 1, (*listed - i - 1) * sizeof *list);
+      (*listed)--;
+      return;
+    }
+}
+
+/* A pinned allocation holds its own tiles: a box inside the allocation
+ * it belongs to shares no bytes with it in the sense of a conflict. Takes
+ * such pairs out of both sides' counts and lists. */
+static bool excuse_own_tiles(mm_function *fn, const interval_set *windows) {
+  mm_names owners = {0}; /* a pinned window's base -> its index */
+  bool ok = true, any = false;
+  for (size_t i = 0; i < windows->count && ok; i++) {
+    const mm_window *w = &fn->windows[windows->items[i].index];
+    if (w->kind != MM_WINDOW_PINNED || !w->owner) continue;
+    bool added;
+    mm_name_entry *e = mm__names_upsert(&owners, w->owner, strlen(w->owner), &added);
+    ok = e != NULL;
+    if (ok) e->value[0] = windows->items[i].index;
+    any = true;
+  }
+  for (size_t b = 0; b < fn->box_count && ok && any; b++) {
+    mm_box *box = &fn->boxes[b];
+    const mm_tile *t = box->tile;
+    const mm_name_entry *e = mm__names_find(&owners, t->base, strlen(t->base));
+    if (!e || t->size <= 0) continue;
+    mm_window *w = &fn->windows[e->value[0]];
+    if (w->space != t->space || t->offset >= w->base + w->size || t->offset + t->size <= w->base)
+      continue;
+    w->partner_total--;
+    unlist(w->partners, &w->partner_count, (uint32_t)b);
+    box->window_partner_total--;
+    unlist(box->window_partners, &box->window_partner_count, e->value[0]);
+  }
+  mm__names_free(&owners);
+  return ok;
+}
+
 /* Boxes and windows sharing bytes, each side listing the other. */
 static bool find_conflicts(mm_function *fn, const interval_set *boxes, const interval_set *windows,
                            mm_arena *arena) {
@@ -332,7 +376,7 @@ static bool find_conflicts(mm_function *fn, const interval_set *boxes, const int
     box->window_partner_count = listed;
     box->window_partner_total = total;
   }
-  return true;
+  return excuse_own_tiles(fn, windows);
 }
 
 /* Windows sharing bytes with one before them (by base): each notes one;

@@ -320,7 +320,8 @@ static size_t read_lines_both_ways(const char *text, size_t len) {
 }
 
 /* Lines `name: annotation = value` on one line whose value is no call
- * of reserved windows (those go the general way): the fast path's. */
+ * of reserved windows or allocations (those go the general way): the
+ * fast path's. */
 static size_t one_line_annotated(const char *text, size_t len) {
   size_t count = 0;
   char line[4096];
@@ -333,7 +334,7 @@ static size_t one_line_annotated(const char *text, size_t len) {
     const char *s = line + strspn(line, " ");
     size_t name = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
     if (name && s[name] == ':' && s[name + 1] == ' ' && strstr(s, " = ") &&
-        !strstr(s, "reserve_buffer(") && !strstr(s, "import_peer_buffer("))
+        !strstr(s, "reserve_buffer(") && !strstr(s, "import_peer_buffer(") && !strstr(s, ".alloc("))
       count++;
   }
   return count;

@@ -82,21 +82,19 @@ static void tile_element(skim *k, void *context, uint32_t index, const summary *
     t->space_start = e->last_start;
     t->space_len = e->last_len;
   }
-  if (!t->has_ref && e->form == F_CALL && e->parts >= 2 && e->positional >= 3 &&
+  if (!t->has_ref && e->form == F_CALL && e->parts >= 2 &&
       span_is(k, e->last_start, e->last_len, "MemRef")) {
     const arg_fact *a = e->args;
-    if (a[0].base == B_UNSURE) {
+    if (e->positional < 3 || e->keywords || a[0].base == B_NONE || a[0].base == B_UNSURE ||
+        a[1].usable != I_OK || a[2].usable != I_OK) {
+      /* Slots, no address, an expression, an integer past 2^53: tiles.c
+       * reads them (a tile it places, or lists as skipped). */
       t->unsure = true;
-    } else if (a[0].base != B_NONE) {
-      if (a[1].usable == I_RANGE || a[2].usable == I_RANGE || a[1].usable == I_UNSURE ||
-          a[2].usable == I_UNSURE) {
-        t->unsure = true; /* the general way reports the range */
-      } else if (a[1].usable == I_OK && a[2].usable == I_OK) {
-        t->has_ref = true;
-        t->base = a[0];
-        t->offset = a[1].usable_value;
-        t->size = a[2].usable_value;
-      }
+    } else {
+      t->has_ref = true;
+      t->base = a[0];
+      t->offset = a[1].usable_value;
+      t->size = a[2].usable_value;
     }
   }
 }
@@ -226,6 +224,7 @@ static bool take_keyword_name(skim *k, bool *keyword) {
 static bool scan_arguments(skim *k, summary *call) {
   bool keywords = false;
   call->positional = 0;
+  call->keywords = false;
   if (peek(k) == ')') {
     k->pos++;
     return true;
@@ -237,7 +236,7 @@ static bool scan_arguments(skim *k, summary *call) {
     if (!keyword && keywords) return false; /* positional after keyword */
     if (!mm__skim_expression(k, &arg, NULL)) return false;
     if (keyword) {
-      keywords = true;
+      keywords = call->keywords = true;
     } else {
       if (call->positional < 3) call->args[call->positional] = arg_fact_of(k, &arg);
       call->positional++;

@@ -42,6 +42,7 @@ typedef struct summary {
   bool range;
   uint32_t str_start, str_len; /* F_STR: the body */
   uint32_t positional;         /* F_CALL */
+  bool keywords;               /* F_CALL: a keyword argument given */
   arg_fact args[3];
   uint8_t shape; /* F_LIST: int_fact of the elements read so far */
   int64_t dims[MM_SKIM_MAX_DIMS];
@@ -207,10 +208,11 @@ static inline size_t binary_operator(const skim *k) {
 }
 
 /* An attribute's name s[start, end) after a dot: notes a reserved
- * window's call (by its length first: the names are 14, 18 or 19 bytes). */
+ * window's or an allocation's call (by its length first: the names are 5,
+ * 14, 18 or 19 bytes). */
 static inline void note_attribute(skim *k, size_t start, size_t end) {
   size_t n = end - start;
-  if ((n == 14 || n == 18 || n == 19) &&
+  if ((n == 5 || n == 14 || n == 18 || n == 19) &&
       mm__window_call_kind((const char *)k->s + start, n) != MM_WINDOW_CALL_NONE)
     k->window_call = true;
 }
