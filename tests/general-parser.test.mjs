@@ -7,3 +7,4 @@ await import('./rules.test.mjs');
 await import('./windows.test.mjs');
 await import('./insight.test.mjs');
 await import('./identifiers.test.mjs');
+await import('./pypto-forms.test.mjs');

@@ -45,7 +45,16 @@ export function run(args, { command = cli, cwd = root, env = {}, input } = {}) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** Every `<name>.py` in the corpus that has a `<name>.expected.json`. */
+/** Corpus dumps the upstream tool refuses and this model reads on purpose,
+ * and why (docs/model.md §2a): the tests hold them to what the model does
+ * instead. */
+export const DEPARTURES = new Map([
+  ['real/qwen3_32b_decode__13_after_AllocateMemoryAddr.py',
+    'printed before 2026-03-12: `tile_view=` inside a type\'s brackets, `<unsupported IRNode type>`, an empty block, the older MemRef form'],
+]);
+
+/** Every `<name>.py` in the corpus that has a `<name>.expected.json`
+ * (`departure`: why the model reads one the upstream tool refuses). */
 export function corpusDumps() {
   const found = [];
   const walk = (dir) => {
@@ -56,7 +65,8 @@ export function corpusDumps() {
         const expected = path.slice(0, -3) + '.expected.json';
         try {
           statSync(expected);
-          found.push({ dump: path, expected, name: path.slice(corpus.length + 1) });
+          const name = path.slice(corpus.length + 1);
+          found.push({ dump: path, expected, name, departure: DEPARTURES.get(name) });
         } catch {
           /* a dump inside a case folder: checked through the folder */
         }

@@ -92,9 +92,11 @@ describe('getting a dump in', () => {
   });
 
   test('a refused dump shows its message and line in place of the map; the next drop works', async () => {
-    const page = await pageWith([fixture('real/qwen3_32b_decode__13_after_AllocateMemoryAddr.py')]);
+    const broken = fixture('real/vector_division.py', 'broken.py');
+    broken.text = broken.text.replace(/\n/, '\nx = = 1\n');
+    const page = await pageWith([broken]);
     const message = await page.locator('#message').innerText();
-    assert.match(message, /Cannot show qwen3_32b_decode__13_after_AllocateMemoryAddr\.py, line 195/);
+    assert.match(message, /Cannot show broken\.py, line 2/);
     assert.match(message, /invalid syntax/);
     assert.equal(await page.locator('#cards').isVisible(), false);
     await drop(page, [fixture('real/pa3__12_after_AllocateMemoryAddr.py')]);
@@ -103,6 +105,20 @@ describe('getting a dump in', () => {
     await drop(page, [fixture('real/vector_division.py')]);
     await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
     assert.equal(await page.locator('#message').isVisible(), false);
+    await finish(page);
+  });
+
+  test('what only the printer writes is listed above the cards, and goes with the next drop', async () => {
+    const page = await pageWith([fixture('real/qwen3_32b_decode__13_after_AllocateMemoryAddr.py')]);
+    const notes = page.locator('#notes');
+    assert.equal(await notes.isVisible(), true);
+    const items = await notes.locator('li').allInnerTexts();
+    assert.deepEqual(items.map((t) => t.replace(/:.*/, '')), ['line 195 (and 5 more)', 'line 195 (and 5 more)', 'line 351']);
+    assert.match(items[1], /<unsupported IRNode type>/);
+    assert.equal(await page.locator('.card').count(), 3);
+    await drop(page, [fixture('real/vector_division.py')]);
+    await page.waitForFunction(() => document.getElementById('summary').textContent.includes('vector_division'));
+    assert.equal(await notes.isVisible(), false);
     await finish(page);
   });
 

@@ -517,7 +517,7 @@ describe('refusals', () => {
     const cases = [
       ['x = (1,\ny = 2\n', 1, /was never closed/],
       ['def f(:\n  pass\n', 1, /invalid syntax/],
-      ['if x:\npass\n', 2, /expected an indented block after 'if' statement on line 1/],
+      ['def f():\npass\n', 2, /expected an indented block after function definition on line 1/],
       ['x = 1\n  y = 2\n', 2, /unexpected indent/],
       ['s = """abc\n\n', 1, /unterminated triple-quoted string/],
       ['x = 1 +\n', 1, /invalid syntax/],

@@ -98,10 +98,40 @@ def integer(node):
     return None
 
 
+def constant_terms(node):
+    """The sum of the integer terms of a top-level `+`/`-` chain (the address a runtime slot index adds to)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+        right = constant_terms(node.right)
+        return constant_terms(node.left) + (right if isinstance(node.op, ast.Add) else -right)
+    value = integer(node)
+    return value if value is not None else 0
+
+
+def keyword(call, name):
+    found = None
+    for kw in call.keywords:
+        if kw.arg == name:
+            found = kw.value
+    return found
+
+
 def memref(annotation):
-    """(base, offset, size) of the first readable `.MemRef` call, breadth-first."""
+    """The first readable `.MemRef` call, breadth-first: (base, offset, size, slots), where slots is
+    None or (count, slot size, index text, runtime). Else (None, met): met says a MemRef was there."""
+    parents = {id(child): node for node in ast.walk(annotation) for child in ast.iter_child_nodes(node)}
+    met = False
     for node in ast.walk(annotation):
-        if not (isinstance(node, ast.Call) and ends_with(node.func, "MemRef") and len(node.args) >= 3):
+        if not (isinstance(node, ast.Call) and ends_with(node.func, "MemRef")):
+            continue
+        met = True
+        legacy = dotted(node.args[0]) if node.args else None
+        if legacy is not None and len(legacy) >= 2 and legacy[-2] == "MemorySpace" and len(node.args) >= 4:
+            # The older form (space, address, size, id): its buffer is `mem_<space>_<id>`.
+            address, size, ident = (integer(a) for a in node.args[1:4])
+            if address is None or size is None or ident is None or address == -1:
+                continue
+            return f"mem_{legacy[-1].lower()}_{ident}", address, size, None, legacy[-1]
+        if len(node.args) < 3:
             continue
         base_node, offset, size = node.args[0], integer(node.args[1]), integer(node.args[2])
         if isinstance(base_node, ast.Name):
@@ -110,10 +140,23 @@ def memref(annotation):
             base = base_node.value
         else:
             continue
-        if offset is None or size is None:
+        count_node = keyword(node, "slots")
+        count = 1 if count_node is None else integer(count_node)
+        if size is None or count is None or count < 1:
             continue
-        return base, offset, size
-    return None
+        parent = parents.get(id(node))
+        index = parent.slice if isinstance(parent, ast.Subscript) and parent.value is node else None
+        runtime = False
+        if offset is None:
+            if count < 2 or index is None or integer(index) is not None:
+                continue
+            offset, runtime = constant_terms(node.args[1]), True
+        slots = None
+        if count > 1:
+            text = ast.get_source_segment(SOURCE[0], index) if index is not None else None
+            slots = (count, size, text, runtime)
+        return base, offset, size * count if runtime else size, slots, None
+    return None, met
 
 
 def space_of(annotation):
@@ -149,18 +192,23 @@ def dtype_of(items):
 
 
 def tile_fields(annotation):
-    """The tile an annotation describes (fields but name, op, lines), else None."""
+    """The tile an annotation describes (fields but name, op, lines); "skipped" when it is on-chip
+    but no MemRef gives an address; else None."""
     if not (isinstance(annotation, ast.Subscript) and ends_with(annotation.value, "Tile")):
         return None
     ref, space = memref(annotation), space_of(annotation)
-    if ref is None or space is None or space == "DDR":
-        return None  # no address, or off-chip memory
+    if space is None and ref[0] is not None:
+        space = ref[4]  # the older form names its space in the MemRef
+    if space is None or space == "DDR":
+        return None  # off-chip memory
+    if ref[0] is None:
+        return "skipped" if ref[1] else None
     items = subscript_items(annotation)
     shape = shape_of(items)
     if any(abs(v) > INT_LIMIT for v in [ref[1], ref[2], *shape]):
         raise Refusal("limit", f"an integer on line {annotation.lineno} is beyond 2^53", annotation.lineno)
     return {"space": space, "base": ref[0], "offset": ref[1], "size": ref[2],
-            "shape": shape, "dtype": dtype_of(items)}
+            "shape": shape, "dtype": dtype_of(items), "slots": ref[3]}
 
 
 def op_of(value):
@@ -208,13 +256,16 @@ def parameters(fn):
 def collect_tiles(fn):
     """name -> tile, in order of first binding (parameters, then breadth-first)."""
     tiles = {}
+    skipped = []  # on-chip tiles whose MemRef gives no address: listed, never drawn
     bindings = []  # (name, first, last) of every annotated binding, tile or not
     for p in parameters(fn):
         if p.annotation is None:
             continue
         bindings.append((p.arg, p.lineno, p.end_lineno))  # annotated, so a binding (docs do not say)
         fields = tile_fields(p.annotation)
-        if fields and p.arg not in tiles:
+        if fields == "skipped":
+            skipped.append(p.arg)
+        elif fields and p.arg not in tiles:
             tiles[p.arg] = dict(name=p.arg, **fields, op="param", start=p.lineno, end=p.end_lineno)
     reads = {}  # name -> lines where Python's parser marks it a load
     for node in ast.walk(fn):  # breadth-first: shallower first, then source order
@@ -225,7 +276,9 @@ def collect_tiles(fn):
             name = node.target.id
             bindings.append((name, node.lineno, node.end_lineno))
             fields = tile_fields(node.annotation)
-            if fields and name not in tiles:
+            if fields == "skipped":
+                skipped.append(name)
+            elif fields and name not in tiles:
                 tiles[name] = dict(name=name, **fields, op=op_of(node.value),
                                    start=node.lineno, end=node.end_lineno)
     # Every annotated binding of a tile's name grows it, even one with no tile (#21 item 1).
@@ -236,7 +289,7 @@ def collect_tiles(fn):
         lines = reads.get(name)
         if lines:
             grow(tile, min(lines), max(lines))
-    return list(tiles.values())
+    return list(tiles.values()), skipped
 
 
 def grow(tile, first, last):
@@ -249,7 +302,8 @@ def grow(tile, first, last):
 def make_boxes(tiles):
     slots = {}
     for t in tiles:  # dicts keep the order slots first appear
-        slots.setdefault((t["space"], t["base"], t["offset"], t["size"]), []).append(t)
+        index = t["slots"][2] if t["slots"] else None  # ping and pong of one allocation: two boxes
+        slots.setdefault((t["space"], t["base"], t["offset"], t["size"], index), []).append(t)
     boxes = []
     for members in slots.values():
         run, reach = [], None
@@ -273,7 +327,7 @@ def box_of(run, end):
             "offset": first["offset"], "size": first["size"], "shape": first["shape"],
             "dtype": first["dtype"], "op": first["op"], "start": first["start"],
             "end": end, "aliases": [t["name"] for t in run[1:]],
-            "view": False, "conflict": False}
+            "view": False, "conflict": False, "slots": first["slots"]}
 
 
 def mark_overlaps(boxes):
@@ -287,6 +341,8 @@ def mark_overlaps(boxes):
             if not (bytes_meet and lines_meet):
                 continue
             if a["base"] == b["base"]:
+                if a["slots"] or b["slots"]:
+                    continue  # slots of one allocation: neither views nor conflicts
                 (a if a["size"] < b["size"] else b)["view"] = True  # equal: the later one
             else:
                 a["conflict"] = b["conflict"] = True
@@ -304,15 +360,25 @@ def make_spaces(boxes, capacity):
     return out
 
 
-def unallocated(tiles):
-    """Some space holds two or more bases and every base's lowest offset is 0."""
-    lowest = {}
+def unallocated(tiles, dump_name):
+    """Whether the function's tiles have no addresses yet: every tile at 0 with two bases in a space
+    (upstream's test), or, in a dump not written after AllocateMemoryAddr itself, a space whose two or
+    more bases each start at 0."""
+    lowest, holds = {}, set()
     for t in tiles:
         key = (t["space"], t["base"])
         lowest[key] = min(lowest.get(key, t["offset"]), t["offset"])
+        if t["size"] > 0:
+            holds.add(key)  # a base of zero-size tiles shares no bytes
     per_space = {}
-    for (space, _), low in lowest.items():
-        per_space.setdefault(space, []).append(low)
+    for key, low in lowest.items():
+        if key in holds:
+            per_space.setdefault(key[0], []).append(low)
+    shared = any(len(lows) >= 2 for lows in per_space.values())
+    if shared and all(t["offset"] == 0 for t in tiles):
+        return True
+    if dump_name.split("_after_")[-1].split(".")[0] == "AllocateMemoryAddr" and "_after_" in dump_name:
+        return False
     return any(len(lows) >= 2 and all(low == 0 for low in lows) for lows in per_space.values())
 
 
@@ -323,13 +389,108 @@ def split_lines(text):
     return re.split(r"\r\n|\r|\n", text)
 
 
+SOURCE = [""]  # the text being read (as rewritten below), for the source of a slot index
+EMPTY_BLOCK = re.compile(r"expected an indented block after '(for|while|with|if|elif|else)' statement")
+VIEW_KEYWORDS = {"tile_view", "tensor_view"}
+KEYWORD_SUFFIX = "__printed_keyword"
+
+
+def rewrite_printed(text):
+    """What only PyPTO's printer writes (docs/model.md §2a), rewritten to Python that reads the
+    same, columns kept where it can: `<unsupported IRNode type>` as `...`, `tile_view=` inside a
+    subscript's brackets as blanks, a keyword after a dot as a name (renamed back after parsing)."""
+    import io
+    import keyword
+    import tokenize
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return text
+    lines = text.splitlines(keepends=True)
+    edits = []  # (row, col, end_col, replacement), applied right to left
+    brackets = []
+    for i, t in enumerate(tokens):
+        if t.type == tokenize.OP and t.string in "([{":
+            brackets.append(t.string)
+        elif t.type == tokenize.OP and t.string in ")]}" and brackets:
+            brackets.pop()
+        words = [x.string for x in tokens[i:i + 5]]
+        if words == ["<", "unsupported", "IRNode", "type", ">"] and tokens[i + 4].start[0] == t.start[0]:
+            end = tokens[i + 4].end[1]
+            edits.append((t.start[0], t.start[1], end, "..." + " " * (end - t.start[1] - 3)))
+        elif (t.type == tokenize.NAME and t.string in VIEW_KEYWORDS and brackets and brackets[-1] == "["
+              and i + 1 < len(tokens) and tokens[i + 1].string == "="):
+            edits.append((t.start[0], t.start[1], tokens[i + 1].end[1], " " * (tokens[i + 1].end[1] - t.start[1])))
+        elif t.type == tokenize.NAME and keyword.iskeyword(t.string) and i and tokens[i - 1].string == ".":
+            edits.append((t.start[0], t.start[1], t.end[1], t.string + KEYWORD_SUFFIX))
+    for row, col, end, new in sorted(edits, reverse=True):
+        line = lines[row - 1]
+        lines[row - 1] = line[:col] + new + line[end:]
+    return "".join(lines)
+
+
+def fill_empty_block(text, error):
+    """`pass` after the colon ending the header before `error`'s line (an empty block the printer
+    wrote), or None when the error is another."""
+    import io
+    import tokenize
+    if not EMPTY_BLOCK.match(error.msg or ""):
+        return None
+    colon = None
+    try:
+        for t in tokenize.generate_tokens(io.StringIO(text).readline):
+            if t.start[0] >= error.lineno:
+                break
+            if t.type == tokenize.OP and t.string == ":":
+                colon = t
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        pass
+    if colon is None:
+        return None
+    lines = text.splitlines(keepends=True)
+    row, col = colon.end
+    lines[row - 1] = lines[row - 1][:col] + " pass" + lines[row - 1][col:]
+    return "".join(lines)
+
+
+def parse_printed(data):
+    """ast.parse of the dump, reading what only PyPTO's printer writes as the core does."""
+    try:
+        return ast.parse(data)
+    except SyntaxError as first:
+        try:
+            text = data.decode("utf-8").removeprefix("\ufeff")
+        except UnicodeDecodeError:
+            raise first from None
+        text = rewrite_printed(text)
+        for _ in range(10000):
+            try:
+                module = ast.parse(text)
+                break
+            except SyntaxError as e:
+                filled = fill_empty_block(text, e)
+                if filled is None:
+                    raise
+                text = filled
+        for node in ast.walk(module):
+            if isinstance(node, ast.Attribute) and node.attr.endswith(KEYWORD_SUFFIX):
+                node.attr = node.attr[:-len(KEYWORD_SUFFIX)]
+        SOURCE[0] = text
+        PRINTED[0] = True
+        return module
+
+
+PRINTED = [False]  # the text was rewritten: SOURCE holds it
+
+
 def model_of_source(data, dump_name="dump.py", backend=None):
     """The model of a dump's bytes, or the refusal."""
+    PRINTED[0] = False
     refused = refuse_bytes(data)
     if refused:
         return refused
     try:
-        module = ast.parse(data)
+        module = parse_printed(data)
     except SyntaxError as e:
         return {"error": "syntax", "line": e.lineno, "message": e.msg}
     except ValueError as e:
@@ -341,7 +502,11 @@ def model_of_source(data, dump_name="dump.py", backend=None):
     if refused:
         return refused
     try:
-        return build_model(module, split_lines(text), dump_name, backend)
+        source_lines = split_lines(text)
+        if not PRINTED[0]:
+            SOURCE[0] = text
+        PRINTED[0] = False
+        return build_model(module, source_lines, dump_name, backend)
     except Refusal as r:
         return r.result
 
@@ -353,10 +518,10 @@ def build_model(module, lines, dump_name, backend):
         ftype = function_type(fn)
         if ftype not in COMPUTE_TYPES:
             continue
-        tiles = collect_tiles(fn)
-        if not tiles:
+        tiles, skipped = collect_tiles(fn)
+        if not tiles and not skipped:
             continue
-        if unallocated(tiles):
+        if unallocated(tiles, dump_name):
             stale.append(fn.name)
         src_start = fn.decorator_list[0].lineno if fn.decorator_list else fn.lineno
         src_end = fn.body[-1].end_lineno
@@ -364,7 +529,7 @@ def build_model(module, lines, dump_name, backend):
         functions.append({"name": fn.name, "ftype": ftype, "src_start": src_start, "src_end": src_end,
                           "source": lines[src_start - 1:src_end],
                           "spaces": make_spaces(boxes, capacity), "boxes": boxes})
-    if not functions:
+    if not any(f["boxes"] for f in functions):
         return {"error": "no_tiles"}
     if stale:
         return {"error": "unallocated", "functions": stale}
