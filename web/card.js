@@ -4,7 +4,7 @@
 import { clear, el } from './dom.js';
 import {
   GUTTER_WIDTH, HEADER_HEIGHT, MIN_BOX, ROW_HEIGHT, SPLIT_MAX, SPLIT_MIN, anchorAfterZoom, baseFactor, boxGeometry, clampSplit, defaultSplit,
-  TICK_CHUNK, byteRange, formatBytes, formatZoom, laneExtent, lanePercent, layoutLanes, linesInView, stepZoom, tickLayers, usage, useRuns, visibleLines,
+  TICK_CHUNK, byteRange, formatBytes, formatZoom, laneExtent, lanePercent, layoutLanes, linesInView, stepZoom, tickLayers, usage, useRuns, visibleLines, slotText,
 } from './layout.js';
 import {
   anomalyCounts, cardSpaces, conflictPartners, idleHolds, inConflict, neighbourBox, placedWindows, spaceHwm,
@@ -69,8 +69,10 @@ function pillGroup(pills) {
 }
 
 function anomalyChips(fn) {
-  const { conflicts, over } = anomalyCounts(fn);
+  const { conflicts, over, unplaced } = anomalyCounts(fn);
   return [
+    unplaced ? el('span', { class: 'anomaly unplaced', title: 'Tiles whose MemRef gives no address: not drawn, and left out of every figure of this card' },
+      `${unplaced} not placed`) : null,
     conflicts ? el('span', { class: 'anomaly conflicts', title: 'Pairs sharing bytes while both are live: tiles on different bases, or a tile and a reserved window' },
       `${conflicts} conflict${conflicts === 1 ? '' : 's'}`) : null,
     over ? el('span', { class: 'anomaly over', title: 'Tiles outside their space: a negative offset, or an end past the capacity' },
@@ -206,10 +208,23 @@ export class Card {
     this.sheet = el('div', { class: 'sheet' }, this.headRow, this.bodyRow);
     this.viewport = el('div', { class: 'viewport' }, this.sheet);
     this.tableWrap = el('div', { class: 'table-wrap', hidden: true });
-    this.body = el('div', { class: 'card-body' }, toolbar, this.idleWrap, this.panel, this.viewport, this.tableWrap);
+    this.body = el('div', { class: 'card-body' }, toolbar, this.unplacedNotice(), this.idleWrap, this.panel, this.viewport, this.tableWrap);
     this.element.append(this.body);
     this.fresh = true;
     this.listen();
+  }
+
+  /** The tiles the core could not place, each with why and its line: the
+   * map and every figure above leave them out. */
+  unplacedNotice() {
+    const skipped = this.fn.skipped ?? [];
+    if (!skipped.length) return null;
+    const n = skipped.length;
+    return el('div', { class: 'unplaced-notice', role: 'note' },
+      el('strong', {}, `${n} tile${n === 1 ? '' : 's'} not placed: not drawn, and not counted in the figures above`),
+      el('ul', {}, skipped.map((tile) => el('li', {},
+        el('button', { class: 'unplaced-line', title: 'Pin this line', onclick: () => this.revealLine(tile.line) }, `line ${tile.line}`),
+        ' ', el('code', {}, tile.name), ` (${tile.space}): ${tile.reason}`))));
   }
 
   listen() {
@@ -429,14 +444,19 @@ export class Card {
     classes.push(...(this.shared.boxClasses?.(index) ?? []));
     const sliver = this.isSliver(box, lane);
     if (sliver) classes.push('sliver');
+    if (box.slots?.runtime) classes.push('slotted');
     const tall = box.end - box.start >= 1;
     const node = el('div', {
       class: classes.join(' '), tabindex: '-1', role: 'button', dataset: { tile: box.name, index },
-      'aria-label': `${box.name}${box.aliases.length ? ` +${box.aliases.length}` : ''} ${byteRange(box.offset, box.size)} · ${formatBytes(box.size)}, ${box.space}, lines ${box.start} to ${box.end}`,
-      style: { left: `${g.left}%`, width: `max(${MIN_BOX}px, ${g.width}%)`, top: `${g.top}px`, height: `${g.height}px` },
+      'aria-label': `${box.name}${box.aliases.length ? ` +${box.aliases.length}` : ''} ${byteRange(box.offset, box.size)} · ${formatBytes(box.size)}, ${box.space}, lines ${box.start} to ${box.end}${box.slots ? `, ${slotText(box)}` : ''}`,
+      style: {
+        left: `${g.left}%`, width: `max(${MIN_BOX}px, ${g.width}%)`, top: `${g.top}px`, height: `${g.height}px`,
+        ...(box.slots?.runtime ? { '--slots': String(box.slots.count) } : {}),
+      },
     },
     // The name is cut with an ellipsis; the +N of merged aliases stays.
     el('span', { class: 'box-name' }, el('span', { class: 'box-label' }, box.name),
+      box.slots?.index != null ? el('span', { class: 'box-slot' }, `[${box.slots.index}]`) : null,
       box.aliases.length ? el('span', { class: 'box-aliases' }, `+${box.aliases.length}`) : null),
     tall ? el('span', { class: 'box-size' }, `${byteRange(box.offset, box.size)} · ${formatBytes(box.size)}`) : null,
     // A sliver's name shown beside it when found or pinned: it cannot hold it.
@@ -838,6 +858,14 @@ export class Card {
     const x = offset + lane.left + (box.offset - lane.lo) * this.factor;
     const v = this.viewport;
     if (x < v.scrollLeft + offset || x > v.scrollLeft + v.clientWidth - 40) v.scrollLeft = Math.max(0, x - offset - 40);
+  }
+
+  /** Opens the card with `line` pinned and in view. */
+  revealLine(line) {
+    if (!this.state.open) this.setOpen(true);
+    if (this.state.table) this.setTable(false);
+    this.pinLine(line);
+    this.bringToLine(line);
   }
 
   /** Opens the card on reserved window `index`: its band in view and its

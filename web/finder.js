@@ -25,7 +25,7 @@ export class Finder {
     this.nodes.anomalies.classList.toggle('none', n === 0);
     this.nodes.anomalyCount.textContent = n ? `${n} anomal${n === 1 ? 'y' : 'ies'}` : 'no anomalies';
     this.nodes.anomalyCount.title = n
-      ? 'As --check counts them: conflicting pairs (two bases, or a tile and a reserved window, sharing bytes while live) and tiles or windows over capacity. N / Shift+N: next / previous'
+      ? 'As --check counts them: conflicting pairs (two bases, or a tile and a reserved window, sharing bytes while live), tiles or windows over capacity, and tiles not placed (their MemRef gives no address). N / Shift+N: next / previous'
       : 'No conflicts and no tile over capacity';
     this.search(this.nodes.search.value);
   }
@@ -51,9 +51,10 @@ export class Finder {
   stepAnomaly(direction) {
     this.anomalyAt = cycle(this.anomalyAt, this.anomalies.length, direction);
     if (this.anomalyAt < 0) return;
-    const { fn, index, window, kinds } = this.anomalies[this.anomalyAt];
-    if (index < 0) this.cards[fn].revealWindow(window);
-    else this.cards[fn].reveal(index);
+    const { fn, index, window, kinds, start } = this.anomalies[this.anomalyAt];
+    if (index >= 0) this.cards[fn].reveal(index);
+    else if (window !== undefined) this.cards[fn].revealWindow(window);
+    else this.cards[fn].revealLine(start);
     this.nodes.anomalyCount.textContent = `${this.anomalyAt + 1} / ${this.anomalies.length}: ${kinds.join(', ')}`;
   }
 

@@ -133,6 +133,7 @@ export function functionProblems(fn) {
     if (window.overlaps_reserved !== undefined) found.push({ index: -1, window: w, kinds: ['conflict'], start: window.line });
     if (window.over_capacity) found.push({ index: -1, window: w, kinds: ['over capacity'], start: window.line });
   });
+  (fn.skipped ?? []).forEach((tile, k) => found.push({ index: -1, skipped: k, kinds: ['not placed'], start: tile.line }));
   return found.sort((a, b) => a.start - b.start || a.index - b.index);
 }
 
@@ -142,15 +143,15 @@ export function anomalyList(model) {
   return model.functions.flatMap((fn, f) => functionProblems(fn).map((p) => ({ fn: f, ...p })));
 }
 
-/** Counts for a card header: { conflicts (pairs), over }. */
+/** Counts for a card header: { conflicts (pairs), over, unplaced }. */
 export function anomalyCounts(fn) {
   let conflicts = 0;
   let over = 0;
   for (const p of functionProblems(fn)) {
     if (p.kinds[0] === 'conflict') conflicts++;
-    else over++;
+    else if (p.kinds[0] === 'over capacity') over++;
   }
-  return { conflicts, over };
+  return { conflicts, over, unplaced: fn.skipped?.length ?? 0 };
 }
 
 /** The boxes and windows `box` shares bytes with while both are live, as

@@ -213,7 +213,19 @@ export function tickLayers(runs, top, rowHeight = ROW_HEIGHT, height = 2) {
 
 /** "cross-core ring, 4 × 8 KB": what a reserved window holds, from its slots. */
 export function windowKind(window) {
+  if (window.kind === 'pinned') {
+    return window.slot_size && window.slot_num ? `pinned allocation, ${window.slot_num} × ${formatBytes(window.slot_size)}` : 'pinned allocation';
+  }
   if (window.slot_size && window.slot_num) return `cross-core ring, ${window.slot_num} × ${formatBytes(window.slot_size)}`;
   if (window.slot_size) return `cross-core ring, slots of ${formatBytes(window.slot_size)}`;
   return 'reserved window';
+}
+
+/** Which slot of its allocation a box holds, as text: `slot 1 of 2`, or
+ * for a runtime index `any of 2 slots (i % 2)`; null for a box without. */
+export function slotText(box) {
+  const slots = box.slots;
+  if (!slots) return null;
+  if (slots.runtime) return `any of ${slots.count} slots of ${formatBytes(slots.size)} (index ${slots.index})`;
+  return slots.index === null ? `${slots.count} slots of ${formatBytes(slots.size)}` : `slot ${slots.index} of ${slots.count}, ${formatBytes(slots.size)} each`;
 }

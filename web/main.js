@@ -149,6 +149,7 @@ function showModel(model, current = () => true) {
   clear($('summary'));
   $('summary').append(...summary(model));
   $('message').hidden = true;
+  showNotes(model);
   clear(cards);
   cards.dataset.complete = 'false';
   cards.append(...page.cards.map((c) => c.element));
@@ -258,6 +259,7 @@ function showCompare(data) {
   clear($('summary'));
   $('summary').append(...compareSummaryLine(data));
   $('message').hidden = true;
+  showNotes(null);
   const cards = $('cards');
   clear(cards);
   cards.append(view.element);
@@ -292,8 +294,29 @@ function swapCompared() {
   analyse();
 }
 
+/** What only PyPTO's printer writes and the core read anyway: one line
+ * per kind, at its first line, above the cards (text only). */
+function showNotes(model) {
+  const box = $('notes');
+  clear(box);
+  const kinds = new Map();
+  for (const note of model?.notes ?? []) {
+    const kind = kinds.get(note.text) ?? { first: note.line, times: 0 };
+    kind.times++;
+    kinds.set(note.text, kind);
+  }
+  box.hidden = kinds.size === 0;
+  if (!kinds.size) return;
+  const more = (model.note_count ?? 0) - model.notes.length;
+  box.append(el('strong', {}, 'Not Python, read anyway: this dump holds what only the compiler\'s printer writes'),
+    el('ul', {}, [...kinds].map(([text, { first, times }]) =>
+      el('li', {}, `line ${first}${times > 1 ? ` (and ${times - 1} more)` : ''}: ${text}`))),
+    more > 0 ? el('p', {}, `and ${more} more notes`) : null);
+}
+
 function showMessage(kind, title, detail) {
   page.tooltip.hide();
+  if (kind === 'error' || kind === 'loading') showNotes(null);
   const box = $('message');
   clear(box);
   box.className = `message ${kind}`;

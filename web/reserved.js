@@ -21,7 +21,7 @@ export function windowFacts(window, space) {
     ['space', window.space],
     ['bytes', `${span(window)}, ${formatBytes(window.size)}`],
     ['holds', windowKind(window)],
-    ['reserved', `line ${window.line}${window.bound ? ` as ${window.bound}` : ''}, for the whole function`],
+    [window.kind === 'pinned' ? 'allocated' : 'reserved', `line ${window.line}${window.bound ? ` as ${window.bound}` : ''}, for the whole function`],
   ];
   const more = oneMoreSlot(window, space);
   if (more) facts.push(['one more slot', more]);
@@ -39,7 +39,7 @@ export function windowBand(window, index, lane) {
   return el('div', {
     class: window.conflicts_with.length || window.over_capacity || window.overlaps_reserved !== undefined ? 'window-band conflict' : 'window-band',
     dataset: { window: index },
-    'aria-label': `reserved window ${window.name}, ${windowKind(window)}, bytes ${span(window)}`,
+    'aria-label': `${window.kind === 'pinned' ? 'pinned allocation' : 'reserved window'} ${window.name}, ${windowKind(window)}, bytes ${span(window)}`,
     style: { left: `${left}%`, width: `${lanePercent(lane, window.base + window.size) - left}%` },
   }, el('span', { class: 'window-label' }, window.name, el('span', { class: 'window-kind' }, ` · ${windowKind(window)}`)));
 }

@@ -1,6 +1,6 @@
 // The one tooltip of the page: a box's facts, as text, near the pointer.
 import { clear, el } from './dom.js';
-import { byteRange, formatBytes } from './layout.js';
+import { byteRange, formatBytes, slotText } from './layout.js';
 import { conflictPartners, inConflict } from './insight.js';
 import { windowFacts } from './reserved.js';
 
@@ -45,6 +45,8 @@ export function boxFacts(box, space, fn = null) {
   ];
   if (box.idle) facts.push(['idle', `lines ${box.idle[0]}–${box.idle[1]} (${box.idle[1] - box.idle[0] + 1} held without a use)`]);
   if (box.aliases.length) facts.push(['aliases', box.aliases.join(', ')]);
+  const slots = slotText(box);
+  if (slots) facts.push(['slots', slots]);
   const notes = [];
   if (box.view) notes.push('view: a sub-range of a larger allocation on the same base');
   if (fn) notes.push(...conflictNotes(box, fn));
