@@ -83,7 +83,8 @@ describe('slots and pinned allocations', () => {
       'for i in pl.range(4):',
       `    ${tile('ping', 'i % 2')}`,
       `    ${tile('pong', '(i + 1) % 2')}`,
-      '    y: pl.Tile[[32, 64], pl.FP32, pl.MemRef(mem_vec_9, pl.const(0, pl.INT64), 8192), pl.Mem.Vec] = pl.tile.add(ping, pong)',
+      '    y: pl.Tile[[32, 64], pl.FP32, pl.MemRef(mem_vec_9, pl.const(0, pl.INT64), 8192), pl.Mem.Vec] = pl.tile.load(x)',
+      '    pl.tile.store(ping, pong, y)',
     ]));
     const fn = m.functions[0];
     assert.deepEqual(fn.boxes.filter((b) => b.slots).map((b) => [b.name, b.offset, b.size, b.slots.index]),
@@ -97,6 +98,27 @@ describe('slots and pinned allocations', () => {
     assert.deepEqual(boxOf(fn, 'ping').conflicts_with, [index('y')]);
     assert.deepEqual(y.window_conflicts, [0], 'another base inside a pinned allocation is a conflict');
     assert.equal(fn.reserved[0].conflict_count, 1);
+  });
+});
+
+describe('in-place handoffs, as the planners plan them', () => {
+  const tile = (name, base, offset, value) =>
+    `${name}: pl.Tile[[32, 64], pl.FP32, pl.MemRef(${base}, pl.const(${offset}, pl.INT64), 8192), pl.Mem.Vec] = ${value}`;
+  test('an output over the input its statement reads last is reuse in place, not a conflict', async () => {
+    const m = await model(dumpWith([
+      tile('a', 'mem_vec_1', 0, 'pl.tile.load(x)'),
+      tile('b', 'mem_vec_2', 0, 'pl.tile.exp(a)'),
+      tile('c', 'mem_vec_3', 8192, 'pl.tile.load(x)'),
+      tile('d', 'mem_vec_4', 8192, 'pl.tile.add(\n    b,\n    c)'),
+      'pl.tile.store(d, c)',
+    ]), { dumpName: '34_after_AllocateMemoryAddr.py' });
+    const fn = m.functions[0];
+    const at = (name) => fn.boxes.findIndex((b) => b.name === name);
+    const a = fn.boxes[at('a')], b = fn.boxes[at('b')];
+    assert.deepEqual([a.conflict, b.conflict, a.in_place_to, b.in_place_from], [false, false, at('b'), at('a')]);
+    // c is read again after the statement binding d: both live, a real conflict.
+    assert.deepEqual([fn.boxes[at('c')].conflict, fn.boxes[at('d')].conflict], [true, true]);
+    assert.equal(fn.boxes[at('d')].in_place_from, undefined);
   });
 });
 

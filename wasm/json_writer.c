@@ -258,6 +258,8 @@ static void put_box(mm_buf *out, const mm_function *fn, const mm_box *box) {
                  box->window_partners);
     put_int_field(out, ",\"window_conflict_count\":", box->window_partner_total);
   }
+  if (box->in_place_to) put_int_field(out, ",\"in_place_to\":", box->in_place_to - 1);
+  if (box->in_place_from) put_int_field(out, ",\"in_place_from\":", box->in_place_from - 1);
   if (t->slot_count) put_slots(out, t);
   put_uses(out, box);
   put_int_field(out, ",\"statements\":", mm__statements_in(fn, box->start, box->end));

@@ -189,7 +189,19 @@ static void add_partner(mm_box *box, uint32_t other) {
   box->partner_total++;
 }
 
-static void classify_pair(mm_box *boxes, const span_key *a, const span_key *b) {
+/* Whether `from`'s last line lies in the statement that binds `to`:
+ * the planners read a statement's inputs before they write its output
+ * (memref_dsa_adapter.cpp: a read at 2p, a write at 2p + 1;
+ * MemoryReuse: last use <= definition), so an output may take over the
+ * bytes of an input it reads there. */
+static bool hands_over(const mm_function *fn, const mm_box *from, const mm_box *to) {
+  return from->start < to->start && from->end >= to->start &&
+         mm__statements_in(fn, to->start, to->start) > 0 &&
+         mm__statements_in(fn, to->start + 1, from->end) == 0;
+}
+
+static void classify_pair(mm_function *fn, const span_key *a, const span_key *b) {
+  mm_box *boxes = fn->boxes;
   mm_box *x = &boxes[a->position], *y = &boxes[b->position];
   if (!(x->start <= y->end && y->start <= x->end)) return; /* lifetimes apart */
   if (same_text(x->tile->base, y->tile->base)) {
@@ -201,6 +213,10 @@ static void classify_pair(mm_box *boxes, const span_key *a, const span_key *b) {
                        : y->tile->size < x->tile->size ? y
                                                        : later;
     narrower->view = true;
+  } else if (hands_over(fn, x, y) || hands_over(fn, y, x)) {
+    mm_box *from = hands_over(fn, x, y) ? x : y, *to = from == x ? y : x;
+    from->in_place_to = (uint32_t)(to - boxes) + 1;
+    to->in_place_from = (uint32_t)(from - boxes) + 1;
   } else {
     x->conflict = y->conflict = true;
     add_partner(x, b->position);
@@ -227,7 +243,7 @@ static bool find_overlaps(mm_function *fn) {
     for (size_t j = i + 1; j < n; j++) {
       const mm_tile *b = keys[j].box->tile;
       if (!same_text(a->space, b->space) || b->offset >= end) break;
-      if (b->size > 0) classify_pair(fn->boxes, &keys[i], &keys[j]);
+      if (b->size > 0) classify_pair(fn, &keys[i], &keys[j]);
     }
   }
   mm__dealloc(keys);

@@ -54,6 +54,10 @@ typedef struct mm_box {
   uint32_t rank;  /* space rank */
   uint32_t order; /* position before sorting, for stability */
   bool view, conflict;
+  /* Another base's box that takes over its bytes in the statement that
+   * binds it, or whose bytes it takes over: index + 1, 0 for none
+   * (layout.c; model.md, "Views and conflicts"). */
+  uint32_t in_place_to, in_place_from;
   bool over_capacity; /* outside [0, limit): drawn where it is, and flagged */
   /* The reserved windows sharing its bytes (windows.c): the first listed
    * (at most MM_BOX_PARTNERS) and how many in all. */

@@ -49,6 +49,13 @@ export function boxFacts(box, space, fn = null) {
   if (slots) facts.push(['slots', slots]);
   const notes = [];
   if (box.view) notes.push('view: a sub-range of a larger allocation on the same base');
+  if (fn && box.in_place_from !== undefined) {
+    notes.push(`in place: takes over the bytes of ${fn.boxes[box.in_place_from].name} in the statement that binds it (line ${box.start}), as the planner reads before it writes`);
+  }
+  if (fn && box.in_place_to !== undefined) {
+    const to = fn.boxes[box.in_place_to];
+    notes.push(`in place: ${to.name} takes over these bytes in the statement that binds it (line ${to.start})`);
+  }
   if (fn) notes.push(...conflictNotes(box, fn));
   else if (inConflict(box)) notes.push('conflict: another base or a reserved window shares these bytes while both are live');
   if (box.over_capacity) notes.push(`over capacity: outside the ${formatBytes(space.limit)} of ${box.space}`);

@@ -299,7 +299,7 @@ def grow(tile, first, last):
 
 # ---------------------------------------------------------------- boxes
 
-def make_boxes(tiles):
+def make_boxes(tiles, starts):
     slots = {}
     for t in tiles:  # dicts keep the order slots first appear
         index = t["slots"][2] if t["slots"] else None  # ping and pong of one allocation: two boxes
@@ -317,7 +317,7 @@ def make_boxes(tiles):
                 run, reach = [t], t["end"]
         boxes.append(box_of(run, reach))
     boxes.sort(key=lambda b: (SPACE_RANK.get(b["space"], OTHER_RANK), b["offset"], b["start"]))
-    mark_overlaps(boxes)
+    mark_overlaps(boxes, starts)
     return boxes
 
 
@@ -330,8 +330,15 @@ def box_of(run, end):
             "view": False, "conflict": False, "slots": first["slots"]}
 
 
-def mark_overlaps(boxes):
-    """Views (same base) and conflicts (different bases) among boxes of positive size."""
+def hands_over(first, second, starts):
+    """`first`'s last line lies in the statement binding `second`: the planners read a statement's
+    inputs before they write its output, so that is in-place reuse, not a conflict."""
+    return (first["start"] < second["start"] <= first["end"] and second["start"] in starts
+            and not any(second["start"] < line <= first["end"] for line in starts))
+
+
+def mark_overlaps(boxes, starts):
+    """Views (same base), in-place handoffs and conflicts (different bases) among boxes of positive size."""
     for i, a in enumerate(boxes):
         for b in boxes[i + 1:]:
             if a["space"] != b["space"] or a["size"] <= 0 or b["size"] <= 0:
@@ -344,6 +351,11 @@ def mark_overlaps(boxes):
                 if a["slots"] or b["slots"]:
                     continue  # slots of one allocation: neither views nor conflicts
                 (a if a["size"] < b["size"] else b)["view"] = True  # equal: the later one
+            elif hands_over(a, b, starts) or hands_over(b, a, starts):
+                first, second = (a, b) if hands_over(a, b, starts) else (b, a)
+                position = {id(box): k for k, box in enumerate(boxes)}
+                first["in_place_to"] = position[id(second)]
+                second["in_place_from"] = position[id(first)]
             else:
                 a["conflict"] = b["conflict"] = True
 
@@ -525,7 +537,8 @@ def build_model(module, lines, dump_name, backend):
             stale.append(fn.name)
         src_start = fn.decorator_list[0].lineno if fn.decorator_list else fn.lineno
         src_end = fn.body[-1].end_lineno
-        boxes = make_boxes(tiles)
+        starts = {node.lineno for node in ast.walk(fn) if isinstance(node, ast.stmt) and node is not fn}
+        boxes = make_boxes(tiles, starts)
         functions.append({"name": fn.name, "ftype": ftype, "src_start": src_start, "src_end": src_end,
                           "source": lines[src_start - 1:src_end],
                           "spaces": make_spaces(boxes, capacity), "boxes": boxes})
