@@ -114,6 +114,11 @@ typedef struct mm_options {
    * leaves `source` out, as with MM_JSON_WITHOUT_SOURCE. For a caller that
    * keeps the input (mm_analyze_json does it with that flag). */
   bool without_source;
+  /* For a dump whose addresses no pass wrote (memory planned by ptoas):
+   * no `unallocated` refusal; each function's bases are packed first-fit
+   * by lifetime, its tiles keeping their offsets within them, and the
+   * model says `planned: false` (docs/model.md, "Drawn by lifetime"). */
+  bool lifetimes_only;
 } mm_options;
 
 /* Parses `len` bytes of a dump and computes its model.
@@ -141,7 +146,9 @@ enum {
   MM_JSON_WITHOUT_SOURCE = 1,
   /* mm_analyze_json only: read every statement with the general parser
    * (mm_options.general_parser_only), for tests. */
-  MM_ANALYZE_GENERAL_PARSER = 2
+  MM_ANALYZE_GENERAL_PARSER = 2,
+  /* mm_analyze_json only: mm_options.lifetimes_only. */
+  MM_ANALYZE_LIFETIMES = 4
 };
 
 /* Writes the model as JSON: the upstream tool's keys and this project's

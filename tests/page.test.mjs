@@ -1,10 +1,12 @@
 // The page of docs/page.md in real Chromium: every way of getting
 // a dump in and every interaction, checked by its visible effect.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { drop, finish, fixture, launch, openPage, pageWith as openPageWith, rect, settled } from './browser.mjs';
-import { dumpWith, tileType } from './helpers.mjs';
+import { dumpWith, root, tileType } from './helpers.mjs';
 
 let env;
 before(async () => { env = await launch(); });
@@ -119,6 +121,17 @@ describe('getting a dump in', () => {
     await drop(page, [fixture('real/vector_division.py')]);
     await page.waitForFunction(() => document.getElementById('summary').textContent.includes('vector_division'));
     assert.equal(await notes.isVisible(), false);
+    await finish(page);
+  });
+
+  test('a build planned by ptoas: the refusal offers the map by lifetime, and it draws', async () => {
+    const dump = { name: 'mk__47_after_MaterializeValidShapeSymbols.py', text: readFileSync(join(root, 'tests', 'fixtures', 'pypto-e2d0f78', 'mk__47_after_MaterializeValidShapeSymbols.py'), 'utf8') };
+    const page = await pageWith([dump]);
+    assert.match(await page.locator('#message').innerText(), /memory_planner=PTOAS/);
+    await page.locator('button.draw-lifetimes').click();
+    await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
+    assert.match(await page.locator('.lifetime-notice').innerText(), /No addresses in this dump \(ptoas assigns them\).*Vec 64 KB, 120 KB free above it/s);
+    assert.equal(await page.locator('.window-band').count(), 2);
     await finish(page);
   });
 

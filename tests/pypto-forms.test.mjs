@@ -5,7 +5,8 @@
 // tests hold them to are the compiler's own (SpaceFootprint::HighWater).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 
@@ -193,6 +194,41 @@ describe('which dumps hold addresses', () => {
   });
 });
 
+describe('a build planned by ptoas (memory_planner=PTOAS): no addresses, drawn by lifetime', () => {
+  const name = 'mk__47_after_MaterializeValidShapeSymbols.py';
+  test('refused by default, saying ptoas assigns the addresses', async () => {
+    const e = await refusal(read(name), { dumpName: name });
+    assert.equal(e.kind, 'unallocated');
+    assert.match(e.message, /memory_planner=PTOAS/);
+  });
+  test('--lifetimes: the ring from 0, the pinned slots held throughout, the least any placement needs', async () => {
+    const fn = (await model(read(name), { dumpName: name, lifetimes: true })).functions[0];
+    assert.equal(fn.planned, false);
+    const vec = spaceOf(fn, 'Vec');
+    // On line 18 all is live: the ring 32768, the pinned pipe 16384, x 8192 (its half a view), y 8192.
+    assert.deepEqual([vec.lower_bound, vec.peak_line, vec.headroom_above_lower_bound], [65536, 18, 188416 - 65536]);
+    assert.deepEqual(fn.reserved.map((w) => [w.name, w.kind, w.base, w.size]),
+      [['mk_c2v_slot_buffer', 'ring', 0, 32768], ['pipe_t__tile', 'pinned', 32768, 16384]]);
+    assert.ok(fn.boxes.every((b) => !b.conflict && !b.window_conflicts), 'the packing overlaps nothing live at once');
+    assert.equal(boxOf(fn, 'x_half__tile').offset - boxOf(fn, 'x__tile').offset, 4096, 'a view keeps its place in its buffer');
+  });
+  test('the CLI: --lifetimes, and a folder without an AllocateMemoryAddr dump points to it', () => {
+    const summary = run([fixture(name), '--lifetimes', '--summary']);
+    assert.equal(summary.status, 0, summary.stderr);
+    assert.match(summary.stdout, /^No addresses in the dump \(ptoas assigns them\).*least any placement needs/);
+    assert.match(summary.stdout, /mk_aiv +Vec +65536 +188416/);
+    const refused = run([fixture(name), '--json']);
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /--lifetimes/);
+    const build = mkdtempSync(join(tmpdir(), 'mm-ptoas-'));
+    mkdirSync(join(build, 'passes_dump'));
+    copyFileSync(fixture(name), join(build, 'passes_dump', '47_after_MaterializeValidShapeSymbols.py'));
+    const folder = run([build, '--json']);
+    assert.equal(folder.status, 1);
+    assert.match(folder.stderr, /no '\*_after_AllocateMemoryAddr\.py' dump under .*memory_planner=PTOAS .*give its last dump with --lifetimes/);
+  });
+});
+
 describe('what only the printer writes is read, and said', () => {
   const vec = (name, base, offset, rest) =>
     `${name}: pl.Tile[[8, 8], pl.FP32, pl.MemRef(${base}, ${offset}, 256), pl.Mem.Vec] = ${rest}`;
@@ -254,11 +290,16 @@ describe('what only the printer writes is read, and said', () => {
 
 describe('both readers and the independent oracle', () => {
   const names = readdirSync(fixtures).filter((n) => n.endsWith('.py')).sort();
+  /** The model, or the refusal's kind and line. */
+  const outcome = (name, options) => model(read(name), { dumpName: name, ...options })
+    .catch((e) => (e instanceof DumpError ? { error: e.kind, line: e.line } : Promise.reject(e)));
   test('the fast path and the general parser give the same model of every fixture', async () => {
     for (const name of names) {
-      const fast = await model(read(name), { dumpName: name, generalParser: false });
-      const general = await model(read(name), { dumpName: name, generalParser: true });
-      assert.deepEqual(fast, general, name);
+      for (const lifetimes of [false, true]) {
+        const fast = await outcome(name, { generalParser: false, lifetimes });
+        const general = await outcome(name, { generalParser: true, lifetimes });
+        assert.deepEqual(fast, general, name);
+      }
     }
   });
   test('the oracle on CPython\'s ast (tests/oracle/model.py) agrees on every contract key', async () => {
@@ -266,8 +307,9 @@ describe('both readers and the independent oracle', () => {
       const oracle = spawnSync('python3', [join(root, 'tests', 'oracle', 'model.py'), fixture(name)], { encoding: 'utf8' });
       assert.equal(oracle.status, 0, oracle.stderr);
       const expected = JSON.parse(oracle.stdout);
-      const mine = await model(read(name), { dumpName: name });
-      assert.deepEqual(contract(mine), contract({ ...expected, dump: name }), name);
+      const mine = await outcome(name);
+      if (expected.error) assert.equal(mine.error, expected.error, name);
+      else assert.deepEqual(contract(mine), contract({ ...expected, dump: name }), name);
     }
   });
 });

@@ -16,7 +16,7 @@
 
 #define USAGE                                                                                      \
   "usage: memory-map <path> [-o OUTPUT] [-p PASS_NAME] [-b BACKEND] [--name NAME] [--json] "       \
-  "[--check] [--summary]\n"                                                                        \
+  "[--check] [--summary] [--lifetimes]\n"                                                          \
   "       memory-map --diff OLD NEW [-o OUTPUT] [-p PASS_NAME] [-b BACKEND] [--json] [--check]\n"  \
   "       memory-map <path> --svg FUNCTION [-o OUTPUT] [-p PASS_NAME] [-b BACKEND] [--name "       \
   "NAME]\n"
@@ -47,6 +47,9 @@ static void print_help(void) {
                "                        capacity, usage, reserved bytes, headroom, peak live\n"
                "                        bytes, fragmentation, peak line; then the reserved\n"
                "                        windows and the tiles held longest while idle\n"
+               "  --lifetimes           for a dump without addresses (memory planned by\n"
+               "                        ptoas): pack each function's buffers by lifetime\n"
+               "                        and show the least any placement needs\n"
                "  --diff OLD            compare OLD (a dump or folder, like <path>) with\n"
                "                        <path>: print what changed per function, space and\n"
                "                        tile; with --json the comparison as JSON, with -o a\n"
@@ -97,10 +100,11 @@ static int parse_args(int argc, char **argv, cli_args *args) {
         continue;
       }
       if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) return 3;
-      bool *flag = strcmp(arg, "--json") == 0      ? &args->json
-                   : strcmp(arg, "--check") == 0   ? &args->check
-                   : strcmp(arg, "--summary") == 0 ? &args->summary
-                                                   : NULL;
+      bool *flag = strcmp(arg, "--json") == 0        ? &args->json
+                   : strcmp(arg, "--check") == 0     ? &args->check
+                   : strcmp(arg, "--summary") == 0   ? &args->summary
+                   : strcmp(arg, "--lifetimes") == 0 ? &args->lifetimes
+                                                     : NULL;
       if (flag) {
         *flag = true;
         continue;
@@ -450,8 +454,12 @@ static char *resolve_dump(const cli_args *args, const char *given, char *why, si
   if (!dump)
     snprintf(why, why_len,
              "no '*_after_%s.py' dump under %s: compile with pass dumps enabled (pytest "
-             "tests/st/<case>.py --dump-passes --save-kernels) or give the dump file itself",
-             args->pass_name, given);
+             "tests/st/<case>.py --dump-passes --save-kernels) or give the dump file itself%s",
+             args->pass_name, given,
+             strcmp(args->pass_name, "AllocateMemoryAddr") == 0
+                 ? "; a build with memory_planner=PTOAS has none (ptoas assigns the "
+                   "addresses): give its last dump with --lifetimes"
+                 : "");
   free(passes);
   free(path);
   return dump;
@@ -588,7 +596,7 @@ static int run(const cli_args *args) {
   bool from_stdin = strcmp(args->path, STDIN_PATH) == 0;
   if (!args->backend && !from_stdin) pto = cli_read_pto(dump);
   const char *name = args->name ? args->name : cli_basename(dump);
-  mm_options options = {name, args->backend, pto.data, pto.len, false, false};
+  mm_options options = {name, args->backend, pto.data, pto.len, false, false, args->lifetimes};
   mm_error error;
   mm_model *model = mm_model_parse(input.data, input.len, &options, &error);
   free(input.data); /* the model keeps what it needs: the input's memory is the JSON's now */

@@ -19,6 +19,7 @@ typedef struct cli_args {
   const char *svg;      /* --svg FUNCTION: that function's map as SVG */
   bool json;
   bool check, summary; /* reports on standard output; a page only with -o */
+  bool lifetimes;      /* no addresses in the dump: draw by size and lifetime */
 } cli_args;
 
 /* Bytes read whole, owned (free `data`). */

@@ -25,7 +25,8 @@ static bool model_side(const cli_args *args, const char *given, side *s) {
   bool from_stdin = strcmp(given, STDIN_PATH) == 0;
   if (!args->backend && !from_stdin) pto = cli_read_pto(s->dump);
   /* Standard input is named by --name (or "stdin"), a file by its own. */
-  mm_options options = {cli_basename(s->dump), args->backend, pto.data, pto.len, false, false};
+  mm_options options = {cli_basename(s->dump), args->backend, pto.data, pto.len, false, false,
+                        args->lifetimes};
   mm_error error;
   s->model = mm_model_parse(input.data, input.len, &options, &error);
   free(input.data);

@@ -17,7 +17,8 @@ static mm_model *parse_side(const side *s, const char *backend, unsigned flags, 
                         .pto_text = s->pto,
                         .pto_len = s->pto_len,
                         .without_source = (flags & MM_JSON_WITHOUT_SOURCE) != 0,
-                        .general_parser_only = (flags & MM_ANALYZE_GENERAL_PARSER) != 0};
+                        .general_parser_only = (flags & MM_ANALYZE_GENERAL_PARSER) != 0,
+                        .lifetimes_only = (flags & MM_ANALYZE_LIFETIMES) != 0};
   return mm_model_parse(s->input, s->len, &options, error);
 }
 

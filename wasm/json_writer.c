@@ -177,6 +177,11 @@ static void put_space(mm_buf *out, const mm_function *fn, const mm_space_usage *
   put_int_field(out, ",\"reserved_bytes\":", u->reserved_bytes);
   put_int_field(out, ",\"hwm_with_reserved\":", u->hwm_all);
   put_null_or_int(out, ",\"headroom\":", u->has_capacity, u->limit - u->hwm_all);
+  if (fn->by_lifetime) { /* no addresses: the peak is the least any placement needs */
+    put_int_field(out, ",\"lower_bound\":", u->peak_live);
+    put_null_or_int(out, ",\"headroom_above_lower_bound\":", u->has_capacity,
+                    u->limit - u->peak_live);
+  }
   if (u->peak_live > 0 && u->reserved_bytes)
     put_space_windows(out, fn, u->space);
   else
@@ -370,6 +375,7 @@ static void put_function(mm_buf *out, const mm_function *fn, unsigned flags) {
   put_int_field(out, ",\"src_start\":", fn->src_start);
   put_int_field(out, ",\"src_end\":", fn->src_end);
   put_int_field(out, ",\"statements\":", fn->statement_count);
+  if (fn->by_lifetime) mm__buf_puts(out, ",\"planned\":false");
   if (!(flags & MM_JSON_WITHOUT_SOURCE) && fn->source) {
     mm__buf_puts(out, ",\"source\":");
     put_source(out, fn);

@@ -1,7 +1,8 @@
 /* model.c: the public entry points, and the model's pipeline: the bytes
  * checked as text, then parsed (the fast path or the general parser) with
  * the collector listening; each compute function, as it ends, goes through
- * the stages: tiles, layout, windows, liveness, idle spans (analyse and
+ * the stages: tiles, windows read, (packing by lifetime,) allocations,
+ * layout, windows placed, liveness, idle spans (analyse and
  * model_function below); then the refusals. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "collect.h"
 #include "function_tiles.h"
 #include "lexer.h"
+#include "lifetimes.h"
 #include "model_internal.h"
 #include "parser.h"
 #include "text_check.h"
@@ -233,6 +235,7 @@ static bool refuse_unallocated(const mm_model *model, mm_error *error) {
 typedef struct pipeline {
   mm_model *model;
   bool keep_source; /* copy each function's lines for `source` */
+  bool by_lifetime; /* no addresses in the dump: pack the bases (lifetimes.c) */
 } pipeline;
 
 /* The stages of one compute function, in order, once the parser has read
@@ -246,14 +249,17 @@ static bool model_function(void *context, const mm_function_reading *reading) {
   mm_model *model = pipe->model;
   mm_arena *arena = &model->arena;
   mm_function *fn = mm__vec_push(&model->functions);
+  if (fn) fn->by_lifetime = pipe->by_lifetime;
   return fn && mm__function_tiles(reading, fn, arena) &&                    /* function_tiles.c */
          (!pipe->keep_source || mm__function_source(reading, fn, arena)) && /* function_tiles.c */
          mm__window_reading_finish(reading->windows, fn, arena) &&          /* windows.c */
-         mm__function_allocations(reading->allocations, fn, arena) &&       /* allocations.c */
-         mm__function_layout(fn, model->backend, arena) &&                  /* layout.c */
-         mm__function_windows(fn, model->backend, arena) &&                 /* windows.c */
-         mm__function_liveness(fn, arena) &&                                /* liveness.c */
-         mm__function_idle(fn, arena);                                      /* uses.c */
+         (!pipe->by_lifetime ||
+          mm__function_pack_by_lifetime(fn, reading->allocations)) && /* lifetimes.c */
+         mm__function_allocations(reading->allocations, fn, arena) && /* allocations.c */
+         mm__function_layout(fn, model->backend, arena) &&            /* layout.c */
+         mm__function_windows(fn, model->backend, arena) &&           /* windows.c */
+         mm__function_liveness(fn, arena) &&                          /* liveness.c */
+         mm__function_idle(fn, arena);                                /* uses.c */
 }
 
 /* The text check, then the parse, the general way or the fast path first
@@ -265,7 +271,7 @@ static bool analyse(mm_model *model, const char *input, size_t len, const mm_opt
   mm_diag lex_diag = {0};
   mm_lexer lexer;
   mm__lexer_init(&lexer, input, 0, len, 1, false, true, &lex_diag);
-  pipeline pipe = {model, !(options && options->without_source)};
+  pipeline pipe = {model, !(options && options->without_source), model->by_lifetime};
   mm_collector collector;
   size_t stopped_at = 0;
   mm__collector_init(&collector, input, len, &lexer, &model->arena, diag, model_function, &pipe);
@@ -304,6 +310,7 @@ mm_model *mm_model_parse(const char *input, size_t len, const mm_options *option
   mm__arena_init(&model->arena);
   mm__vec_init(&model->functions, sizeof(mm_function));
   mm__vec_init(&model->notes, sizeof(mm_note));
+  model->by_lifetime = options && options->lifetimes_only;
   if (len > MM_MAX_INPUT_BYTES) {
     mm__diag_set(&diag, MM_ERR_LIMIT, 0,
                  "the dump is %zu bytes; the largest accepted is %zu bytes (256 MiB)", len,
@@ -318,7 +325,7 @@ mm_model *mm_model_parse(const char *input, size_t len, const mm_options *option
   if (!mm__diag_failed(&diag) && mm_model_box_count(model) == 0) refuse_no_tiles(model, &diag);
   if (mm__diag_failed(&diag)) {
     fail(error, &diag);
-  } else if (!refuse_unallocated(model, error)) {
+  } else if (model->by_lifetime || !refuse_unallocated(model, error)) {
     return model;
   }
   mm_model_free(model);
@@ -354,7 +361,8 @@ char *mm_analyze_json(const char *input, size_t len, const char *dump_name, cons
                         .pto_text = pto_text,
                         .pto_len = pto_len,
                         .without_source = (flags & MM_JSON_WITHOUT_SOURCE) != 0,
-                        .general_parser_only = (flags & MM_ANALYZE_GENERAL_PARSER) != 0};
+                        .general_parser_only = (flags & MM_ANALYZE_GENERAL_PARSER) != 0,
+                        .lifetimes_only = (flags & MM_ANALYZE_LIFETIMES) != 0};
   mm_error error;
   mm_model *model = mm_model_parse(input, len, &options, &error);
   char *json =

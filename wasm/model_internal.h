@@ -175,6 +175,7 @@ typedef struct mm_function {
   const uint32_t *statements;
   uint32_t statement_count;
   uint8_t unallocated; /* mm_placement: do its tiles have addresses yet? (layout.c) */
+  bool by_lifetime;    /* no addresses: its bases packed by lifetime (lifetimes.c) */
 } mm_function;
 
 /* Something only PyPTO's printer writes, read anyway (parser.h). */
@@ -194,6 +195,7 @@ struct mm_model {
   mm_vec functions; /* mm_function */
   mm_vec notes;     /* mm_note: the first MM_MAX_NOTES, in source order */
   size_t note_count;
+  bool by_lifetime; /* no addresses in the dump: bases packed by lifetime (lifetimes.c) */
 };
 
 /* Groups a function's tiles into boxes, finds views and conflicts, and

@@ -179,6 +179,9 @@ static void put_skipped_table(mm_buf *out, const mm_model *model) {
 
 char *mm_model_summary_text(const mm_model *model, size_t *out_len) {
   mm_buf out = {0};
+  if (model->by_lifetime)
+    mm__buf_puts(&out, "No addresses in the dump (ptoas assigns them): buffers packed first-fit by "
+                       "lifetime; `peak live` is the least any placement needs.\n");
   put_spaces_table(&out, model);
   put_skipped_table(&out, model);
   put_windows_table(&out, model);

@@ -208,10 +208,22 @@ export class Card {
     this.sheet = el('div', { class: 'sheet' }, this.headRow, this.bodyRow);
     this.viewport = el('div', { class: 'viewport' }, this.sheet);
     this.tableWrap = el('div', { class: 'table-wrap', hidden: true });
-    this.body = el('div', { class: 'card-body' }, toolbar, this.unplacedNotice(), this.idleWrap, this.panel, this.viewport, this.tableWrap);
+    this.body = el('div', { class: 'card-body' }, toolbar, this.lifetimeNotice(), this.unplacedNotice(), this.idleWrap, this.panel, this.viewport, this.tableWrap);
     this.element.append(this.body);
     this.fresh = true;
     this.listen();
+  }
+
+  /** A function whose dump holds no addresses (planned: false): what the
+   * map shows instead, and the least any placement needs. */
+  lifetimeNotice() {
+    if (this.fn.planned !== false) return null;
+    const spaces = [...this.fn.spaces, ...(this.fn.reserved_only_spaces ?? [])];
+    return el('div', { class: 'lifetime-notice', role: 'note' },
+      el('strong', {}, 'No addresses in this dump (ptoas assigns them): '),
+      'each buffer is drawn packed by when it lives, its tiles at their offsets in it. The least any placement needs: ',
+      spaces.map((s, i) => `${i ? '; ' : ''}${s.space} ${formatBytes(s.lower_bound)}${s.headroom_above_lower_bound == null ? '' : `, ${formatBytes(s.headroom_above_lower_bound)} free above it`}`).join(''),
+      '.');
   }
 
   /** The tiles the core could not place, each with why and its line: the

@@ -23,6 +23,7 @@ export class DumpError extends Error {
 // include/memory_map.h
 const MM_JSON_WITHOUT_SOURCE = 1;
 const MM_ANALYZE_GENERAL_PARSER = 2;
+const MM_ANALYZE_LIFETIMES = 4;
 // Keeps a byte order mark: the core's `source` lines are the bytes as they are.
 const sourceDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
@@ -83,15 +84,17 @@ export function parseModel(jsonBytes) {
  *                   case's .pto texts; withoutSource leaves each function's
  *                   `source` out (attachSource puts it back from the bytes);
  *                   generalParser reads no statement through the fast path
- *                   (for tests: the model is the same)
+ *                   (for tests: the model is the same); lifetimes draws a dump
+ *                   without addresses by size and lifetime (mm_options)
  * @returns Uint8Array of UTF-8 JSON, owned by the caller
  */
-export function analyzeDumpJson(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, withoutSource = false, generalParser = false } = {}) {
+export function analyzeDumpJson(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, withoutSource = false, generalParser = false, lifetimes = false } = {}) {
   const owned = [];
   try {
     const args = dumpArgs(core, bytes, { dumpName, backend, ptoText }, owned);
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
-    const flags = (withoutSource ? MM_JSON_WITHOUT_SOURCE : 0) | (generalParser ? MM_ANALYZE_GENERAL_PARSER : 0);
+    const flags = (withoutSource ? MM_JSON_WITHOUT_SOURCE : 0) | (generalParser ? MM_ANALYZE_GENERAL_PARSER : 0) |
+      (lifetimes ? MM_ANALYZE_LIFETIMES : 0);
     return takeJsonBytes(core, core._mm_analyze_json(...args, flags, lenPtr), lenPtr);
   } finally {
     for (const ptr of owned) core._free(ptr);

@@ -357,6 +357,17 @@ function showError(name, error, bytes) {
   const context = bytes && error.line ? lineOf(bytes, error.line) : null;
   if (context !== null) $('message').append(el('pre', { class: 'context' }, el('span', { class: 'ln' }, String(error.line)), context));
   $('message').dataset.kind = error.kind || 'internal';
+  // No addresses (a build planned by ptoas, or a dump before allocation):
+  // what is live when, and how much it takes, can still be shown.
+  if (error.kind === 'unallocated' && !error.side && page.input && !page.base) {
+    $('message').append(el('p', {}, el('button', {
+      class: 'draw-lifetimes',
+      onclick: () => {
+        page.input.lifetimes = true;
+        analyse();
+      },
+    }, 'Draw by size and lifetime'), ' — buffers packed by when they live; the least any placement needs.'));
+  }
 }
 
 // ------------------------------------------------------------ analysing
@@ -415,7 +426,7 @@ async function analyse(current = begin()) {
     input.bytes ??= await input.file.arrayBuffer();
     if (!current()) return;
     stats.read = performance.now();
-    const parsed = await page.engine.analyze(input.bytes.slice(0), { dumpName: input.name, backend, ptoText: input.pto });
+    const parsed = await page.engine.analyze(input.bytes.slice(0), { dumpName: input.name, backend, ptoText: input.pto, lifetimes: Boolean(input.lifetimes) });
     stats.modelled = performance.now();
     const model = attachSource(parsed, input.bytes);
     if (!current()) return;

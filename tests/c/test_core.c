@@ -169,7 +169,7 @@ static void test_errors_as_json(void) {
 
 static void test_model_api(void) {
   mm_error error;
-  mm_options options = {"32_after_AllocateMemoryAddr.py", NULL, NULL, 0, false, false};
+  mm_options options = {"32_after_AllocateMemoryAddr.py", NULL, NULL, 0, false, false, false};
   /* The model keeps no reference to the input: free it before writing JSON
    * (ASan reports a use after free otherwise). */
   char *input = malloc(strlen(tile_dump) + 1);

@@ -28,7 +28,7 @@ static const char *real_dump =
 
 /* The model's JSON, or the refusal's. */
 static char *model_json(const char *input, size_t len, bool general_only, size_t *out_len) {
-  mm_options options = {"32_after_AllocateMemoryAddr.py", NULL, NULL, 0, general_only, false};
+  mm_options options = {"32_after_AllocateMemoryAddr.py", NULL, NULL, 0, general_only, false, false};
   mm_error error;
   mm_model *model = mm_model_parse(input, len, &options, &error);
   char *json = model ? mm_model_to_json(model, out_len) : mm_error_to_json(&error, out_len);

@@ -13,7 +13,7 @@
 #include "memory_map.h"
 
 static char *model_json(const uint8_t *data, size_t size, bool general_only, size_t *len) {
-  mm_options options = {"fuzz.py", NULL, NULL, 0, general_only, false};
+  mm_options options = {"fuzz.py", NULL, NULL, 0, general_only, false, false};
   mm_error error;
   mm_model *model = mm_model_parse((const char *)data, size, &options, &error);
   char *json = model ? mm_model_to_json(model, len) : mm_error_to_json(&error, len);
@@ -23,7 +23,7 @@ static char *model_json(const uint8_t *data, size_t size, bool general_only, siz
 }
 
 static mm_model *model_of(const uint8_t *data, size_t size, bool general_only) {
-  mm_options options = {"fuzz.py", NULL, NULL, 0, general_only, false};
+  mm_options options = {"fuzz.py", NULL, NULL, 0, general_only, false, false};
   mm_error error;
   mm_model *model = mm_model_parse((const char *)data, size, &options, &error);
   mm_error_clear(&error);
