@@ -36,6 +36,7 @@ test(`${RUNS} fuzzing runs on a fixed seed find nothing`, { timeout: 300_000 }, 
   mkdirSync(join(work, 'found'));
   cpSync(join(corpus, 'generated'), seeds, { recursive: true, filter: (p) => !p.endsWith('.json') });
   cpSync(regressions, seeds, { recursive: true, filter: (p) => !p.endsWith('.md') });
+  cpSync(join(root, 'tests', 'fixtures', 'pypto-e2d0f78'), seeds, { recursive: true, filter: (p) => !p.endsWith('.md') });
   const result = spawnSync(fuzzer, ['-seed=1', `-runs=${RUNS}`, '-max_len=16384', '-timeout=10', '-rss_limit_mb=2048',
     `-dict=${join(root, 'tests', 'fuzz', 'python.dict')}`, `-artifact_prefix=${work}/`, '-print_final_stats=1', join(work, 'found'), seeds],
   { encoding: 'utf8', cwd: work, env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1' } });

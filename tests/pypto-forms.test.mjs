@@ -45,7 +45,9 @@ describe('slots and pinned allocations', () => {
     assert.deepEqual([boxOf(fn, 'p1__tile').offset, boxOf(fn, 'p1__tile').size], [57344, 8192]);
     const pinned = fn.reserved.filter((w) => w.kind === 'pinned').map((w) => [w.name, w.base, w.size, w.slot_num, w.slot_size, w.conflict_count]);
     assert.deepEqual(pinned, [['pp', 49152, 16384, 2, 8192, 0], ['ub', 65536, 16384, 2, 8192, 0]]);
-    assert.deepEqual(fn.reserved.filter((w) => w.kind === 'ring').map((w) => w.name), ['mk_c2v_slot_buffer']);
+    assert.deepEqual(fn.reserved.filter((w) => w.kind === 'ring').map((w) => [w.name, w.slot_num, w.slot_size]),
+      [['mk_c2v_slot_buffer', 2, 16384]], 'slot_num as the printer states it (2 by default since 2026-08-17)');
+    assert.deepEqual(fn.attrs, { split: 'pl.SplitMode.UP_DOWN', dual_aiv_dispatch: 'True' }, 'pl.func_attr, the first body line');
     assert.ok(fn.boxes.every((b) => !b.conflict && !b.view && !b.window_conflicts), 'a pinned allocation holds its own tiles');
     const allocations = fn.allocations.map((a) => [a.name, a.space, a.size, a.pinned, a.offset, a.tiles]);
     assert.deepEqual(allocations, [
@@ -120,6 +122,17 @@ describe('in-place handoffs, as the planners plan them', () => {
     // c is read again after the statement binding d: both live, a real conflict.
     assert.deepEqual([fn.boxes[at('c')].conflict, fn.boxes[at('d')].conflict], [true, true]);
     assert.equal(fn.boxes[at('d')].in_place_from, undefined);
+  });
+});
+
+describe('a function\'s attributes, where each printer put them', () => {
+  test('`attrs=` of the decorator, then `pl.func_attr({...})` as the first body line; a later call is no prologue', async () => {
+    const tile = 'a: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_1, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.load(x)';
+    const old = dumpWith([tile]).replace('@pl.function(type=pl.FunctionType.AIV)', '@pl.function(type=pl.FunctionType.AIV, attrs={"split": pl.SplitMode.UP_DOWN, "core_num": 5})');
+    assert.match(old, /attrs=/);
+    assert.deepEqual((await model(old)).functions[0].attrs, { split: 'pl.SplitMode.UP_DOWN', core_num: '5' });
+    const now = dumpWith(['pl.func_attr({"split": pl.SplitMode.LEFT_RIGHT, "windowize": [a, b]})', tile, 'pl.func_attr({"late": 1})']);
+    assert.deepEqual((await model(now)).functions[0].attrs, { split: 'pl.SplitMode.LEFT_RIGHT', windowize: '[a, b]' });
   });
 });
 

@@ -31,6 +31,41 @@ static mm_str function_type(const char *src, mm_node *const *decorators, size_t 
   return type;
 }
 
+static const mm_node *keyword_of(const char *src, const mm_node *call, const char *name) {
+  const mm_node *found = NULL;
+  for (uint32_t k = call->positional; k < call->count; k++) {
+    const mm_node *kw = call->kids[k];
+    if (kw->kind == N_KEYWORD && kw->len == strlen(name) &&
+        memcmp(src + kw->start, name, kw->len) == 0)
+      found = kw->kids[0];
+  }
+  return found;
+}
+
+/* The entries of a `{key: value, ...}` of a function's attributes: a key
+ * as its string's value (or as written), a value as written; a later key
+ * replaces an earlier one. A dict with `**` entries is passed over. */
+static void read_attrs(mm_collector *c, const mm_node *dict) {
+  if (!dict || dict->kind != N_DICT || dict->count % 2) return;
+  uint32_t n = dict->count / 2;
+  for (uint32_t i = 0; i < n && !mm__diag_failed(c->diag); i++) {
+    const mm_node *key = dict->kids[i], *value = dict->kids[n + i];
+    const char *k = key->kind == N_STR ? mm__string_value(c->src, key, c->arena)
+                                       : mm__arena_strndup(c->arena, c->src + key->start, key->len);
+    mm_str v = mm__argument_text(c->src, value);
+    const char *text = mm__arena_strndup(c->arena, v.text, v.len);
+    mm_attr *slot = NULL;
+    for (size_t j = 0; k && j < c->attrs.len && !slot; j++)
+      if (strcmp(((mm_attr *)c->attrs.items)[j].key, k) == 0) slot = (mm_attr *)c->attrs.items + j;
+    if (!slot) slot = mm__vec_push(&c->attrs);
+    if (!k || !text || !slot) {
+      mm__diag_set(c->diag, MM_ERR_NO_MEMORY, dict->line, "out of memory");
+      return;
+    }
+    *slot = (mm_attr){k, text};
+  }
+}
+
 static bool function_begin(void *context, const mm_node *name, mm_node *const *decorators,
                            size_t decorator_count, uint32_t first_line) {
   mm_collector *c = context;
@@ -46,6 +81,11 @@ static bool function_begin(void *context, const mm_node *name, mm_node *const *d
   c->statements.len = 0;
   c->skipped.len = 0;
   c->allocations.len = 0;
+  c->attrs.len = 0;
+  for (size_t i = 0; i < decorator_count; i++) /* `@pl.function(..., attrs={...})` */
+    if (decorators[i]->kind == N_CALL &&
+        mm__is_dotted_ending(c->src, decorators[i]->kids[0], "function"))
+      read_attrs(c, keyword_of(c->src, decorators[i], "attrs"));
   mm__window_reading_start(&c->windows, type.text, type.len);
   return true;
 }
@@ -165,6 +205,10 @@ static void call_statement(void *context, const mm_node *target, const mm_node *
   mm_collector *c = context;
   if (mm__window_read(&c->windows, c->src, target, call, line, c->arena, c->diag))
     mm__allocation_read(&c->allocations, c->src, target, call, line, c->arena, c->diag);
+  /* `pl.func_attr({...})`, the body's first line since 2026-08-12. */
+  if (!target && c->statements.len == 1 && call->positional >= 2 &&
+      mm__is_dotted_ending(c->src, call->kids[0], "func_attr"))
+    read_attrs(c, call->kids[1]);
 }
 
 static void statement(void *context, uint32_t line) {
@@ -204,6 +248,8 @@ static void function_end(void *context, uint32_t last_line) {
       .skipped = c->skipped.items,
       .skipped_count = c->skipped.len,
       .allocations = &c->allocations,
+      .attrs = c->attrs.items,
+      .attr_count = c->attrs.len,
   };
   if (!c->on_function(c->context, &reading) && !mm__diag_failed(c->diag))
     mm__diag_set(c->diag, MM_ERR_NO_MEMORY, last_line, "out of memory");
@@ -241,6 +287,7 @@ void mm__collector_init(mm_collector *c, const char *src, size_t src_len, const 
   mm__vec_init(&c->statements, sizeof(uint32_t));
   mm__vec_init(&c->skipped, sizeof(mm_skipped));
   mm__vec_init(&c->allocations, sizeof(mm_allocation));
+  mm__vec_init(&c->attrs, sizeof(mm_attr));
   mm__window_reading_init(&c->windows);
   c->events.context = c;
   c->events.function_begin = function_begin;
@@ -261,5 +308,6 @@ void mm__collector_free(mm_collector *c) {
   mm__vec_free(&c->statements);
   mm__vec_free(&c->skipped);
   mm__vec_free(&c->allocations);
+  mm__vec_free(&c->attrs);
   mm__window_reading_free(&c->windows);
 }

@@ -46,6 +46,8 @@ typedef struct mm_function_reading {
   const mm_skipped *skipped; /* tiles without an address, in source order */
   size_t skipped_count;
   const mm_vec *allocations; /* mm_allocation: its `alloc` lines */
+  const mm_attr *attrs;      /* its attributes, a later key replacing an earlier one */
+  size_t attr_count;
 } mm_function_reading;
 
 /* Receives each function's reading; false when out of memory. */
@@ -73,6 +75,7 @@ typedef struct mm_collector {
   mm_vec statements;  /* uint32_t: the line each statement begins on */
   mm_vec skipped;     /* mm_skipped */
   mm_vec allocations; /* mm_allocation */
+  mm_vec attrs;       /* mm_attr */
   mm_window_reading windows;
 } mm_collector;
 

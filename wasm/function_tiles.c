@@ -173,7 +173,11 @@ bool mm__function_tiles(const mm_function_reading *r, mm_function *fn, mm_arena 
   if (skipped && r->skipped_count) memcpy(skipped, r->skipped, r->skipped_count * sizeof *skipped);
   fn->skipped = skipped;
   fn->skipped_count = skipped ? r->skipped_count : 0;
-  return ok && fn->name && fn->ftype && fn->statements && fn->skipped;
+  mm_attr *attrs = mm__arena_alloc(arena, (r->attr_count + 1) * sizeof *attrs);
+  if (attrs && r->attr_count) memcpy(attrs, r->attrs, r->attr_count * sizeof *attrs);
+  fn->attrs = attrs;
+  fn->attr_count = attrs ? r->attr_count : 0;
+  return ok && fn->name && fn->ftype && fn->statements && fn->skipped && fn->attrs;
 }
 
 /* The text of lines [first, last], for `source`: copied, since the model

@@ -376,6 +376,14 @@ static void put_function(mm_buf *out, const mm_function *fn, unsigned flags) {
   put_int_field(out, ",\"src_end\":", fn->src_end);
   put_int_field(out, ",\"statements\":", fn->statement_count);
   if (fn->by_lifetime) mm__buf_puts(out, ",\"planned\":false");
+  mm__buf_puts(out, ",\"attrs\":{");
+  for (size_t i = 0; i < fn->attr_count; i++) {
+    if (i) mm__buf_putc(out, ',');
+    put_cstring(out, fn->attrs[i].key);
+    mm__buf_putc(out, ':');
+    put_cstring(out, fn->attrs[i].value);
+  }
+  mm__buf_putc(out, '}');
   if (!(flags & MM_JSON_WITHOUT_SOURCE) && fn->source) {
     mm__buf_puts(out, ",\"source\":");
     put_source(out, fn);

@@ -125,6 +125,12 @@ typedef struct mm_window {
   int64_t grown_hwm; /* the space's high-water mark with one more slot; 0: unknown */
 } mm_window;
 
+/* One of a function's attributes (model.md, "Compute functions"): its
+ * key, and its value as written. */
+typedef struct mm_attr {
+  const char *key, *value;
+} mm_attr;
+
 /* A base's allocation (model.md, "Allocations"): its `alloc` line, and
  * where its tiles put it. */
 typedef struct mm_allocation {
@@ -170,6 +176,8 @@ typedef struct mm_function {
   size_t skipped_count;
   mm_allocation *allocations;
   size_t allocation_count;
+  const mm_attr *attrs; /* from `attrs=` of its decorator, then `pl.func_attr({...})` */
+  size_t attr_count;
   /* The line each statement of the body begins on, ascending: a lifetime
    * measured in statements survives edits that shift lines (diff.c). */
   const uint32_t *statements;

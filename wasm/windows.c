@@ -24,6 +24,7 @@ mm_window_call mm__window_call_kind(const char *text, size_t len) {
   if (span_is(text, len, "aic_initialize_pipe") || span_is(text, len, "aiv_initialize_pipe"))
     return MM_WINDOW_CALL_PIPE;
   if (span_is(text, len, "alloc")) return MM_WINDOW_CALL_ALLOC;
+  if (span_is(text, len, "func_attr")) return MM_WINDOW_CALL_ATTRS;
   return MM_WINDOW_CALL_NONE;
 }
 
@@ -137,7 +138,8 @@ bool mm__window_read(mm_window_reading *r, const char *src, const mm_node *targe
   bool ok = true;
   switch (mm__window_call_kind(src + callee->start, callee->len)) {
   case MM_WINDOW_CALL_NONE:
-  case MM_WINDOW_CALL_ALLOC: return true;
+  case MM_WINDOW_CALL_ALLOC:
+  case MM_WINDOW_CALL_ATTRS: return true;
   case MM_WINDOW_CALL_RESERVE: ok = read_reserve(r, src, target, call, line, arena, diag); break;
   case MM_WINDOW_CALL_IMPORT: ok = read_import(r, src, call, line, arena); break;
   case MM_WINDOW_CALL_PIPE: ok = read_pipe(r, src, call, arena, diag); break;

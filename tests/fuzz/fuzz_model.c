@@ -1,6 +1,7 @@
 /* fuzz_model.c: libFuzzer harness for the core's one-call entry point.
  * Any input must give a model or an error: never a crash, a leak, a hang
- * or undefined behaviour (built with ASan and UBSan). And the fast path
+ * or undefined behaviour (built with ASan and UBSan), drawn by lifetime
+ * too. And the fast path
  * (skim.h) must not change it: the same input read by the general parser
  * alone gives the same JSON, or the harness aborts. Comparing the two
  * models finds nothing changed, and comparing the first and second halves
@@ -93,6 +94,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t len = 0, general_len = 0;
   char *json = mm_analyze_json((const char *)data, size, "fuzz.py", NULL, NULL, 0,
                                MM_JSON_WITHOUT_SOURCE, &len); /* the page's call */
+  mm_free(json);
+  json = mm_analyze_json((const char *)data, size, "fuzz.py", NULL, NULL, 0,
+                         MM_JSON_WITHOUT_SOURCE | MM_ANALYZE_LIFETIMES, &len); /* drawn by lifetime */
   mm_free(json);
   char *fast = model_json(data, size, false, &len);
   char *general = model_json(data, size, true, &general_len);

@@ -208,11 +208,11 @@ static inline size_t binary_operator(const skim *k) {
 }
 
 /* An attribute's name s[start, end) after a dot: notes a reserved
- * window's or an allocation's call (by its length first: the names are 5,
- * 14, 18 or 19 bytes). */
+ * window's, an allocation's or the attributes' call (by its length first:
+ * the names are 5, 9, 14, 18 or 19 bytes). */
 static inline void note_attribute(skim *k, size_t start, size_t end) {
   size_t n = end - start;
-  if ((n == 5 || n == 14 || n == 18 || n == 19) &&
+  if ((n == 5 || n == 9 || n == 14 || n == 18 || n == 19) &&
       mm__window_call_kind((const char *)k->s + start, n) != MM_WINDOW_CALL_NONE)
     k->window_call = true;
 }
