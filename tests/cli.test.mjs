@@ -235,7 +235,7 @@ describe('--check and --summary', () => {
   const anomalous = dumpWith([
     `a: ${tileType('Vec', 'm1', 0, 512)} = pl.tile.load(x)`,
     `b: ${tileType('Vec', 'm2', 256, 512)} = pl.tile.add(a, a)`,
-    `bias: ${tileType('Bias', 'm3', 0, 2048)} = pl.tile.load(b)`,
+    `bias: ${tileType('Bias', 'm3', 0, 2048)} = pl.tile.load(b, a)`, // a read after b is bound: no handoff
     'return bias',
   ]);
   const write = (text) => {
@@ -252,7 +252,7 @@ describe('--check and --summary', () => {
     assert.equal(lines.length, 3);
     assert.equal(
       lines[0],
-      `${file}:9: conflict in kernel: Vec 'a' (m1, bytes 0..512, lines 8-9) shares bytes with 'b' (m2, bytes 256..768, lines 9-10) while both are live`,
+      `${file}:9: conflict in kernel: Vec 'a' (m1, bytes 0..512, lines 8-10) shares bytes with 'b' (m2, bytes 256..768, lines 9-10) while both are live`,
     );
     assert.equal(lines[1], `${file}:10: over capacity in kernel: Bias 'bias' (m3, bytes 0..2048, lines 10-11) lies outside the capacity 0..1024`);
     assert.equal(lines[2], '2 problems: conflicts, tiles over capacity or unplaced tiles');

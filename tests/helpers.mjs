@@ -54,7 +54,6 @@ export function run(args, { command = cli, cwd = root, env = {}, input } = {}) {
 export const DEPARTURES = new Map([
   ['real/qwen3_32b_decode__13_after_AllocateMemoryAddr.py', 'printed'],
   ['generated/gen1_001__36_after_AllocateMemoryAddr.py', 'handoff'],
-  ['generated/gen1_013__32_after_AllocateMemoryAddr.py', 'handoff'],
   ['generated/gen1_038__32_after_AllocateMemoryAddr.py', 'handoff'],
 ]);
 

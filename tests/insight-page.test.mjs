@@ -32,7 +32,7 @@ const gap = {
 const anomalous = {
   name: '32_after_AllocateMemoryAddr.py',
   text: [
-    dumpWith([vec('p', 'm1', 0, 512, 'f()'), vec('q', 'm2', 256, 512, 'f(p)'), 'return q'], { name: 'first' }).trimEnd(),
+    dumpWith([vec('p', 'm1', 0, 512, 'f()'), vec('q', 'm2', 256, 512, 'f(p)'), 'return q, p'], { name: 'first' }).trimEnd(),
     '',
     `    @pl.function(type=pl.FunctionType.AIC)`,
     `    def second(self):`,

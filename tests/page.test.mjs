@@ -117,6 +117,7 @@ describe('getting a dump in', () => {
     const items = await notes.locator('li').allInnerTexts();
     assert.deepEqual(items.map((t) => t.replace(/:.*/, '')), ['line 195 (and 5 more)', 'line 195 (and 5 more)', 'line 351']);
     assert.match(items[1], /<unsupported IRNode type>/);
+    assert.doesNotMatch(await notes.innerText(), /null|undefined/);
     assert.equal(await page.locator('.card').count(), 3);
     await drop(page, [fixture('real/vector_division.py')]);
     await page.waitForFunction(() => document.getElementById('summary').textContent.includes('vector_division'));

@@ -123,6 +123,21 @@ describe('in-place handoffs, as the planners plan them', () => {
     assert.deepEqual([fn.boxes[at('c')].conflict, fn.boxes[at('d')].conflict], [true, true]);
     assert.equal(fn.boxes[at('d')].in_place_from, undefined);
   });
+  test('not an input from outside a loop, which the next turn reads again; not where no planner placed the dump', async () => {
+    const body = [
+      tile('a', 'mem_vec_1', 0, 'pl.tile.load(x)'),
+      'for i in pl.range(4):',
+      `    ${tile('b', 'mem_vec_2', 4096, 'pl.tile.exp(a)')}`,
+      '    pl.tile.store(b, x)',
+    ];
+    const inLoop = (await model(dumpWith(body), { dumpName: '35_after_AllocateMemoryAddr.py' })).functions[0];
+    assert.deepEqual(inLoop.boxes.map((b) => [b.name, b.conflict]), [['a', true], ['b', true]]);
+    const straight = [tile('a', 'mem_vec_1', 0, 'pl.tile.load(x)'), tile('b', 'mem_vec_2', 4096, 'pl.tile.exp(a)'), 'pl.tile.store(b, x)'];
+    for (const [dumpName, conflict] of [['32_after_InitMemRef.py', true], ['dump.py', true], ['40_after_Simplify.py', false]]) {
+      const fn = (await model(dumpWith(straight), { dumpName })).functions[0];
+      assert.equal(fn.boxes[0].conflict, conflict, dumpName);
+    }
+  });
 });
 
 describe('a function\'s attributes, where each printer put them', () => {

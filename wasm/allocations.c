@@ -23,14 +23,6 @@ static bool is_space(const char *src, const mm_node *node) {
           node_text_is(src, node->kids[0], "MemorySpace"));
 }
 
-static const mm_node *keyword_value(const char *src, const mm_node *call, const char *name) {
-  const mm_node *found = NULL; /* the last one given wins, as in **kwargs */
-  for (uint32_t k = call->positional; k < call->count; k++)
-    if (call->kids[k]->kind == N_KEYWORD && node_text_is(src, call->kids[k], name))
-      found = call->kids[k]->kids[0];
-  return found;
-}
-
 bool mm__allocation_read(mm_vec *allocations, const char *src, const mm_node *target,
                          const mm_node *call, uint32_t line, mm_arena *arena, mm_diag *diag) {
   /* kids: the callee, the space, then the size (the printer's form since
@@ -53,7 +45,7 @@ bool mm__allocation_read(mm_vec *allocations, const char *src, const mm_node *ta
     return false;
   }
   a->size_known = r == MM_INT_OK;
-  const mm_node *pinned = keyword_value(src, call, "pinned");
+  const mm_node *pinned = mm__keyword_value(src, call, "pinned");
   a->pinned = pinned && pinned->kind == N_CONST && node_text_is(src, pinned, "True");
   a->line = line;
   mm_str space = mm__dotted_last(src, call->kids[1]);
@@ -72,7 +64,9 @@ static int64_t allocation_start(const mm_tile *t) {
   char *end;
   long long k = strtoll(t->slot_index, &end, 10);
   bool plain = *t->slot_index >= '0' && *t->slot_index <= '9' && *end == '\0';
-  if (!plain || k < 0 || k >= t->slot_count) return t->offset;
+  if (!plain || k < 0 || k >= t->slot_count || t->slot_size <= 0 ||
+      k > ((int64_t)1 << 53) / t->slot_size) /* past 2^53 bytes: no place to take */
+    return t->offset;
   return t->offset - (int64_t)k * t->slot_size;
 }
 

@@ -31,17 +31,6 @@ static mm_str function_type(const char *src, mm_node *const *decorators, size_t 
   return type;
 }
 
-static const mm_node *keyword_of(const char *src, const mm_node *call, const char *name) {
-  const mm_node *found = NULL;
-  for (uint32_t k = call->positional; k < call->count; k++) {
-    const mm_node *kw = call->kids[k];
-    if (kw->kind == N_KEYWORD && kw->len == strlen(name) &&
-        memcmp(src + kw->start, name, kw->len) == 0)
-      found = kw->kids[0];
-  }
-  return found;
-}
-
 /* The entries of a `{key: value, ...}` of a function's attributes: a key
  * as its string's value (or as written), a value as written; a later key
  * replaces an earlier one. A dict with `**` entries is passed over. */
@@ -85,7 +74,7 @@ static bool function_begin(void *context, const mm_node *name, mm_node *const *d
   for (size_t i = 0; i < decorator_count; i++) /* `@pl.function(..., attrs={...})` */
     if (decorators[i]->kind == N_CALL &&
         mm__is_dotted_ending(c->src, decorators[i]->kids[0], "function"))
-      read_attrs(c, keyword_of(c->src, decorators[i], "attrs"));
+      read_attrs(c, mm__keyword_value(c->src, decorators[i], "attrs"));
   mm__window_reading_start(&c->windows, type.text, type.len);
   return true;
 }

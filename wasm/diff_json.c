@@ -106,6 +106,7 @@ static const char *anomaly_kind(uint8_t kind) {
   case MM_ANOMALY_PAIR: return "conflict";
   case MM_ANOMALY_WINDOW: return "window_conflict";
   case MM_ANOMALY_WINDOW_OVERLAP: return "window_overlap";
+  case MM_ANOMALY_UNPLACED: return "unplaced_tile";
   default: return "window_over_capacity";
   }
 }
@@ -122,8 +123,12 @@ static void put_anomaly(mm_buf *out, const mm_diff *diff, const mm_function_diff
   put_int(out, "\",\"line\":", e->line);
   put_index(out, ",\"box\":", e->box);
   if (e->kind == MM_ANOMALY_PAIR) put_int(out, ",\"other_box\":", e->other);
-  if (e->kind != MM_ANOMALY_PAIR && e->kind != MM_ANOMALY_OVER)
+  if (e->kind == MM_ANOMALY_UNPLACED) {
+    mm__buf_puts(out, ",\"tile\":");
+    mm__json_string(out, fn->skipped[e->other].name);
+  } else if (e->kind != MM_ANOMALY_PAIR && e->kind != MM_ANOMALY_OVER) {
     put_int(out, ",\"window\":", e->other);
+  }
   /* The check's own line, as `--check` on that side would print it. */
   mm_buf text = {0};
   mm__anomaly_put(&text, model->dump, fn, e);

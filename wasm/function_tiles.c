@@ -102,6 +102,7 @@ static size_t merge_bindings(const mm_function_reading *r, const uint32_t *order
     t->shape_len = f->shape_len;
     t->start = b->line;
     t->end = b->end_line;
+    t->depth = b->depth;
     t->slot_count = f->slot_count;
     t->slot_size = f->slot_size;
     t->slot_runtime = f->slot_runtime;

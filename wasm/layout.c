@@ -101,10 +101,11 @@ static uint8_t detect_unallocated(const slot_key *keys, size_t n) {
     while (i < n && same_text(keys[i].tile->space, space)) {
       const char *base = keys[i].tile->base;
       bool holds_bytes = false; /* a base of zero-size tiles shares nothing */
-      lowest_zero &= keys[i].tile->offset == 0;
+      bool starts_at_zero = keys[i].tile->offset == 0;
       while (i < n && same_text(keys[i].tile->space, space) && same_text(keys[i].tile->base, base))
         holds_bytes |= keys[i++].tile->size > 0;
       bases += holds_bytes;
+      if (holds_bytes) lowest_zero &= starts_at_zero;
     }
     shared_zero |= bases >= 2;
     bases_at_zero |= bases >= 2 && lowest_zero;
@@ -189,14 +190,16 @@ static void add_partner(mm_box *box, uint32_t other) {
   box->partner_total++;
 }
 
-/* Whether `from`'s last line lies in the statement that binds `to`:
+/* Whether `from`'s last line lies in the statement that binds `to`, both
+ * bound at one depth (not an input from outside a loop that the loop's
+ * next turn reads again):
  * the planners read a statement's inputs before they write its output
  * (memref_dsa_adapter.cpp: a read at 2p, a write at 2p + 1;
  * MemoryReuse: last use <= definition), so an output may take over the
  * bytes of an input it reads there. */
 static bool hands_over(const mm_function *fn, const mm_box *from, const mm_box *to) {
-  return from->start < to->start && from->end >= to->start &&
-         mm__statements_in(fn, to->start, to->start) > 0 &&
+  return fn->planner_placed && from->tile->depth == to->tile->depth && from->start < to->start &&
+         from->end >= to->start && mm__statements_in(fn, to->start, to->start) > 0 &&
          mm__statements_in(fn, to->start + 1, from->end) == 0;
 }
 

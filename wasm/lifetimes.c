@@ -13,13 +13,15 @@
 #include "names.h"
 
 /* Past this many bases in one space, each goes above the last: first-fit
- * looks at every placed base, and a hostile dump could have millions. */
-#define MAX_PACKED 4096
+ * looks at every placed base again each time it moves (cubic at worst),
+ * and a hostile dump could have millions; real functions have tens. */
+#define MAX_PACKED 512
 
 typedef struct base_span {
   const char *base, *space;
   uint32_t start, end;
   int64_t bytes, address;
+  int64_t lowest; /* its tiles' lowest offset */
 } base_span;
 
 static int compare_spans(const void *pa, const void *pb) {
@@ -59,14 +61,33 @@ static size_t collect_bases(const mm_function *fn, base_span *spans, mm_names *b
       if (!e) return SIZE_MAX;
       if (added) e->value[0] = (uint32_t)n;
       s = &spans[n++];
-      *s = (base_span){t->base, t->space, t->start, t->end, 0, 0};
+      *s = (base_span){t->base, t->space, t->start, t->end, 0, 0, t->offset};
     }
+    if (t->offset < s->lowest) s->lowest = t->offset;
     if (t->start < s->start) s->start = t->start;
     if (t->end > s->end) s->end = t->end;
     int64_t reach = t->offset + t->size;
     if (reach > s->bytes) s->bytes = reach;
   }
   return n;
+}
+
+/* Whether the spans (sorted by space) show no addresses: a space with two
+ * or more bases of bytes, each starting at 0 (model.md §13). A function
+ * with addresses is drawn where they put it. */
+static bool without_addresses(const base_span *spans, size_t n) {
+  for (size_t i = 0; i < n;) {
+    size_t j = i, holding = 0;
+    bool at_zero = true;
+    for (; j < n && spans[j].space == spans[i].space; j++) {
+      if (spans[j].bytes <= 0) continue;
+      holding++;
+      at_zero &= spans[j].lowest == 0;
+    }
+    if (holding >= 2 && at_zero) return true;
+    i = j;
+  }
+  return false;
 }
 
 /* The rings of `space` whose base ptoas assigns: stacked from 0, as
@@ -88,6 +109,12 @@ static int64_t place_rings(mm_function *fn, const char *space) {
   return floor;
 }
 
+/* a + b, held at 2^62 (hostile sizes near 2^53 cannot overflow it). */
+static int64_t add_capped(int64_t a, int64_t b) {
+  const int64_t cap = (int64_t)1 << 62;
+  return a > cap - b ? cap : a + b;
+}
+
 /* The lowest address from `floor` where `s` shares no byte with a base
  * placed before it whose lines meet its lines. */
 static int64_t first_fit(const base_span *placed, size_t count, const base_span *s, int64_t floor) {
@@ -97,8 +124,9 @@ static int64_t first_fit(const base_span *placed, size_t count, const base_span 
     for (size_t k = 0; k < count; k++) {
       const base_span *p = &placed[k];
       bool lines_meet = p->start <= s->end && s->start <= p->end;
-      if (lines_meet && p->address < at + s->bytes && at < p->address + p->bytes) {
-        at = p->address + p->bytes;
+      if (lines_meet && p->address < add_capped(at, s->bytes) &&
+          at < add_capped(p->address, p->bytes)) {
+        at = add_capped(p->address, p->bytes);
         moved = true;
       }
     }
@@ -128,6 +156,10 @@ bool mm__function_pack_by_lifetime(mm_function *fn, const mm_vec *allocations) {
   size_t n = spans ? collect_bases(fn, spans, &by_base) : SIZE_MAX;
   if (n != SIZE_MAX) hold_pinned(fn, allocations, &by_base, spans, n);
   bool ok = n != SIZE_MAX && sort_spans(spans, n);
+  if (ok && !without_addresses(spans, n)) { /* its own addresses stand */
+    fn->by_lifetime = false;
+    n = 0;
+  }
   for (size_t i = 0; ok && i < n;) {
     size_t j = i;
     while (j < n && spans[j].space == spans[i].space)
@@ -136,7 +168,7 @@ bool mm__function_pack_by_lifetime(mm_function *fn, const mm_vec *allocations) {
     for (size_t k = i; k < j; k++) {
       base_span *s = &spans[k];
       s->address = j - i > MAX_PACKED ? top : first_fit(spans + i, k - i, s, floor);
-      if (s->address + s->bytes > top) top = s->address + s->bytes;
+      if (add_capped(s->address, s->bytes) > top) top = add_capped(s->address, s->bytes);
     }
     i = j;
   }

@@ -184,10 +184,11 @@ static bool refused_unallocated(const mm_function *fn, pass_stage stage) {
 static const char *unallocated_message(pass_stage stage) {
   switch (stage) {
   case PASS_AFTER:
-    return ": this pass runs after AllocateMemoryAddr, so the build planned memory with "
-           "memory_planner=PTOAS, which skips MemoryReuse and AllocateMemoryAddr: ptoas assigns "
-           "the addresses, and no dump holds them. --lifetimes draws each tile by size and "
-           "lifetime, with the least any placement needs.";
+    return ": this pass runs after AllocateMemoryAddr, so most likely the build planned "
+           "memory with memory_planner=PTOAS, which skips MemoryReuse and AllocateMemoryAddr: "
+           "ptoas assigns the addresses, and no dump holds them. --lifetimes draws each tile by "
+           "size and lifetime, with the least any placement needs. (If a planner did put those "
+           "bases at 0, open the dump AllocateMemoryAddr wrote: it is drawn as it is.)";
   case PASS_ALLOCATE:
     return ", although AllocateMemoryAddr wrote this dump: the upstream tool refuses it too.";
   default:
@@ -234,8 +235,9 @@ static bool refuse_unallocated(const mm_model *model, mm_error *error) {
 
 typedef struct pipeline {
   mm_model *model;
-  bool keep_source; /* copy each function's lines for `source` */
-  bool by_lifetime; /* no addresses in the dump: pack the bases (lifetimes.c) */
+  bool keep_source;    /* copy each function's lines for `source` */
+  bool by_lifetime;    /* no addresses in the dump: pack the bases (lifetimes.c) */
+  bool planner_placed; /* written by AllocateMemoryAddr or a later pass */
 } pipeline;
 
 /* The stages of one compute function, in order, once the parser has read
@@ -249,7 +251,10 @@ static bool model_function(void *context, const mm_function_reading *reading) {
   mm_model *model = pipe->model;
   mm_arena *arena = &model->arena;
   mm_function *fn = mm__vec_push(&model->functions);
-  if (fn) fn->by_lifetime = pipe->by_lifetime;
+  if (fn) {
+    fn->by_lifetime = pipe->by_lifetime;
+    fn->planner_placed = pipe->planner_placed;
+  }
   return fn && mm__function_tiles(reading, fn, arena) &&                    /* function_tiles.c */
          (!pipe->keep_source || mm__function_source(reading, fn, arena)) && /* function_tiles.c */
          mm__window_reading_finish(reading->windows, fn, arena) &&          /* windows.c */
@@ -271,7 +276,8 @@ static bool analyse(mm_model *model, const char *input, size_t len, const mm_opt
   mm_diag lex_diag = {0};
   mm_lexer lexer;
   mm__lexer_init(&lexer, input, 0, len, 1, false, true, &lex_diag);
-  pipeline pipe = {model, !(options && options->without_source), model->by_lifetime};
+  pipeline pipe = {model, !(options && options->without_source), model->by_lifetime,
+                   stage_of(model->dump) != PASS_OTHER};
   mm_collector collector;
   size_t stopped_at = 0;
   mm__collector_init(&collector, input, len, &lexer, &model->arena, diag, model_function, &pipe);

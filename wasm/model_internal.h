@@ -16,6 +16,7 @@ typedef struct mm_tile {
   const int64_t *shape;
   uint32_t shape_len;
   uint32_t start, end; /* lexical lifetime */
+  uint32_t depth;      /* its first binding's depth in Python's AST (a parameter: 0) */
   /* One slot of an N-slot allocation (slot_count > 1; model.md, "Slots"):
    * the slot's size and the index as written ("" without one). A runtime
    * index's tile covers all N slots. */
@@ -184,6 +185,9 @@ typedef struct mm_function {
   uint32_t statement_count;
   uint8_t unallocated; /* mm_placement: do its tiles have addresses yet? (layout.c) */
   bool by_lifetime;    /* no addresses: its bases packed by lifetime (lifetimes.c) */
+  /* The dump's name says a planner placed it (AllocateMemoryAddr's dump or
+   * a later pass's): the planners' read-before-write holds (layout.c). */
+  bool planner_placed;
 } mm_function;
 
 /* Something only PyPTO's printer writes, read anyway (parser.h). */

@@ -179,7 +179,10 @@ static void put_skipped_table(mm_buf *out, const mm_model *model) {
 
 char *mm_model_summary_text(const mm_model *model, size_t *out_len) {
   mm_buf out = {0};
-  if (model->by_lifetime)
+  bool packed = false;
+  for (size_t i = 0; i < model->functions.len; i++)
+    packed |= ((const mm_function *)mm__vec_at(&model->functions, i))->by_lifetime;
+  if (packed)
     mm__buf_puts(&out, "No addresses in the dump (ptoas assigns them): buffers packed first-fit by "
                        "lifetime; `peak live` is the least any placement needs.\n");
   put_spaces_table(&out, model);

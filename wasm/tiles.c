@@ -237,7 +237,7 @@ static bool report_range(const mm_node *node, const char *what, mm_diag *diag) {
   return false;
 }
 
-static const mm_node *keyword_value(const char *src, const mm_node *call, const char *name) {
+const mm_node *mm__keyword_value(const char *src, const mm_node *call, const char *name) {
   const mm_node *found = NULL; /* the last one given wins, as in **kwargs */
   for (uint32_t k = call->positional; k < call->count; k++) {
     const mm_node *kw = call->kids[k];
@@ -261,15 +261,20 @@ static bool is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\\';
 }
 
+/* A blank that does not end a line: looking back, a line end may close a
+ * comment, whose text is no code. */
+static bool is_inline_blank(char c) { return c == ' ' || c == '\t' || c == '\f'; }
+
 /* The text of an argument or an index as written (`node`, in a statement
- * the parser accepted): back over the parentheses that open it, then on to
- * the ',' or closing bracket that ends it, strings and comments skipped. */
+ * the parser accepted): back over the parentheses that open it on its own
+ * line, then on to the ',' or closing bracket that ends it, strings and
+ * comments skipped. */
 mm_str mm__argument_text(const char *src, const mm_node *node) {
   size_t from = leftmost(node), back = from;
-  while (back > 0 && (is_blank(src[back - 1]) || src[back - 1] == '(')) {
+  while (back > 0 && (is_inline_blank(src[back - 1]) || src[back - 1] == '(')) {
     if (src[--back] != '(') continue;
     size_t before = back; /* a call's '(' (after a name or a bracket) opens no group */
-    while (before > 0 && is_blank(src[before - 1]))
+    while (before > 0 && is_inline_blank(src[before - 1]))
       before--;
     char c = before ? src[before - 1] : ',';
     if (c == ')' || c == ']' || c == '_' || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||
@@ -411,7 +416,7 @@ static bool usable_memref(const char *src, const mm_node *call, const mm_node *i
     reason = "its base `%s` is neither a name nor a string";
     culprit = call->kids[1];
   }
-  const mm_node *slots = reason ? NULL : keyword_value(src, call, "slots");
+  const mm_node *slots = reason ? NULL : mm__keyword_value(src, call, "slots");
   mm_int_result r_size = reason ? MM_INT_NONE : mm__usable_integer(src, call->kids[3], &out->size);
   mm_int_result r_slots = slots ? mm__usable_integer(src, slots, &out->slots) : MM_INT_OK;
   mm_int_result r_off = reason ? MM_INT_NONE : mm__usable_integer(src, call->kids[2], &out->offset);

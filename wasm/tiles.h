@@ -97,6 +97,10 @@ char *mm__value_op(const char *src, const mm_node *value, mm_arena *arena);
  * parts whose last part is `last`. */
 bool mm__is_dotted_ending(const char *src, const mm_node *node, const char *last);
 
+/* The value of `call`'s keyword argument `name`, or NULL; the last one
+ * given wins, as in a Python call's **kwargs. */
+const mm_node *mm__keyword_value(const char *src, const mm_node *call, const char *name);
+
 /* The last component of a dotted name (a bare name counts), or an empty
  * slice when `node` is not a dotted name. */
 mm_str mm__dotted_last(const char *src, const mm_node *node);

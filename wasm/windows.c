@@ -49,22 +49,11 @@ void mm__window_reading_free(mm_window_reading *r) {
 
 /* ------------------------------------------------------------ reading */
 
-/* The value of keyword argument `name`, or NULL (the last one given wins,
- * as in a Python call's **kwargs). */
-static const mm_node *keyword(const char *src, const mm_node *call, const char *name) {
-  const mm_node *found = NULL;
-  for (uint32_t k = call->positional; k < call->count; k++) {
-    const mm_node *kw = call->kids[k];
-    if (kw->kind == N_KEYWORD && span_is(src + kw->start, kw->len, name)) found = kw->kids[0];
-  }
-  return found;
-}
-
 /* An integer keyword: true with `*known` set when it reads as a MemRef's
  * size would (model.md); false with `diag` set beyond 2^53. */
 static bool integer_keyword(const char *src, const mm_node *call, const char *name, int64_t *value,
                             bool *known, mm_diag *diag) {
-  const mm_node *node = keyword(src, call, name);
+  const mm_node *node = mm__keyword_value(src, call, name);
   mm_int_result r = node ? mm__usable_integer(src, node, value) : MM_INT_NONE;
   *known = r == MM_INT_OK;
   if (r != MM_INT_RANGE) return true;
@@ -77,7 +66,7 @@ static bool integer_keyword(const char *src, const mm_node *call, const char *na
  * `fallback` otherwise. NULL when out of memory. */
 static const char *text_keyword(const char *src, const mm_node *call, const char *name,
                                 const char *fallback, mm_arena *arena) {
-  const mm_node *node = keyword(src, call, name);
+  const mm_node *node = mm__keyword_value(src, call, name);
   if (node && node->kind == N_STR) return mm__string_value(src, node, arena);
   mm_str dotted = node ? mm__dotted_last(src, node) : (mm_str){NULL, 0};
   if (dotted.text) return mm__arena_strndup(arena, dotted.text, dotted.len);
@@ -326,6 +315,22 @@ static void unlist(uint32_t *list, uint32_t *listed, uint32_t index) {
     }
 }
 
+/* A pinned window whose listed partners were its own tiles lists the
+ * others again, in box order: --check and the page read the list. A few
+ * pinned allocations a function: one pass over the boxes each. */
+static void relist_partners(const mm_function *fn, mm_window *w) {
+  if (w->kind != MM_WINDOW_PINNED || w->partner_count >= w->partner_total ||
+      w->partner_count >= MM_BOX_PARTNERS)
+    return;
+  w->partner_count = 0;
+  for (size_t b = 0; b < fn->box_count && w->partner_count < MM_BOX_PARTNERS; b++) {
+    const mm_tile *t = fn->boxes[b].tile;
+    if (t->space == w->space && t->base != w->owner && t->size > 0 &&
+        t->offset < w->base + w->size && w->base < t->offset + t->size)
+      w->partners[w->partner_count++] = (uint32_t)b;
+  }
+}
+
 /* A pinned allocation holds its own tiles: a box inside the allocation
  * it belongs to shares no bytes with it in the sense of a conflict. Takes
  * such pairs out of both sides' counts and lists. */
@@ -355,6 +360,8 @@ static bool excuse_own_tiles(mm_function *fn, const interval_set *windows) {
     unlist(box->window_partners, &box->window_partner_count, e->value[0]);
   }
   mm__names_free(&owners);
+  for (size_t i = 0; i < windows->count && ok && any; i++)
+    relist_partners(fn, &fn->windows[windows->items[i].index]);
   return ok;
 }
 

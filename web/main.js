@@ -310,8 +310,8 @@ function showNotes(model) {
   const more = (model.note_count ?? 0) - model.notes.length;
   box.append(el('strong', {}, 'Not Python, read anyway: this dump holds what only the compiler\'s printer writes'),
     el('ul', {}, [...kinds].map(([text, { first, times }]) =>
-      el('li', {}, `line ${first}${times > 1 ? ` (and ${times - 1} more)` : ''}: ${text}`))),
-    more > 0 ? el('p', {}, `and ${more} more notes`) : null);
+      el('li', {}, `line ${first}${times > 1 ? ` (and ${times - 1} more)` : ''}: ${text}`))));
+  if (more > 0) box.append(el('p', {}, `and ${more} more notes`));
 }
 
 function showMessage(kind, title, detail) {

@@ -119,7 +119,7 @@ def memref(annotation):
     """The first readable `.MemRef` call, breadth-first: (base, offset, size, slots), where slots is
     None or (count, slot size, index text, runtime). Else (None, met): met says a MemRef was there."""
     parents = {id(child): node for node in ast.walk(annotation) for child in ast.iter_child_nodes(node)}
-    met = False
+    met, legacy_space = False, None
     for node in ast.walk(annotation):
         if not (isinstance(node, ast.Call) and ends_with(node.func, "MemRef")):
             continue
@@ -129,6 +129,7 @@ def memref(annotation):
             # The older form (space, address, size, id): its buffer is `mem_<space>_<id>`.
             address, size, ident = (integer(a) for a in node.args[1:4])
             if address is None or size is None or ident is None or address == -1:
+                legacy_space = legacy_space or legacy[-1]  # names its space, placed or not
                 continue
             return f"mem_{legacy[-1].lower()}_{ident}", address, size, None, legacy[-1]
         if len(node.args) < 3:
@@ -156,7 +157,7 @@ def memref(annotation):
             text = ast.get_source_segment(SOURCE[0], index) if index is not None else None
             slots = (count, size, text, runtime)
         return base, offset, size * count if runtime else size, slots, None
-    return None, met
+    return None, met, legacy_space
 
 
 def space_of(annotation):
@@ -197,8 +198,8 @@ def tile_fields(annotation):
     if not (isinstance(annotation, ast.Subscript) and ends_with(annotation.value, "Tile")):
         return None
     ref, space = memref(annotation), space_of(annotation)
-    if space is None and ref[0] is not None:
-        space = ref[4]  # the older form names its space in the MemRef
+    if space is None:
+        space = ref[4] if ref[0] is not None else ref[2]  # the older form names its space in the MemRef
     if space is None or space == "DDR":
         return None  # off-chip memory
     if ref[0] is None:
@@ -253,6 +254,24 @@ def parameters(fn):
     return a.posonlyargs + a.args + a.kwonlyargs + [p for p in (a.vararg, a.kwarg) if p]
 
 
+def statement_depths(fn):
+    """id(statement) -> its depth below the function in Python's AST (§5): the body is 1, and every
+    statement, `except` handler or `case` between adds one."""
+    depths = {}
+
+    def visit(node, depth):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.stmt):
+                depths[id(child)] = depth
+                visit(child, depth + 1)
+            elif isinstance(child, (ast.excepthandler, ast.match_case)):
+                visit(child, depth + 1)
+            else:
+                visit(child, depth)
+    visit(fn, 1)
+    return depths
+
+
 def collect_tiles(fn):
     """name -> tile, in order of first binding (parameters, then breadth-first)."""
     tiles = {}
@@ -266,7 +285,8 @@ def collect_tiles(fn):
         if fields == "skipped":
             skipped.append(p.arg)
         elif fields and p.arg not in tiles:
-            tiles[p.arg] = dict(name=p.arg, **fields, op="param", start=p.lineno, end=p.end_lineno)
+            tiles[p.arg] = dict(name=p.arg, **fields, op="param", start=p.lineno, end=p.end_lineno, depth=0)
+    depth = statement_depths(fn)
     reads = {}  # name -> lines where Python's parser marks it a load
     for node in ast.walk(fn):  # breadth-first: shallower first, then source order
         if isinstance(node, ast.Name):
@@ -280,7 +300,7 @@ def collect_tiles(fn):
                 skipped.append(name)
             elif fields and name not in tiles:
                 tiles[name] = dict(name=name, **fields, op=op_of(node.value),
-                                   start=node.lineno, end=node.end_lineno)
+                                   start=node.lineno, end=node.end_lineno, depth=depth[id(node)])
     # Every annotated binding of a tile's name grows it, even one with no tile (#21 item 1).
     for name, first, last in bindings:
         if name in tiles:
@@ -327,7 +347,7 @@ def box_of(run, end):
             "offset": first["offset"], "size": first["size"], "shape": first["shape"],
             "dtype": first["dtype"], "op": first["op"], "start": first["start"],
             "end": end, "aliases": [t["name"] for t in run[1:]],
-            "view": False, "conflict": False, "slots": first["slots"]}
+            "view": False, "conflict": False, "slots": first["slots"], "depth": first["depth"]}
 
 
 def hands_over(first, second, starts):
@@ -351,7 +371,7 @@ def mark_overlaps(boxes, starts):
                 if a["slots"] or b["slots"]:
                     continue  # slots of one allocation: neither views nor conflicts
                 (a if a["size"] < b["size"] else b)["view"] = True  # equal: the later one
-            elif hands_over(a, b, starts) or hands_over(b, a, starts):
+            elif a["depth"] == b["depth"] and (hands_over(a, b, starts) or hands_over(b, a, starts)):
                 first, second = (a, b) if hands_over(a, b, starts) else (b, a)
                 position = {id(box): k for k, box in enumerate(boxes)}
                 first["in_place_to"] = position[id(second)]
@@ -372,6 +392,21 @@ def make_spaces(boxes, capacity):
     return out
 
 
+AFTER_ALLOCATION = {"FoldNoOpReshape", "FuseCreateAssembleToSlice", "DeriveCallDirections",
+                    "AutoDeriveTaskDependencies", "ExpandManualPhaseFence", "SynthesizeAllReduceSignals",
+                    "MaterializeCommDomainScopes", "LowerHostTensorCollectives", "MaterializeDistTensorCtx",
+                    "Simplify", "MaterializeRuntimeScopes", "ClassifyIterArgCarry", "InsertCommFence",
+                    "MaterializeValidShapeSymbols"}  # docs/model.md §13: passes after AllocateMemoryAddr
+
+
+def pass_stage(dump_name):
+    """"allocate" (AllocateMemoryAddr's own dump), "after" (a later pass) or "other", by the name's pass."""
+    if "_after_" not in dump_name:
+        return "other"
+    name = dump_name.split("_after_")[-1].split(".")[0]
+    return "allocate" if name == "AllocateMemoryAddr" else "after" if name in AFTER_ALLOCATION else "other"
+
+
 def unallocated(tiles, dump_name):
     """Whether the function's tiles have no addresses yet: every tile at 0 with two bases in a space
     (upstream's test), or, in a dump not written after AllocateMemoryAddr itself, a space whose two or
@@ -389,7 +424,7 @@ def unallocated(tiles, dump_name):
     shared = any(len(lows) >= 2 for lows in per_space.values())
     if shared and all(t["offset"] == 0 for t in tiles):
         return True
-    if dump_name.split("_after_")[-1].split(".")[0] == "AllocateMemoryAddr" and "_after_" in dump_name:
+    if pass_stage(dump_name) == "allocate":
         return False
     return any(len(lows) >= 2 and all(low == 0 for low in lows) for lows in per_space.values())
 
@@ -537,7 +572,9 @@ def build_model(module, lines, dump_name, backend):
             stale.append(fn.name)
         src_start = fn.decorator_list[0].lineno if fn.decorator_list else fn.lineno
         src_end = fn.body[-1].end_lineno
-        starts = {node.lineno for node in ast.walk(fn) if isinstance(node, ast.stmt) and node is not fn}
+        # In-place handoffs only where the dump's name says a planner placed it (§7).
+        placed = "_after_" in dump_name and pass_stage(dump_name) != "other"
+        starts = {node.lineno for node in ast.walk(fn) if isinstance(node, ast.stmt) and node is not fn} if placed else set()
         boxes = make_boxes(tiles, starts)
         functions.append({"name": fn.name, "ftype": ftype, "src_start": src_start, "src_end": src_end,
                           "source": lines[src_start - 1:src_end],

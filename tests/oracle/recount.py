@@ -12,7 +12,7 @@ import ast
 import json
 import sys
 
-from model import BACKENDS, dotted as dotted_parts  # the model oracle's table and reading
+from model import BACKENDS, dotted as dotted_parts, keyword  # the model oracle's table and reading
 
 CAPACITY = {name: capacity for name, _, capacity in BACKENDS}  # docs/model.md §12
 WINDOW_CALLS = {"reserve_buffer": "reserve", "import_peer_buffer": "import",
@@ -34,14 +34,6 @@ def integer_literal(node):
     if isinstance(node, ast.Constant) and type(node.value) is int:
         return node.value
     return None
-
-
-def keyword(call, name):
-    found = None
-    for kw in call.keywords:
-        if kw.arg == name:
-            found = kw.value
-    return found
 
 
 def text(node, fallback):
