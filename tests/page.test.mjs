@@ -102,7 +102,10 @@ describe('getting a dump in', () => {
     assert.match(message, /invalid syntax/);
     assert.equal(await page.locator('#cards').isVisible(), false);
     await drop(page, [fixture('real/pa3__12_after_AllocateMemoryAddr.py')]);
-    await page.waitForFunction(() => document.getElementById('message').textContent.includes('pa3__12'));
+    await page.waitForFunction(() => {
+      const message = document.getElementById('message');
+      return message.classList.contains('error') && message.textContent.includes('pa3__12');
+    });
     assert.match(await page.locator('#message').innerText(), /use a dump written at or after the AllocateMemoryAddr pass/);
     await drop(page, [fixture('real/vector_division.py')]);
     await page.waitForSelector('#cards[data-complete="true"] .card.open .box');

@@ -320,7 +320,8 @@ function showMessage(kind, title, detail) {
   const box = $('message');
   clear(box);
   box.className = `message ${kind}`;
-  box.append(el('h2', {}, title), detail ? el('p', { class: 'detail' }, detail) : null);
+  box.append(el('h2', {}, title));
+  if (detail) box.append(el('p', { class: 'detail' }, detail));
   box.hidden = false;
   $('cards').hidden = true;
   $('legend').hidden = true;
