@@ -11,25 +11,13 @@
 #include "names.h"
 #include "tiles.h"
 
-static bool node_text_is(const char *src, const mm_node *node, const char *word) {
-  size_t n = strlen(word);
-  return node->len == n && memcmp(src + node->start, word, n) == 0;
-}
-
-/* `<...>.Mem.<Space>` or the older `<...>.MemorySpace.<Space>`. */
-static bool is_space(const char *src, const mm_node *node) {
-  return node->kind == N_ATTRIBUTE && mm__dotted_last(src, node).text &&
-         (node_text_is(src, node->kids[0], "Mem") ||
-          node_text_is(src, node->kids[0], "MemorySpace"));
-}
-
 bool mm__allocation_read(mm_vec *allocations, const char *src, const mm_node *target,
                          const mm_node *call, uint32_t line, mm_arena *arena, mm_diag *diag) {
   /* kids: the callee, the space, then the size (the printer's form since
    * InitMemRef stopped writing an address), or an address, the size and
    * an id (the older form). */
   if (!target || call->positional < 3 || !mm__is_dotted_ending(src, call->kids[0], "alloc") ||
-      !is_space(src, call->kids[1]))
+      !mm__is_memory_space(src, call->kids[1]))
     return true;
   const mm_node *size = call->kids[call->positional >= 5 ? 3 : 2];
   mm_allocation *a = mm__vec_push(allocations);
@@ -37,7 +25,6 @@ bool mm__allocation_read(mm_vec *allocations, const char *src, const mm_node *ta
     mm__diag_set(diag, MM_ERR_NO_MEMORY, line, "out of memory");
     return false;
   }
-  memset(a, 0, sizeof *a);
   mm_int_result r = mm__usable_integer(src, size, &a->size);
   if (r == MM_INT_RANGE) {
     mm__diag_set(diag, MM_ERR_LIMIT, size->line, "the allocation size on line %u is beyond 2^53",
@@ -46,7 +33,7 @@ bool mm__allocation_read(mm_vec *allocations, const char *src, const mm_node *ta
   }
   a->size_known = r == MM_INT_OK;
   const mm_node *pinned = mm__keyword_value(src, call, "pinned");
-  a->pinned = pinned && pinned->kind == N_CONST && node_text_is(src, pinned, "True");
+  a->pinned = pinned && pinned->kind == N_CONST && mm__node_text_is(src, pinned, "True");
   a->line = line;
   mm_str space = mm__dotted_last(src, call->kids[1]);
   a->name = mm__arena_strndup(arena, src + target->start, target->len);
@@ -124,22 +111,20 @@ bool mm__function_allocations(const mm_vec *allocations, mm_function *fn, mm_are
     for (size_t i = 0; i < n; i++) {
       const mm_allocation *a = &fn->allocations[i];
       if (!held(a)) continue;
-      mm_window *w = &windows[fn->window_count++];
-      memset(w, 0, sizeof *w);
-      *w = (mm_window){.kind = MM_WINDOW_PINNED,
-                       .owner = owners[i],
-                       .name = a->name,
-                       .bound = a->name,
-                       .space = a->space,
-                       .base = a->offset,
-                       .size = a->size,
-                       .base_known = true,
-                       .size_known = true,
-                       .placed = true,
-                       .line = a->line,
-                       .slot_size = a->slot_size,
-                       .slot_num = a->slot_count,
-                       .overlaps = -1};
+      windows[fn->window_count++] = (mm_window){.kind = MM_WINDOW_PINNED,
+                                                .owner = owners[i],
+                                                .name = a->name,
+                                                .bound = a->name,
+                                                .space = a->space,
+                                                .base = a->offset,
+                                                .size = a->size,
+                                                .base_known = true,
+                                                .size_known = true,
+                                                .placed = true,
+                                                .line = a->line,
+                                                .slot_size = a->slot_size,
+                                                .slot_num = a->slot_count,
+                                                .overlaps = -1};
     }
     fn->windows = windows;
   }

@@ -114,6 +114,17 @@ static uint8_t detect_unallocated(const slot_key *keys, size_t n) {
   return bases_at_zero ? MM_UNPLACED_BASES_AT_ZERO : MM_PLACED;
 }
 
+uint8_t mm__tiles_placement(const mm_function *fn, bool *ok) {
+  size_t n = fn->tile_count;
+  slot_key *keys = mm__alloc((n ? n : 1) * sizeof *keys);
+  for (size_t i = 0; keys && i < n; i++)
+    keys[i] = (slot_key){&fn->tiles[i], (uint32_t)i};
+  *ok = keys && sort_slot_keys(keys, n);
+  uint8_t placement = *ok ? detect_unallocated(keys, n) : MM_PLACED;
+  mm__dealloc(keys);
+  return placement;
+}
+
 /* Walks one slot's tiles by start, emitting a box per run. */
 static bool emit_runs(mm_function *fn, slot_key *members, size_t n, mm_arena *arena) {
   if (!sort_by_start(members, n)) return false;

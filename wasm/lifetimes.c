@@ -21,7 +21,6 @@ typedef struct base_span {
   const char *base, *space;
   uint32_t start, end;
   int64_t bytes, address;
-  int64_t lowest; /* its tiles' lowest offset */
 } base_span;
 
 static int compare_spans(const void *pa, const void *pb) {
@@ -61,33 +60,14 @@ static size_t collect_bases(const mm_function *fn, base_span *spans, mm_names *b
       if (!e) return SIZE_MAX;
       if (added) e->value[0] = (uint32_t)n;
       s = &spans[n++];
-      *s = (base_span){t->base, t->space, t->start, t->end, 0, 0, t->offset};
+      *s = (base_span){t->base, t->space, t->start, t->end, 0, 0};
     }
-    if (t->offset < s->lowest) s->lowest = t->offset;
     if (t->start < s->start) s->start = t->start;
     if (t->end > s->end) s->end = t->end;
     int64_t reach = t->offset + t->size;
     if (reach > s->bytes) s->bytes = reach;
   }
   return n;
-}
-
-/* Whether the spans (sorted by space) show no addresses: a space with two
- * or more bases of bytes, each starting at 0 (model.md §13). A function
- * with addresses is drawn where they put it. */
-static bool without_addresses(const base_span *spans, size_t n) {
-  for (size_t i = 0; i < n;) {
-    size_t j = i, holding = 0;
-    bool at_zero = true;
-    for (; j < n && spans[j].space == spans[i].space; j++) {
-      if (spans[j].bytes <= 0) continue;
-      holding++;
-      at_zero &= spans[j].lowest == 0;
-    }
-    if (holding >= 2 && at_zero) return true;
-    i = j;
-  }
-  return false;
 }
 
 /* The rings of `space` whose base ptoas assigns: stacked from 0, as
@@ -151,15 +131,16 @@ static void hold_pinned(const mm_function *fn, const mm_vec *allocations, const 
 }
 
 bool mm__function_pack_by_lifetime(mm_function *fn, const mm_vec *allocations) {
+  bool ok;
+  if (mm__tiles_placement(fn, &ok) == MM_PLACED) { /* its own addresses stand */
+    fn->by_lifetime = false;
+    return ok;
+  }
   base_span *spans = mm__alloc((fn->tile_count ? fn->tile_count : 1) * sizeof *spans);
   mm_names by_base = {0};
   size_t n = spans ? collect_bases(fn, spans, &by_base) : SIZE_MAX;
   if (n != SIZE_MAX) hold_pinned(fn, allocations, &by_base, spans, n);
-  bool ok = n != SIZE_MAX && sort_spans(spans, n);
-  if (ok && !without_addresses(spans, n)) { /* its own addresses stand */
-    fn->by_lifetime = false;
-    n = 0;
-  }
+  ok = n != SIZE_MAX && sort_spans(spans, n);
   for (size_t i = 0; ok && i < n;) {
     size_t j = i;
     while (j < n && spans[j].space == spans[i].space)

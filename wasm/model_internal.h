@@ -210,6 +210,11 @@ struct mm_model {
   bool by_lifetime; /* no addresses in the dump: bases packed by lifetime (lifetimes.c) */
 };
 
+/* Whether `fn`'s tiles carry addresses (an mm_placement, model.md §13),
+ * as mm__function_layout sets `unallocated`; `*ok` false when out of
+ * memory (layout.c). */
+uint8_t mm__tiles_placement(const mm_function *fn, bool *ok);
+
 /* Groups a function's tiles into boxes, finds views and conflicts, and
  * sums up each space (layout.c). False when out of memory. */
 bool mm__function_layout(mm_function *fn, const mm_backend *backend, mm_arena *arena);

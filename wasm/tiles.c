@@ -9,7 +9,7 @@
 #include "identifiers.h"
 #include "lexer.h"
 
-static bool node_text_is(const char *src, const mm_node *node, const char *word) {
+bool mm__node_text_is(const char *src, const mm_node *node, const char *word) {
   size_t n = strlen(word);
   return node->len == n && memcmp(src + node->start, word, n) == 0;
 }
@@ -26,7 +26,7 @@ static bool is_dotted(const mm_node *node, size_t *parts) {
 
 bool mm__is_dotted_ending(const char *src, const mm_node *node, const char *last) {
   size_t parts;
-  return node->kind == N_ATTRIBUTE && node_text_is(src, node, last) && is_dotted(node, &parts);
+  return node->kind == N_ATTRIBUTE && mm__node_text_is(src, node, last) && is_dotted(node, &parts);
 }
 
 mm_str mm__dotted_last(const char *src, const mm_node *node) {
@@ -49,7 +49,7 @@ static int digit_value(char c) {
 
 static mm_int_result literal_value(const char *src, const mm_node *node, int64_t *value) {
   if (node->kind == N_CONST &&
-      (node_text_is(src, node, "True") || node_text_is(src, node, "False"))) {
+      (mm__node_text_is(src, node, "True") || mm__node_text_is(src, node, "False"))) {
     *value = src[node->start] == 'T'; /* Python's bool is an int */
     return MM_INT_OK;
   }
@@ -241,7 +241,7 @@ const mm_node *mm__keyword_value(const char *src, const mm_node *call, const cha
   const mm_node *found = NULL; /* the last one given wins, as in **kwargs */
   for (uint32_t k = call->positional; k < call->count; k++) {
     const mm_node *kw = call->kids[k];
-    if (kw->kind == N_KEYWORD && node_text_is(src, kw, name)) found = kw->kids[0];
+    if (kw->kind == N_KEYWORD && mm__node_text_is(src, kw, name)) found = kw->kids[0];
   }
   return found;
 }
@@ -357,7 +357,7 @@ static mm_int_result constant_part(const char *src, const mm_node *node, int sig
 static bool is_legacy_space(const char *src, const mm_node *node) {
   size_t parts;
   return node->kind == N_ATTRIBUTE && is_dotted(node, &parts) &&
-         node_text_is(src, node->kids[0], "MemorySpace");
+         mm__node_text_is(src, node->kids[0], "MemorySpace");
 }
 
 /* The older form `MemRef(<...>.MemorySpace.<Space>, addr, size, id)`:
@@ -460,7 +460,11 @@ static bool usable_memref(const char *src, const mm_node *call, const mm_node *i
 static bool is_space_attribute(const char *src, const mm_node *node) {
   size_t parts;
   return node->kind == N_ATTRIBUTE && is_dotted(node, &parts) &&
-         node_text_is(src, node->kids[0], "Mem");
+         mm__node_text_is(src, node->kids[0], "Mem");
+}
+
+bool mm__is_memory_space(const char *src, const mm_node *node) {
+  return is_space_attribute(src, node) || is_legacy_space(src, node);
 }
 
 typedef struct walk_item {

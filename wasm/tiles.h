@@ -97,6 +97,14 @@ char *mm__value_op(const char *src, const mm_node *value, mm_arena *arena);
  * parts whose last part is `last`. */
 bool mm__is_dotted_ending(const char *src, const mm_node *node, const char *last);
 
+/* Whether `node`'s text is `word`: a name, an attribute's last part, a
+ * keyword argument's name, a literal as written. */
+bool mm__node_text_is(const char *src, const mm_node *node, const char *word);
+
+/* A memory space as a dotted name: `<...>.Mem.<Space>`, or the older
+ * `<...>.MemorySpace.<Space>`. */
+bool mm__is_memory_space(const char *src, const mm_node *node);
+
 /* The value of `call`'s keyword argument `name`, or NULL; the last one
  * given wins, as in a Python call's **kwargs. */
 const mm_node *mm__keyword_value(const char *src, const mm_node *call, const char *name);

@@ -24,9 +24,12 @@ itself cannot parse). Not modelled: the core's own limit of 1000 nested
 expression levels (docs/model.md §13 does not say how levels are counted).
 """
 import ast
+import io
 import json
+from keyword import iskeyword
 import re
 import sys
+import tokenize
 import unicodedata
 from pathlib import Path
 
@@ -446,9 +449,6 @@ def rewrite_printed(text):
     """What only PyPTO's printer writes (docs/model.md §2a), rewritten to Python that reads the
     same, columns kept where it can: `<unsupported IRNode type>` as `...`, `tile_view=` inside a
     subscript's brackets as blanks, a keyword after a dot as a name (renamed back after parsing)."""
-    import io
-    import keyword
-    import tokenize
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
     except (tokenize.TokenError, SyntaxError, IndentationError):
@@ -468,7 +468,7 @@ def rewrite_printed(text):
         elif (t.type == tokenize.NAME and t.string in VIEW_KEYWORDS and brackets and brackets[-1] == "["
               and i + 1 < len(tokens) and tokens[i + 1].string == "="):
             edits.append((t.start[0], t.start[1], tokens[i + 1].end[1], " " * (tokens[i + 1].end[1] - t.start[1])))
-        elif t.type == tokenize.NAME and keyword.iskeyword(t.string) and i and tokens[i - 1].string == ".":
+        elif t.type == tokenize.NAME and iskeyword(t.string) and i and tokens[i - 1].string == ".":
             edits.append((t.start[0], t.start[1], t.end[1], t.string + KEYWORD_SUFFIX))
     for row, col, end, new in sorted(edits, reverse=True):
         line = lines[row - 1]
@@ -479,8 +479,6 @@ def rewrite_printed(text):
 def fill_empty_block(text, error):
     """`pass` after the colon ending the header before `error`'s line (an empty block the printer
     wrote), or None when the error is another."""
-    import io
-    import tokenize
     if not EMPTY_BLOCK.match(error.msg or ""):
         return None
     colon = None
@@ -621,8 +619,6 @@ def refuse_names(text):
     combining mark; a \\N{...} escape in a string. Most dumps have neither."""
     if "\\N{" not in text and not any(changed_name(m.group()) for m in NAME_RUN.finditer(text)):
         return None  # no candidate even in strings and comments: no need to tell them apart
-    import io
-    import tokenize
     lines = io.StringIO(text, newline=None).read().split("\n")
     masked = {}  # line -> [(from, to)] columns of strings and comments: no names there
     try:
