@@ -47,7 +47,7 @@ typedef enum mm_status {
   MM_ERR_NO_MEMORY    /* an allocation failed */
 } mm_status;
 
-/* What went wrong and where. Filled by mm_model_parse on failure; release
+/* What went wrong and where. Filled by mm_model_new on failure; release
  * with mm_error_clear (safe on a zeroed or already cleared struct). */
 typedef struct mm_error {
   mm_status status;
@@ -86,11 +86,6 @@ const mm_backend *mm_backend_find(const char *name);
  * none for it. `space` need not be NUL-terminated. */
 uint64_t mm_backend_capacity(const mm_backend *backend, const char *space, size_t space_len);
 
-/* The backend table as JSON: [{"name", "arch", "capacities": {"Vec": n,
- * ...}}], spaces without a capacity left out. Owned by the caller
- * (mm_free); `*out_len` gets its length. NULL when out of memory. */
-char *mm_backends_json(size_t *out_len);
-
 /* ------------------------------------------------------------------ Model */
 
 typedef struct mm_model mm_model;
@@ -106,10 +101,6 @@ typedef struct mm_options {
    * the first `pto.target_arch = "<arch>"`; NULL when there are none. */
   const char *pto_text;
   size_t pto_len;
-  /* For tests and diagnosis: read every statement with the general parser,
-   * none through the fast path for `name: annotation = value` statements.
-   * The model is the same either way; only the time differs. */
-  bool general_parser_only;
   /* Keep no copy of each function's source lines: mm_model_to_json then
    * leaves `source` out, as with MM_JSON_WITHOUT_SOURCE. For a caller that
    * keeps the input (mm_analyze_json does it with that flag). */
@@ -125,7 +116,7 @@ typedef struct mm_options {
  * Returns the model (free with mm_model_free), or NULL with `error` filled
  * (clear it with mm_error_clear). `options` may be NULL. The input need not
  * be NUL-terminated and may contain any bytes. */
-mm_model *mm_model_parse(const char *input, size_t len, const mm_options *options, mm_error *error);
+mm_model *mm_model_new(const char *input, size_t len, const mm_options *options, mm_error *error);
 
 /* Frees a model and everything it owns. NULL is allowed. */
 void mm_model_free(mm_model *model);
@@ -138,17 +129,12 @@ size_t mm_model_box_count(const mm_model *model);
  * when out of range. */
 const char *mm_model_function_name(const mm_model *model, size_t index);
 
-/* Flags for mm_model_to_json_with and mm_analyze_json. */
+/* Flags for mm_model_to_json_with. */
 enum {
   /* Leave each function's `source` out: `src_start` and `src_end` say
    * which lines of the input it is. For a caller that keeps the input (the
    * page): the lines are most of the JSON. */
-  MM_JSON_WITHOUT_SOURCE = 1,
-  /* mm_analyze_json only: read every statement with the general parser
-   * (mm_options.general_parser_only), for tests. */
-  MM_ANALYZE_GENERAL_PARSER = 2,
-  /* mm_analyze_json only: mm_options.lifetimes_only. */
-  MM_ANALYZE_LIFETIMES = 4
+  MM_JSON_WITHOUT_SOURCE = 1
 };
 
 /* Writes the model as JSON: the upstream tool's keys and this project's
@@ -229,28 +215,6 @@ char *mm_diff_report_text(const mm_diff *diff, size_t *out_len);
  * `*regressions` when non-NULL. Ownership as for mm_model_to_json. */
 char *mm_diff_check_text(const mm_diff *diff, size_t *out_len, size_t *regressions);
 
-/* ------------------------------------------------------ One-call boundary */
-
-/* Everything the page needs in one call (the WebAssembly export): parses
- * and returns the model's JSON (written with MM_JSON_* `flags`), or the
- * error's JSON when the dump is refused. `dump_name`, `backend` and
- * `pto_text` as in mm_options (each may be NULL). The result is owned by
- * the caller (mm_free); `*out_len` gets its length. NULL only when out of
- * memory. */
-char *mm_analyze_json(const char *input, size_t len, const char *dump_name, const char *backend,
-                      const char *pto_text, size_t pto_len, unsigned flags, size_t *out_len);
-
-/* Everything the page needs to compare two dumps in one call (the second
- * WebAssembly export): {"old": model, "new": model, "diff": comparison},
- * the models written with MM_JSON_* `flags`; or, when a side is refused,
- * its error's JSON with "side": "old" or "new". Each side's name and .pto
- * text as in mm_options; `backend` (may be NULL) applies to both. The
- * result is owned by the caller (mm_free); NULL only when out of memory. */
-char *mm_compare_json(const char *old_input, size_t old_len, const char *old_name,
-                      const char *old_pto, size_t old_pto_len, const char *new_input,
-                      size_t new_len, const char *new_name, const char *new_pto, size_t new_pto_len,
-                      const char *backend, unsigned flags, size_t *out_len);
-
 /* ------------------------------------------------------------------ SVG */
 
 /* What mm_model_svg draws. Zeroed, or NULL: the whole function, every
@@ -272,18 +236,50 @@ typedef struct mm_svg_options {
 char *mm_model_svg(const mm_model *model, size_t function, const mm_svg_options *options,
                    size_t *out_len);
 
-/* The page's "Save SVG" in one call (a WebAssembly export): parses as
- * mm_analyze_json does and returns function `function`'s SVG with the
- * options given one by one (as mm_svg_options; `hidden` may be NULL), or
- * the error's JSON (it starts with '{') when the dump is refused or has no
- * such function. Owned by the caller (mm_free); NULL when out of memory. */
-char *mm_analyze_svg(const char *input, size_t len, const char *dump_name, const char *backend,
-                     const char *pto_text, size_t pto_len, uint32_t function, uint32_t first_line,
-                     uint32_t last_line, int axis_used, const char *hidden, double zoom,
-                     uint32_t map_width, size_t *out_len);
+/* ------------------------------------------------------ One-call boundary */
 
-/* Frees a buffer returned by this API. */
+/* What the page calls (the WebAssembly exports, listed by the build from
+ * this section: every function declared between this heading and the
+ * end-of-boundary line). Each takes the dump's bytes and an mm_options,
+ * and returns one buffer owned by the caller (mm_free) with its length in
+ * `*out_len`: the answer, or the refusal's JSON (mm_error_to_json). NULL
+ * only when out of memory.
+ *
+ * The page writes mm_options and mm_svg_options into the module's heap
+ * itself, so their layout on wasm32 is part of the boundary (boundary.c
+ * asserts it, web/core.js writes it): mm_options is 20 bytes, dump_name at
+ * 0, backend at 4, pto_text at 8, pto_len at 12, without_source at 16,
+ * lifetimes_only at 17; mm_svg_options is 32 bytes, first_line at 0,
+ * last_line at 4, axis_used at 8, hidden at 12, zoom at 16, map_width at
+ * 24. */
+
+/* The model's JSON, written with MM_JSON_* `flags`. */
+char *mm_analyze_json(const char *input, size_t len, const mm_options *options, unsigned flags,
+                      size_t *out_len);
+
+/* Two dumps compared: {"old": model, "new": model, "diff": comparison},
+ * the models written with MM_JSON_* `flags`; or, when a side is refused,
+ * its error's JSON with "side": "old" or "new". Each side is read with its
+ * own options (name, backend, .pto text). */
+char *mm_compare_json(const char *old_input, size_t old_len, const mm_options *old_options,
+                      const char *new_input, size_t new_len, const mm_options *new_options,
+                      unsigned flags, size_t *out_len);
+
+/* The page's "Save SVG": function `function`'s map as mm_model_svg draws
+ * it with `svg` (NULL: the defaults), or the error's JSON (it starts with
+ * '{') when the dump is refused or has no such function. */
+char *mm_analyze_svg(const char *input, size_t len, const mm_options *options, uint32_t function,
+                     const mm_svg_options *svg, size_t *out_len);
+
+/* The backend table as JSON: [{"name", "arch", "capacities": {"Vec": n,
+ * ...}}], spaces without a capacity left out. Owned by the caller
+ * (mm_free); `*out_len` gets its length. NULL when out of memory. */
+char *mm_backends_json(size_t *out_len);
+
+/* Frees a buffer returned by this API (any of it, not only the boundary). */
 void mm_free(void *buffer);
+
+/* -------------------------------------------------- end of the boundary */
 
 #ifdef __cplusplus
 }

@@ -402,13 +402,13 @@ static bool write_file(const char *path, const piece *pieces, size_t count) {
  * `why` set when it is missing or not a memory-map page. */
 static char *read_template(size_t *len, size_t *split, char *why, size_t why_len) {
   text template_text;
-  const char *path = mm_cli_page_path();
+  const char *path = cli_page_path();
   if (!read_file(path, &template_text, MM_MAX_INPUT_BYTES, why, why_len)) {
     snprintf(why, why_len,
              "the page template %s is missing: run `npm run build` first, or use --json", path);
     return NULL;
   }
-  *split = mm_cli_page_split(template_text.data, template_text.len, why, why_len);
+  *split = cli_page_split(template_text.data, template_text.len, why, why_len);
   if (*split == SIZE_MAX) {
     free(template_text.data);
     return NULL;
@@ -596,9 +596,13 @@ static int run(const cli_args *args) {
   bool from_stdin = strcmp(args->path, STDIN_PATH) == 0;
   if (!args->backend && !from_stdin) pto = cli_read_pto(dump);
   const char *name = args->name ? args->name : cli_basename(dump);
-  mm_options options = {name, args->backend, pto.data, pto.len, false, false, args->lifetimes};
+  mm_options options = {.dump_name = name,
+                        .backend = args->backend,
+                        .pto_text = pto.data,
+                        .pto_len = pto.len,
+                        .lifetimes_only = args->lifetimes};
   mm_error error;
-  mm_model *model = mm_model_parse(input.data, input.len, &options, &error);
+  mm_model *model = mm_model_new(input.data, input.len, &options, &error);
   free(input.data); /* the model keeps what it needs: the input's memory is the JSON's now */
   input.data = NULL;
   if (model) print_notes(model, dump);

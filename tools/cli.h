@@ -56,7 +56,7 @@ int cli_write_output(const cli_args *args, const char *dump, const char *json, s
 int cli_run_diff(const cli_args *args);
 
 /* The page template's path, and where the JSON goes in it (cli_page.c). */
-const char *mm_cli_page_path(void);
-size_t mm_cli_page_split(const char *page, size_t len, char *why, size_t why_len);
+const char *cli_page_path(void);
+size_t cli_page_split(const char *page, size_t len, char *why, size_t why_len);
 
 #endif

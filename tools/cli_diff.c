@@ -25,10 +25,13 @@ static bool model_side(const cli_args *args, const char *given, side *s) {
   bool from_stdin = strcmp(given, STDIN_PATH) == 0;
   if (!args->backend && !from_stdin) pto = cli_read_pto(s->dump);
   /* Standard input is named by --name (or "stdin"), a file by its own. */
-  mm_options options = {cli_basename(s->dump), args->backend, pto.data, pto.len, false, false,
-                        args->lifetimes};
+  mm_options options = {.dump_name = cli_basename(s->dump),
+                        .backend = args->backend,
+                        .pto_text = pto.data,
+                        .pto_len = pto.len,
+                        .lifetimes_only = args->lifetimes};
   mm_error error;
-  s->model = mm_model_parse(input.data, input.len, &options, &error);
+  s->model = mm_model_new(input.data, input.len, &options, &error);
   free(input.data);
   free(pto.data);
   if (!s->model) {

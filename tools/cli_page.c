@@ -42,7 +42,7 @@ static const char *installed_page(void) {
 /* Where the page template is: MEMORY_MAP_PAGE (the Node wrapper sets it),
  * else beside an installed binary, else the path this build was
  * configured with (the source tree's dist/). */
-const char *mm_cli_page_path(void) {
+const char *cli_page_path(void) {
   const char *path = getenv("MEMORY_MAP_PAGE");
   if (path && *path) return path;
   const char *installed = installed_page();
@@ -52,11 +52,11 @@ const char *mm_cli_page_path(void) {
 /* Where the model's JSON goes in the template `page`: the length of the
  * part before it (the rest follows it), or SIZE_MAX with `why` filled when
  * the template is not a memory-map page. */
-size_t mm_cli_page_split(const char *page, size_t len, char *why, size_t why_len) {
+size_t cli_page_split(const char *page, size_t len, char *why, size_t why_len) {
   const char *at = len >= sizeof marker - 1 ? strstr(page, marker) : NULL;
   if (!at) {
     snprintf(why, why_len, "the page template %s is not a memory-map page: run `npm run build`",
-             mm_cli_page_path());
+             cli_page_path());
     return SIZE_MAX;
   }
   return (size_t)(at - page) + sizeof marker - 1 - strlen("</script>");

@@ -20,10 +20,12 @@ export class DumpError extends Error {
   }
 }
 
-// include/memory_map.h
+// include/memory_map.h: the JSON flag, and where mm_options and
+// mm_svg_options keep each field on wasm32 (the header's boundary section;
+// boundary.c asserts the same offsets at build time).
 const MM_JSON_WITHOUT_SOURCE = 1;
-const MM_ANALYZE_GENERAL_PARSER = 2;
-const MM_ANALYZE_LIFETIMES = 4;
+const OPTIONS = { bytes: 20, dumpName: 0, backend: 4, ptoText: 8, ptoLen: 12, withoutSource: 16, lifetimes: 17 };
+const SVG_OPTIONS = { bytes: 32, firstLine: 0, lastLine: 4, axisUsed: 8, hidden: 12, zoom: 16, mapWidth: 24 };
 // Keeps a byte order mark: the core's `source` lines are the bytes as they are.
 const sourceDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
@@ -43,12 +45,38 @@ function copyIn(core, bytes, owned) {
   return ptr;
 }
 
-/** A dump's first arguments to the core, copied into its heap (each
- * pointer added to `owned`): input, length, name, backend, .pto, .pto length. */
-function dumpArgs(core, bytes, { dumpName, backend, ptoText }, owned) {
+/** Copies a string into the heap (NUL-terminated); 0 for none. */
+const copyString = (core, text, owned) => (text ? copyIn(core, encoder.encode(text), owned) : 0);
+
+/** An mm_options in the heap for one dump (its pointer added to `owned`):
+ * its name, an explicit backend, the case's .pto text, and the flags. */
+function optionsIn(core, { dumpName, backend = null, ptoText = null, withoutSource = false, lifetimes = false }, owned) {
   const pto = ptoText ? encoder.encode(ptoText) : null;
-  return [copyIn(core, bytes, owned), bytes.length, copyIn(core, encoder.encode(dumpName), owned),
-    backend ? copyIn(core, encoder.encode(backend), owned) : 0, pto ? copyIn(core, pto, owned) : 0, pto ? pto.length : 0];
+  const fields = [copyString(core, dumpName, owned), copyString(core, backend, owned),
+    pto ? copyIn(core, pto, owned) : 0, pto ? pto.length : 0];
+  const ptr = copyIn(core, new Uint8Array(OPTIONS.bytes), owned);
+  const view = new DataView(core.HEAPU8.buffer); // after every malloc: growing replaces the buffer
+  view.setUint32(ptr + OPTIONS.dumpName, fields[0], true);
+  view.setUint32(ptr + OPTIONS.backend, fields[1], true);
+  view.setUint32(ptr + OPTIONS.ptoText, fields[2], true);
+  view.setUint32(ptr + OPTIONS.ptoLen, fields[3], true);
+  view.setUint8(ptr + OPTIONS.withoutSource, withoutSource ? 1 : 0);
+  view.setUint8(ptr + OPTIONS.lifetimes, lifetimes ? 1 : 0);
+  return ptr;
+}
+
+/** An mm_svg_options in the heap (its pointer added to `owned`). */
+function svgOptionsIn(core, { first, last, axis, hidden, zoom, mapWidth }, owned) {
+  const hiddenPtr = copyString(core, hidden.join(','), owned);
+  const ptr = copyIn(core, new Uint8Array(SVG_OPTIONS.bytes), owned);
+  const view = new DataView(core.HEAPU8.buffer);
+  view.setUint32(ptr + SVG_OPTIONS.firstLine, first, true);
+  view.setUint32(ptr + SVG_OPTIONS.lastLine, last, true);
+  view.setUint8(ptr + SVG_OPTIONS.axisUsed, axis === 'used' ? 1 : 0);
+  view.setUint32(ptr + SVG_OPTIONS.hidden, hiddenPtr, true);
+  view.setFloat64(ptr + SVG_OPTIONS.zoom, zoom, true);
+  view.setUint32(ptr + SVG_OPTIONS.mapWidth, Math.round(mapWidth), true);
+  return ptr;
 }
 
 /** Copies out and frees a JSON buffer the core returned, its length at lenPtr. */
@@ -79,23 +107,25 @@ export function parseModel(jsonBytes) {
  * instead of cloning a parsed model between threads.
  * @param core       instantiated Emscripten module
  * @param bytes      Uint8Array: the dump's bytes as read
- * @param options    { dumpName, backend, ptoText, withoutSource, generalParser }:
+ * @param options    { dumpName, backend, ptoText, withoutSource, lifetimes, generalParser }:
  *                   the file's base name, an explicit backend name, the
  *                   case's .pto texts; withoutSource leaves each function's
  *                   `source` out (attachSource puts it back from the bytes);
- *                   generalParser reads no statement through the fast path
- *                   (for tests: the model is the same); lifetimes draws a dump
- *                   without addresses by size and lifetime (mm_options)
+ *                   lifetimes draws a dump without addresses by size and
+ *                   lifetime (mm_options); generalParser, for tests, reads
+ *                   no statement through the fast path (the same model)
  * @returns Uint8Array of UTF-8 JSON, owned by the caller
  */
-export function analyzeDumpJson(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, withoutSource = false, generalParser = false, lifetimes = false } = {}) {
+export function analyzeDumpJson(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, withoutSource = false, lifetimes = false, generalParser = false } = {}) {
   const owned = [];
   try {
-    const args = dumpArgs(core, bytes, { dumpName, backend, ptoText }, owned);
+    const input = copyIn(core, bytes, owned);
+    const options = optionsIn(core, { dumpName, backend, ptoText, withoutSource, lifetimes }, owned);
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
-    const flags = (withoutSource ? MM_JSON_WITHOUT_SOURCE : 0) | (generalParser ? MM_ANALYZE_GENERAL_PARSER : 0) |
-      (lifetimes ? MM_ANALYZE_LIFETIMES : 0);
-    return takeJsonBytes(core, core._mm_analyze_json(...args, flags, lenPtr), lenPtr);
+    const flags = withoutSource ? MM_JSON_WITHOUT_SOURCE : 0;
+    const out = generalParser ? core._mm__analyze_json_with(input, bytes.length, options, flags, 0, lenPtr)
+      : core._mm_analyze_json(input, bytes.length, options, flags, lenPtr);
+    return takeJsonBytes(core, out, lenPtr);
   } finally {
     for (const ptr of owned) core._free(ptr);
   }
@@ -106,22 +136,18 @@ export function analyzeDumpJson(core, bytes, { dumpName = 'dump.py', backend = n
  * model, "diff": comparison} (docs/model.md §15), or a refusal naming its
  * `side`. The page's call: both models without `source`.
  * @param oldSide, newSide  { bytes: Uint8Array, dumpName, ptoText }
- * @param options           { backend, withoutSource, generalParser } as for analyzeDumpJson
+ * @param options           { backend, withoutSource } as for analyzeDumpJson
  * @returns Uint8Array of UTF-8 JSON, owned by the caller
  */
-export function compareDumpsJson(core, oldSide, newSide, { backend = null, withoutSource = false, generalParser = false } = {}) {
+export function compareDumpsJson(core, oldSide, newSide, { backend = null, withoutSource = false } = {}) {
   const owned = [];
   try {
-    const side = ({ bytes, dumpName = 'dump.py', ptoText = null }) => {
-      const pto = ptoText ? encoder.encode(ptoText) : null;
-      return [copyIn(core, bytes, owned), bytes.length, copyIn(core, encoder.encode(dumpName), owned),
-        pto ? copyIn(core, pto, owned) : 0, pto ? pto.length : 0];
-    };
+    const side = ({ bytes, dumpName = 'dump.py', ptoText = null }) => [copyIn(core, bytes, owned), bytes.length,
+      optionsIn(core, { dumpName, backend, ptoText, withoutSource }, owned)];
     const args = [...side(oldSide), ...side(newSide)];
-    const backendPtr = backend ? copyIn(core, encoder.encode(backend), owned) : 0;
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
-    const flags = (withoutSource ? MM_JSON_WITHOUT_SOURCE : 0) | (generalParser ? MM_ANALYZE_GENERAL_PARSER : 0);
-    return takeJsonBytes(core, core._mm_compare_json(...args, backendPtr, flags, lenPtr), lenPtr);
+    const flags = withoutSource ? MM_JSON_WITHOUT_SOURCE : 0;
+    return takeJsonBytes(core, core._mm_compare_json(...args, flags, lenPtr), lenPtr);
   } finally {
     for (const ptr of owned) core._free(ptr);
   }
@@ -141,10 +167,11 @@ export function dumpSvg(core, bytes, { dumpName = 'dump.py', backend = null, pto
   axis = 'limit', hidden = [], zoom = 1, mapWidth = 0 } = {}) {
   const owned = [];
   try {
-    const args = dumpArgs(core, bytes, { dumpName, backend, ptoText }, owned);
-    const hiddenPtr = hidden.length ? copyIn(core, encoder.encode(hidden.join(',')), owned) : 0;
+    const input = copyIn(core, bytes, owned);
+    const options = optionsIn(core, { dumpName, backend, ptoText }, owned);
+    const view = svgOptionsIn(core, { first, last, axis, hidden, zoom, mapWidth }, owned);
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
-    const out = core._mm_analyze_svg(...args, fn, first, last, axis === 'used' ? 1 : 0, hiddenPtr, zoom, Math.round(mapWidth), lenPtr);
+    const out = core._mm_analyze_svg(input, bytes.length, options, fn, view, lenPtr);
     const text = decoder.decode(takeJsonBytes(core, out, lenPtr));
     if (text.startsWith('{')) throw new DumpError(JSON.parse(text));
     return text;

@@ -88,7 +88,7 @@ int main(int argc, char **argv) {
       for (int whole = 0; whole < (page_only ? 1 : 2); whole++) {
         double t0 = now_ms();
         size_t json_len = 0;
-        char *json = mm_analyze_json(input, len, name, NULL, NULL, 0,
+        char *json = mm_analyze_json(input, len, &(mm_options){.dump_name = name},
                                      whole ? 0 : MM_JSON_WITHOUT_SOURCE, &json_len);
         (whole ? whole_times : times)[r] = now_ms() - t0;
         if (!json || strncmp(json, "{\"error\"", 9) == 0) {

@@ -4,14 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "bytes.h"
+#include "base/arena.h"
+#include "base/bytes.h"
+#include "base/diag.h"
+#include "base/names.h"
 #include "check.h"
-#include "diag.h"
-#include "lexer.h"
 #include "memory_map.h"
-#include "names.h"
-#include "text_check.h"
+#include "syntax/lexer.h"
+#include "syntax/text_check.h"
 
 static const char *tile_dump =
     "class P:\n"
@@ -119,9 +119,11 @@ static void test_text_checks(void) {
   }
 }
 
+static const mm_options d_py = {.dump_name = "d.py"};
+
 static void test_json_cannot_end_a_script(void) {
   size_t len = 0;
-  char *json = mm_analyze_json(tile_dump, strlen(tile_dump), "d.py", NULL, NULL, 0, 0, &len);
+  char *json = mm_analyze_json(tile_dump, strlen(tile_dump), &d_py, 0, &len);
   CHECK(json && len == strlen(json));
   CHECK(json && strstr(json, "</script>") == NULL && strstr(json, "<!--") == NULL);
   CHECK(json && strstr(json, "\\u003c/script\\u003e") != NULL);
@@ -142,7 +144,7 @@ static void test_json_escapes_at_every_offset(void) {
              "        return t  # %.*s<%.*s\xE2\x80\xA9\n",
              at, "abcdefghijklmnopq", 16 - at, "rstuvwxyzABCDEFG");
     size_t len = 0;
-    char *json = mm_analyze_json(dump, strlen(dump), "d.py", NULL, NULL, 0, 0, &len);
+    char *json = mm_analyze_json(dump, strlen(dump), &d_py, 0, &len);
     char want[128];
     snprintf(want, sizeof want, "# %.*s\\u003c%.*s\\u2029\"", at, "abcdefghijklmnopq", 16 - at,
              "rstuvwxyzABCDEFG");
@@ -153,28 +155,29 @@ static void test_json_escapes_at_every_offset(void) {
 
 static void test_errors_as_json(void) {
   size_t len;
-  char *json = mm_analyze_json("x = (\n", 6, "d.py", NULL, NULL, 0, 0, &len);
+  char *json = mm_analyze_json("x = (\n", 6, &d_py, 0, &len);
   CHECK(json && strstr(json, "\"error\":\"syntax\"") && strstr(json, "\"line\":1"));
   mm_free(json);
-  json = mm_analyze_json(NULL, 0, NULL, NULL, NULL, 0, 0, &len);
+  json = mm_analyze_json(NULL, 0, NULL, 0, &len);
   CHECK(json && strstr(json, "\"error\":\"encoding\"") && strstr(json, "the file is empty"));
   mm_free(json);
-  json = mm_analyze_json("\n\n", 2, NULL, NULL, NULL, 0, 0, &len);
+  json = mm_analyze_json("\n\n", 2, NULL, 0, &len);
   CHECK(json && strstr(json, "\"error\":\"no_tiles\""));
   mm_free(json);
-  json = mm_analyze_json(tile_dump, strlen(tile_dump), "d.py", "Nope", NULL, 0, 0, &len);
+  json = mm_analyze_json(tile_dump, strlen(tile_dump),
+                         &(mm_options){.dump_name = "d.py", .backend = "Nope"}, 0, &len);
   CHECK(json && strstr(json, "\"error\":\"backend\"") && strstr(json, "Ascend950"));
   mm_free(json);
 }
 
 static void test_model_api(void) {
   mm_error error;
-  mm_options options = {"32_after_AllocateMemoryAddr.py", NULL, NULL, 0, false, false, false};
+  mm_options options = {.dump_name = "32_after_AllocateMemoryAddr.py"};
   /* The model keeps no reference to the input: free it before writing JSON
    * (ASan reports a use after free otherwise). */
   char *input = malloc(strlen(tile_dump) + 1);
   strcpy(input, tile_dump);
-  mm_model *model = mm_model_parse(input, strlen(input), &options, &error);
+  mm_model *model = mm_model_new(input, strlen(input), &options, &error);
   memset(input, 'x', strlen(tile_dump));
   free(input);
   CHECK(model != NULL);
@@ -190,17 +193,17 @@ static void test_model_api(void) {
    * otherwise the same JSON as the page's call. */
   mm_options lean = options;
   lean.without_source = true;
-  model = mm_model_parse(tile_dump, strlen(tile_dump), &lean, &error);
+  model = mm_model_new(tile_dump, strlen(tile_dump), &lean, &error);
   json = model ? mm_model_to_json(model, NULL) : NULL;
   size_t page_len = 0;
-  char *page = mm_analyze_json(tile_dump, strlen(tile_dump), options.dump_name, NULL, NULL, 0,
-                               MM_JSON_WITHOUT_SOURCE, &page_len);
+  char *page =
+      mm_analyze_json(tile_dump, strlen(tile_dump), &options, MM_JSON_WITHOUT_SOURCE, &page_len);
   CHECK(json && page && !strstr(json, "\"source\"") && strcmp(json, page) == 0);
   mm_free(json);
   mm_free(page);
   mm_model_free(model);
   mm_error_clear(&error);
-  CHECK(mm_model_parse("x", MM_MAX_INPUT_BYTES + 1, NULL, &error) == NULL);
+  CHECK(mm_model_new("x", MM_MAX_INPUT_BYTES + 1, NULL, &error) == NULL);
   CHECK(error.status == MM_ERR_LIMIT && strstr(error.message, "256 MiB"));
   mm_error_clear(&error);
 }
@@ -290,7 +293,7 @@ static int compare_keyed(const void *pa, const void *pb) {
 #define MM_SORT_NAME sort_keyed
 #define MM_SORT_TYPE keyed
 #define MM_SORT_COMPARE compare_keyed
-#include "sort_impl.h"
+#include "base/sort_impl.h"
 
 static void test_sort(void) {
   static const size_t lengths[] = {0, 1, 2, 3, 15, 16, 17, 31, 32, 33, 47, 64, 65, 100, 1000, 4099};

@@ -12,7 +12,7 @@
 
 #include "check.h"
 #include "inputs.h"
-#include "lexer.h"
+#include "syntax/lexer.h"
 
 #ifndef MM_FIXTURES_DIR
 #error "MM_FIXTURES_DIR must name tests/fixtures"

@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "memory_map.h"
-#include "model_internal.h"
+#include "model/model.h"
 
 #define HEAD                                                                                       \
   "class P:\n"                                                                                     \
@@ -19,7 +19,7 @@
 
 static mm_model *parse(const char *dump) {
   mm_error error;
-  mm_model *model = mm_model_parse(dump, strlen(dump), NULL, &error);
+  mm_model *model = mm_model_new(dump, strlen(dump), NULL, &error);
   if (!model) fprintf(stderr, "parse failed: %s (line %u)\n", error.message, error.line);
   mm_error_clear(&error);
   return model;

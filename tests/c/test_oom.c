@@ -36,17 +36,17 @@ static const char changed[] =
     "        return [x for x in (a, b, d)]\n";
 
 static char *analyze(size_t *len) {
-  return mm_analyze_json(dump, sizeof dump - 1, "d.py", NULL, NULL, 0, 0, len);
+  return mm_analyze_json(dump, sizeof dump - 1, &(mm_options){.dump_name = "d.py"}, 0, len);
 }
 
 static char *compare(size_t *len) {
-  return mm_compare_json(dump, sizeof dump - 1, "old.py", NULL, 0, changed, sizeof changed - 1,
-                         "new.py", NULL, 0, NULL, 0, len);
+  return mm_compare_json(dump, sizeof dump - 1, &(mm_options){.dump_name = "old.py"}, changed,
+                         sizeof changed - 1, &(mm_options){.dump_name = "new.py"}, 0, len);
 }
 
 static char *svg(size_t *len) {
-  return mm_analyze_svg(dump, sizeof dump - 1, "d.py", NULL, NULL, 0, 0, 0, 0, 1, "Mat", 2.0, 640,
-                        len);
+  mm_svg_options view = {.axis_used = true, .hidden = "Mat", .zoom = 2.0, .map_width = 640};
+  return mm_analyze_svg(dump, sizeof dump - 1, &(mm_options){.dump_name = "d.py"}, 0, &view, len);
 }
 
 /* Fails the Nth allocation of `call`, for every N: the complete answer,

@@ -13,11 +13,12 @@
 #include <sys/stat.h>
 
 #include "check.h"
-#include "collect.h"
 #include "inputs.h"
 #include "memory_map.h"
-#include "parser.h"
-#include "skim.h"
+#include "model/collect.h"
+#include "model/pipeline.h"
+#include "syntax/fast/skim.h"
+#include "syntax/parser.h"
 
 #ifndef MM_FIXTURES_DIR
 #error "MM_FIXTURES_DIR must name tests/fixtures"
@@ -28,9 +29,9 @@ static const char *real_dump =
 
 /* The model's JSON, or the refusal's. */
 static char *model_json(const char *input, size_t len, bool general_only, size_t *out_len) {
-  mm_options options = {"32_after_AllocateMemoryAddr.py", NULL, NULL, 0, general_only, false, false};
+  mm_options options = {.dump_name = "32_after_AllocateMemoryAddr.py"};
   mm_error error;
-  mm_model *model = mm_model_parse(input, len, &options, &error);
+  mm_model *model = mm__model_new_with(input, len, &options, &error, !general_only);
   char *json = model ? mm_model_to_json(model, out_len) : mm_error_to_json(&error, out_len);
   mm_model_free(model);
   mm_error_clear(&error);

@@ -7,7 +7,8 @@
 
 #include "check.h"
 #include "memory_map.h"
-#include "model_internal.h"
+#include "model/model.h"
+#include "model/uses.h"
 
 /* A dump of the given functions, each `type` then body lines (8 spaces). */
 static char *dump(const char *const *parts) {
@@ -34,7 +35,7 @@ static char *dump(const char *const *parts) {
 
 static mm_model *parse(const char *text) {
   mm_error error;
-  mm_model *m = mm_model_parse(text, strlen(text), NULL, &error);
+  mm_model *m = mm_model_new(text, strlen(text), NULL, &error);
   if (!m) fprintf(stderr, "refused: %s (line %u)\n", error.message, error.line);
   mm_error_clear(&error);
   return m;

@@ -12,11 +12,12 @@
 #include <string.h>
 
 #include "memory_map.h"
+#include "model/pipeline.h"
 
 static char *model_json(const uint8_t *data, size_t size, bool general_only, size_t *len) {
-  mm_options options = {"fuzz.py", NULL, NULL, 0, general_only, false, false};
+  mm_options options = {.dump_name = "fuzz.py"};
   mm_error error;
-  mm_model *model = mm_model_parse((const char *)data, size, &options, &error);
+  mm_model *model = mm__model_new_with((const char *)data, size, &options, &error, !general_only);
   char *json = model ? mm_model_to_json(model, len) : mm_error_to_json(&error, len);
   mm_model_free(model);
   mm_error_clear(&error);
@@ -24,9 +25,9 @@ static char *model_json(const uint8_t *data, size_t size, bool general_only, siz
 }
 
 static mm_model *model_of(const uint8_t *data, size_t size, bool general_only) {
-  mm_options options = {"fuzz.py", NULL, NULL, 0, general_only, false, false};
+  mm_options options = {.dump_name = "fuzz.py"};
   mm_error error;
-  mm_model *model = mm_model_parse((const char *)data, size, &options, &error);
+  mm_model *model = mm__model_new_with((const char *)data, size, &options, &error, !general_only);
   mm_error_clear(&error);
   return model;
 }
@@ -84,19 +85,20 @@ static void fuzz_comparison(const uint8_t *data, size_t size) {
   mm_model_free(general);
   mm_model_free(head);
   mm_model_free(tail);
-  char *both =
-      mm_compare_json((const char *)data, size / 2, "a.py", NULL, 0, (const char *)data + size / 2,
-                      size - size / 2, "b.py", NULL, 0, NULL, MM_JSON_WITHOUT_SOURCE, &size);
+  char *both = mm_compare_json((const char *)data, size / 2, &(mm_options){.dump_name = "a.py"},
+                               (const char *)data + size / 2, size - size / 2,
+                               &(mm_options){.dump_name = "b.py"}, MM_JSON_WITHOUT_SOURCE, &size);
   mm_free(both);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t len = 0, general_len = 0;
-  char *json = mm_analyze_json((const char *)data, size, "fuzz.py", NULL, NULL, 0,
-                               MM_JSON_WITHOUT_SOURCE, &len); /* the page's call */
+  mm_options page = {.dump_name = "fuzz.py"};
+  char *json = mm_analyze_json((const char *)data, size, &page, MM_JSON_WITHOUT_SOURCE,
+                               &len); /* the page's call */
   mm_free(json);
-  json = mm_analyze_json((const char *)data, size, "fuzz.py", NULL, NULL, 0,
-                         MM_JSON_WITHOUT_SOURCE | MM_ANALYZE_LIFETIMES, &len); /* drawn by lifetime */
+  page.lifetimes_only = true; /* drawn by lifetime */
+  json = mm_analyze_json((const char *)data, size, &page, MM_JSON_WITHOUT_SOURCE, &len);
   mm_free(json);
   char *fast = model_json(data, size, false, &len);
   char *general = model_json(data, size, true, &general_len);

@@ -1,0 +1,121 @@
+/* boundary.c: the one-call functions the page calls (include/memory_map.h,
+ * "One-call boundary"): a dump's bytes and options in, one JSON or SVG
+ * buffer out, the refusal's JSON in place of the answer. */
+#include <stddef.h>
+#include <stdio.h>
+
+#include "boundary.h"
+
+#include "base/arena.h"
+#include "compare/diff.h"
+#include "model/model.h"
+#include "model/pipeline.h"
+#include "output/json.h"
+
+/* The page writes these structs into the heap by offset (web/core.js). */
+#if defined(__wasm32__)
+_Static_assert(sizeof(mm_options) == 20 && offsetof(mm_options, backend) == 4 &&
+                   offsetof(mm_options, pto_text) == 8 && offsetof(mm_options, pto_len) == 12 &&
+                   offsetof(mm_options, without_source) == 16 &&
+                   offsetof(mm_options, lifetimes_only) == 17,
+               "mm_options' layout is the page's: change web/core.js and the header with it");
+_Static_assert(sizeof(mm_svg_options) == 32 && offsetof(mm_svg_options, last_line) == 4 &&
+                   offsetof(mm_svg_options, axis_used) == 8 &&
+                   offsetof(mm_svg_options, hidden) == 12 && offsetof(mm_svg_options, zoom) == 16 &&
+                   offsetof(mm_svg_options, map_width) == 24,
+               "mm_svg_options' layout is the page's: change web/core.js and the header with it");
+#endif
+
+char *mm_analyze_json(const char *input, size_t len, const mm_options *options, unsigned flags,
+                      size_t *out_len) {
+  return mm__analyze_json_with(input, len, options, flags, true, out_len);
+}
+
+char *mm__analyze_json_with(const char *input, size_t len, const mm_options *options,
+                            unsigned flags, bool fast_path, size_t *out_len) {
+  mm_error error;
+  mm_model *model = mm__model_new_with(input, len, options, &error, fast_path);
+  char *json =
+      model ? mm_model_to_json_with(model, flags, out_len) : mm_error_to_json(&error, out_len);
+  mm_model_free(model);
+  mm_error_clear(&error);
+  return json;
+}
+
+static char *refusal(const mm_error *error, const char *which, size_t *out_len) {
+  mm_buf out = {0};
+  mm__buf_putc(&out, '{');
+  mm__json_error_fields(&out, error);
+  mm__buf_puts(&out, ",\"side\":\"");
+  mm__buf_puts(&out, which);
+  mm__buf_puts(&out, "\"}\n");
+  return mm__buf_finish(&out, out_len);
+}
+
+static char *comparison_json(const mm_model *old_model, const mm_model *new_model,
+                             const mm_diff *diff, unsigned flags, size_t *out_len) {
+  mm_buf out = {0};
+  mm__buf_puts(&out, "{\"old\":");
+  mm__json_model(&out, old_model, flags);
+  mm__buf_puts(&out, ",\n\"new\":");
+  mm__json_model(&out, new_model, flags);
+  mm__buf_puts(&out, ",\n\"diff\":");
+  mm__diff_json(&out, diff);
+  mm__buf_puts(&out, "}\n");
+  return mm__buf_finish(&out, out_len);
+}
+
+char *mm_compare_json(const char *old_input, size_t old_len, const mm_options *old_options,
+                      const char *new_input, size_t new_len, const mm_options *new_options,
+                      unsigned flags, size_t *out_len) {
+  mm_error error;
+  mm_model *old_model = mm_model_new(old_input, old_len, old_options, &error);
+  if (!old_model) {
+    char *json = refusal(&error, "old", out_len);
+    mm_error_clear(&error);
+    return json;
+  }
+  mm_model *new_model = mm_model_new(new_input, new_len, new_options, &error);
+  if (!new_model) {
+    char *json = refusal(&error, "new", out_len);
+    mm_error_clear(&error);
+    mm_model_free(old_model);
+    return json;
+  }
+  mm_diff *diff = mm_diff_new(old_model, new_model);
+  char *json = NULL;
+  if (diff) {
+    json = comparison_json(old_model, new_model, diff, flags, out_len);
+  } else {
+    error = (mm_error){.status = MM_ERR_NO_MEMORY, .message = "out of memory"};
+    json = refusal(&error, "both", out_len);
+  }
+  mm_diff_free(diff);
+  mm_model_free(old_model);
+  mm_model_free(new_model);
+  return json;
+}
+
+char *mm_analyze_svg(const char *input, size_t len, const mm_options *options, uint32_t function,
+                     const mm_svg_options *svg, size_t *out_len) {
+  /* The SVG draws no source line: the copy is never needed. */
+  mm_options lean = options ? *options : (mm_options){0};
+  lean.without_source = true;
+  mm_error error = {0};
+  mm_model *model = mm_model_new(input, len, &lean, &error);
+  char *result = NULL;
+  if (model && function < model->functions.len) {
+    result = mm_model_svg(model, function, svg, out_len);
+  } else if (model) {
+    error.status = MM_ERR_LIMIT;
+    error.message = mm__alloc(64);
+    if (error.message)
+      snprintf(error.message, 64, "no function %u: the dump has %zu", (unsigned)function,
+               model->functions.len);
+  }
+  if (!result && error.status != MM_OK && (error.status != MM_ERR_LIMIT || error.message))
+    result = mm_error_to_json(&error, out_len);
+  mm_model_free(model);
+  mm_error_clear(&error);
+  return result;
+}

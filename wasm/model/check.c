@@ -1,0 +1,314 @@
+/* check.c: the anomalies of a function (conflicts, tiles and windows
+ * over capacity, windows sharing bytes, tiles not placed), found in line
+ * order and written as `--check` lines; and the notes of what the printer
+ * wrote that is not Python. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/check.h"
+
+#include "model/layout.h"
+
+static void put_box_label(mm_buf *out, const mm_box *box) {
+  char text[96];
+  const mm_tile *t = box->tile;
+  mm__buf_puts(out, "'");
+  mm__buf_puts(out, t->name);
+  mm__buf_puts(out, "' (");
+  for (const char *b = t->base; *b; b++) { /* a NUL in it (C0 80, tiles.c) as \0 */
+    if ((unsigned char)b[0] == 0xC0 && (unsigned char)b[1] == 0x80) {
+      mm__buf_puts(out, "\\0");
+      b++;
+    } else {
+      mm__buf_putc(out, *b);
+    }
+  }
+  snprintf(text, sizeof text, ", bytes %lld..%lld, lines %u-%u)", (long long)t->offset,
+           (long long)(t->offset + t->size), box->start, box->end);
+  mm__buf_puts(out, text);
+}
+
+static void put_location(mm_buf *out, const char *label, uint32_t line, const char *what,
+                         const mm_function *fn) {
+  char text[32];
+  mm__buf_puts(out, label);
+  snprintf(text, sizeof text, ":%u: ", line);
+  mm__buf_puts(out, text);
+  mm__buf_puts(out, what);
+  mm__buf_puts(out, " in ");
+  mm__buf_puts(out, fn->name);
+  mm__buf_puts(out, ": ");
+}
+
+/* In line order, then by box, kind and partner. */
+static int compare_entries(const void *pa, const void *pb) {
+  const mm_anomaly *a = pa, *b = pb;
+  if (a->line != b->line) return a->line < b->line ? -1 : 1;
+  if (a->box != b->box) return a->box < b->box ? -1 : 1;
+  if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
+  return a->other < b->other ? -1 : a->other > b->other;
+}
+
+#define MM_SORT_NAME sort_entries
+#define MM_SORT_TYPE mm_anomaly
+#define MM_SORT_COMPARE compare_entries
+#include "base/sort_impl.h"
+
+/* Whether the pair (box, partners[k]) is written from `box`: from the
+ * first box of the pair, or from this one when the first kept no room
+ * for it. */
+static bool written_here(const mm_function *fn, uint32_t i, uint32_t k) {
+  const mm_box *box = &fn->boxes[i], *other = &fn->boxes[box->partners[k]];
+  if (box->partners[k] > i) return true;
+  for (uint32_t m = 0; m < other->partner_total && m < MM_BOX_PARTNERS; m++)
+    if (other->partners[m] == i) return false;
+  return true;
+}
+
+/* The function's entries, each pair once, in line order; returns how many,
+ * or SIZE_MAX when out of memory. */
+static size_t collect_entries(const mm_function *fn, mm_anomaly *entries) {
+  size_t n = 0;
+  for (uint32_t i = 0; i < fn->box_count; i++) {
+    const mm_box *box = &fn->boxes[i];
+    for (uint32_t k = 0; k < box->partner_total && k < MM_BOX_PARTNERS; k++) {
+      if (!written_here(fn, i, k)) continue;
+      const mm_box *other = &fn->boxes[box->partners[k]];
+      uint32_t line = box->start > other->start ? box->start : other->start;
+      entries[n++] = (mm_anomaly){line, i, box->partners[k], MM_ANOMALY_PAIR};
+    }
+    if (box->partner_total > MM_BOX_PARTNERS)
+      entries[n++] = (mm_anomaly){box->start, i, 0, MM_ANOMALY_MORE};
+    if (box->over_capacity) entries[n++] = (mm_anomaly){box->start, i, 0, MM_ANOMALY_OVER};
+  }
+  for (uint32_t w = 0; w < fn->window_count; w++) {
+    const mm_window *window = &fn->windows[w];
+    for (uint32_t k = 0; k < window->partner_count; k++) {
+      uint32_t box = window->partners[k];
+      entries[n++] = (mm_anomaly){fn->boxes[box].start, box, w, MM_ANOMALY_WINDOW};
+    }
+    if (window->partner_total > window->partner_count)
+      entries[n++] = (mm_anomaly){window->line, MM_NO_BOX, w, MM_ANOMALY_WINDOW_MORE};
+    if (window->overlaps >= 0)
+      entries[n++] = (mm_anomaly){window->line, MM_NO_BOX, w, MM_ANOMALY_WINDOW_OVERLAP};
+    if (window->over_capacity)
+      entries[n++] = (mm_anomaly){window->line, MM_NO_BOX, w, MM_ANOMALY_WINDOW_OVER};
+  }
+  for (uint32_t s = 0; s < fn->skipped_count; s++)
+    entries[n++] = (mm_anomaly){fn->skipped[s].line, MM_NO_BOX, s, MM_ANOMALY_UNPLACED};
+  return sort_entries(entries, n) ? n : SIZE_MAX;
+}
+
+static void put_window_label(mm_buf *out, const mm_window *w) {
+  char text[96];
+  mm__buf_puts(out, w->kind == MM_WINDOW_PINNED ? "pinned allocation '" : "reserved window '");
+  mm__buf_puts(out, w->name);
+  snprintf(text, sizeof text, "' (bytes %lld..%lld, line %u)", (long long)w->base,
+           (long long)(w->base + w->size), w->line);
+  mm__buf_puts(out, text);
+}
+
+/* What the space's reserved windows take of it, after a box over capacity:
+ * their bytes, and the first few by name. */
+static void put_reserved_share(mm_buf *out, const mm_function *fn, const mm_space_usage *u) {
+  enum { NAMED = 3 };
+  char text[96];
+  if (!u || !u->reserved_bytes) return;
+  snprintf(text, sizeof text,
+           " (reserved windows take %lld B of it:", (long long)u->reserved_bytes);
+  mm__buf_puts(out, text);
+  size_t named = 0, more = 0;
+  for (size_t i = 0; i < fn->window_count; i++) {
+    if (!fn->windows[i].placed || fn->windows[i].space != u->space) continue;
+    if (named++ >= NAMED) {
+      more++;
+      continue;
+    }
+    mm__buf_puts(out, " '");
+    mm__buf_puts(out, fn->windows[i].name);
+    mm__buf_puts(out, "'");
+  }
+  if (more) {
+    snprintf(text, sizeof text, " and %zu more", more);
+    mm__buf_puts(out, text);
+  }
+  mm__buf_puts(out, ")");
+}
+
+/* The lines of the check that are about windows alone: a note of more
+ * tiles than listed, or two windows sharing bytes. */
+static void put_window_entry(mm_buf *out, const char *label, const mm_function *fn,
+                             const mm_anomaly *e) {
+  char text[128];
+  const mm_window *w = &fn->windows[e->other];
+  if (e->kind == MM_ANOMALY_WINDOW_MORE) {
+    snprintf(text, sizeof text,
+             "  (and %u more tiles share the bytes of reserved window '%.40s')\n",
+             w->partner_total - w->partner_count, w->name);
+    mm__buf_puts(out, text);
+    return;
+  }
+  put_location(out, label, e->line, "conflict", fn);
+  mm__buf_puts(out, w->space);
+  mm__buf_puts(out, " ");
+  put_window_label(out, w);
+  mm__buf_puts(out, " shares bytes with ");
+  put_window_label(out, &fn->windows[w->overlaps]);
+  mm__buf_puts(out, "\n");
+}
+
+void mm__anomaly_put(mm_buf *out, const char *label, const mm_function *fn, const mm_anomaly *e) {
+  char text[96];
+  if (e->kind == MM_ANOMALY_UNPLACED) {
+    const mm_skipped *s = &fn->skipped[e->other];
+    put_location(out, label, e->line, "unplaced tile", fn);
+    mm__buf_puts(out, s->space);
+    mm__buf_puts(out, " '");
+    mm__buf_puts(out, s->name);
+    mm__buf_puts(out, "' is not drawn and not counted: ");
+    mm__buf_puts(out, s->reason);
+    mm__buf_puts(out, "\n");
+    return;
+  }
+  if (e->kind == MM_ANOMALY_WINDOW_MORE || e->kind == MM_ANOMALY_WINDOW_OVERLAP) {
+    put_window_entry(out, label, fn, e);
+    return;
+  }
+  if (e->kind == MM_ANOMALY_WINDOW_OVER) {
+    const mm_window *w = &fn->windows[e->other];
+    put_location(out, label, e->line, "over capacity", fn);
+    mm__buf_puts(out, w->space);
+    mm__buf_puts(out, " ");
+    put_window_label(out, w);
+    const mm_space_usage *u = mm__function_space(fn, w->space);
+    snprintf(text, sizeof text, " lies outside the capacity 0..%lld\n",
+             (long long)(u ? u->limit : 0));
+    mm__buf_puts(out, text);
+    return;
+  }
+  const mm_box *box = &fn->boxes[e->box];
+  if (e->kind == MM_ANOMALY_MORE) {
+    snprintf(text, sizeof text, "  (and %u more conflicts of '%.40s')\n",
+             box->partner_total - MM_BOX_PARTNERS, box->tile->name);
+    mm__buf_puts(out, text);
+    return;
+  }
+  put_location(out, label, e->line, e->kind == MM_ANOMALY_OVER ? "over capacity" : "conflict", fn);
+  mm__buf_puts(out, box->tile->space);
+  mm__buf_puts(out, " ");
+  put_box_label(out, box);
+  if (e->kind == MM_ANOMALY_OVER) {
+    const mm_space_usage *u = mm__function_space(fn, box->tile->space);
+    snprintf(text, sizeof text, " lies outside the capacity 0..%lld",
+             (long long)(u ? u->limit : 0));
+    mm__buf_puts(out, text);
+    put_reserved_share(out, fn, u);
+    mm__buf_puts(out, "\n");
+  } else if (e->kind == MM_ANOMALY_WINDOW) {
+    mm__buf_puts(out, " shares bytes with ");
+    put_window_label(out, &fn->windows[e->other]);
+    mm__buf_puts(out, ", reserved for the whole function\n");
+  } else {
+    mm__buf_puts(out, " shares bytes with ");
+    put_box_label(out, &fn->boxes[e->other]);
+    mm__buf_puts(out, " while both are live\n");
+  }
+}
+
+mm_anomaly *mm__function_anomalies(const mm_function *fn, size_t *count) {
+  /* Per box its partners, a note and over capacity; per window its
+   * listed tiles, a note, an overlap and over capacity. */
+  size_t per_box = MM_BOX_PARTNERS + 2, per_window = MM_BOX_PARTNERS + 3;
+  *count = 0;
+  if (fn->box_count > SIZE_MAX / 2 / per_box / sizeof(mm_anomaly) ||
+      fn->window_count > SIZE_MAX / 2 / per_window / sizeof(mm_anomaly))
+    return NULL;
+  if (fn->skipped_count > SIZE_MAX / 4 / sizeof(mm_anomaly)) return NULL;
+  size_t room = fn->box_count * per_box + fn->window_count * per_window + fn->skipped_count + 1;
+  mm_anomaly *entries = mm__alloc(room * sizeof *entries);
+  size_t n = entries ? collect_entries(fn, entries) : SIZE_MAX;
+  if (n == SIZE_MAX) {
+    mm__dealloc(entries);
+    return NULL;
+  }
+  *count = n;
+  return entries;
+}
+
+bool mm__anomaly_is_note(const mm_anomaly *a) {
+  return a->kind == MM_ANOMALY_MORE || a->kind == MM_ANOMALY_WINDOW_MORE;
+}
+
+/* The function's anomalies in line order; returns how many (notes aside),
+ * or SIZE_MAX when out of memory. */
+static size_t check_function(mm_buf *out, const char *label, const mm_function *fn) {
+  size_t n, found = 0;
+  mm_anomaly *entries = mm__function_anomalies(fn, &n);
+  if (!entries) return SIZE_MAX;
+  for (size_t i = 0; i < n; i++) {
+    mm__anomaly_put(out, label, fn, &entries[i]);
+    found += !mm__anomaly_is_note(&entries[i]);
+  }
+  mm__dealloc(entries);
+  return found;
+}
+
+char *mm_model_check_text(const mm_model *model, const char *label, size_t *out_len,
+                          size_t *anomalies) {
+  mm_buf out = {0};
+  size_t found = 0;
+  label = label ? label : model->dump;
+  for (size_t i = 0; i < model->functions.len; i++) {
+    size_t n = check_function(&out, label, mm__vec_at(&model->functions, i));
+    if (n == SIZE_MAX) {
+      mm__buf_free(&out);
+      return NULL;
+    }
+    found += n;
+  }
+  char text[128];
+  if (found)
+    snprintf(text, sizeof text, "%zu problem%s: conflicts, tiles over capacity or unplaced tiles\n",
+             found, found == 1 ? "" : "s");
+  else
+    snprintf(text, sizeof text,
+             "no conflicts, no tile over capacity and no unplaced tile in %zu function%s\n",
+             model->functions.len, model->functions.len == 1 ? "" : "s");
+  mm__buf_puts(&out, text);
+  if (anomalies) *anomalies = found;
+  return mm__buf_finish(&out, out_len);
+}
+
+char *mm_model_notes_text(const mm_model *model, const char *label, size_t *out_len) {
+  mm_buf out = {0};
+  char text[64];
+  label = label ? label : model->dump;
+  mm__buf_puts(&out, "");
+  const mm_note *notes = model->notes.items;
+  for (size_t i = 0; i < model->notes.len; i++) {
+    /* One line per kind: its first line and how many (texts are static). */
+    bool told = false;
+    for (size_t k = 0; k < i && !told; k++)
+      told = notes[k].text == notes[i].text;
+    if (told) continue;
+    size_t times = 0;
+    for (size_t k = i; k < model->notes.len; k++)
+      times += notes[k].text == notes[i].text;
+    mm__buf_puts(&out, "note: ");
+    mm__buf_puts(&out, label);
+    snprintf(text, sizeof text, ":%u: ", notes[i].line);
+    mm__buf_puts(&out, text);
+    mm__buf_puts(&out, notes[i].text);
+    if (times > 1) {
+      snprintf(text, sizeof text, " (%zu times from here on)", times);
+      mm__buf_puts(&out, text);
+    }
+    mm__buf_putc(&out, '\n');
+  }
+  if (model->note_count > model->notes.len) {
+    snprintf(text, sizeof text, "note: ... and %zu more\n", model->note_count - model->notes.len);
+    mm__buf_puts(&out, text);
+  }
+  return mm__buf_finish(&out, out_len);
+}

@@ -1,0 +1,48 @@
+/* check.h: a function's anomalies, as `--check` finds and writes them
+ * (check.c); the comparison of two dumps reads them too (diff.c). */
+#ifndef MM_CHECK_H
+#define MM_CHECK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/model.h"
+
+/* One line of the check: a conflicting pair of boxes, a box over
+ * capacity, a box sharing a reserved window's bytes, two windows sharing
+ * bytes, a window over capacity, a tile the model could not place; or a
+ * note that a box or window has more
+ * partners than are listed. */
+typedef enum mm_anomaly_kind {
+  MM_ANOMALY_MORE,
+  MM_ANOMALY_OVER,
+  MM_ANOMALY_PAIR,
+  MM_ANOMALY_WINDOW,
+  MM_ANOMALY_WINDOW_MORE,
+  MM_ANOMALY_WINDOW_OVERLAP,
+  MM_ANOMALY_WINDOW_OVER,
+  MM_ANOMALY_UNPLACED /* a tile whose MemRef gives no address: `other` is its fn->skipped index */
+} mm_anomaly_kind;
+
+#define MM_NO_BOX UINT32_MAX
+
+typedef struct mm_anomaly {
+  uint32_t line;
+  uint32_t box;   /* the box; MM_NO_BOX for the window kinds but MM_ANOMALY_WINDOW */
+  uint32_t other; /* the partner box, or the window for the window kinds */
+  uint8_t kind;   /* mm_anomaly_kind */
+} mm_anomaly;
+
+/* `fn`'s anomalies, each pair once, in line order (then by box, kind and
+ * partner): an array the caller frees with mm__dealloc, its length in
+ * `*count`; NULL when out of memory. */
+mm_anomaly *mm__function_anomalies(const mm_function *fn, size_t *count);
+
+/* Whether `a` is a note (more partners than listed), not an anomaly. */
+bool mm__anomaly_is_note(const mm_anomaly *a);
+
+/* Writes `a` as a line of the check: `<label>:<line>: conflict in <fn>:
+ * ...` (a note is indented, without a location). */
+void mm__anomaly_put(mm_buf *out, const char *label, const mm_function *fn, const mm_anomaly *a);
+
+#endif

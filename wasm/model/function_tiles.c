@@ -1,0 +1,216 @@
+/* function_tiles.c: the model's first stage for a compute function: its
+ * bindings merged into one tile per name (the first binding's fields,
+ * breadth-first), lifetimes stretched by every read (model.md, "Lexical
+ * lifetime"), the lines each tile is used on, and its source lines. */
+#include "model/function_tiles.h"
+#include "model/backends.h"
+
+#include <string.h>
+
+#include "base/names.h"
+#include "model/uses.h"
+
+/* What merging needs besides the tiles: names, shared spaces and bases,
+ * and the uses found. */
+typedef struct tile_scratch {
+  mm_names by_name, spaces, bases;
+  mm_vec uses; /* mm_use */
+} tile_scratch;
+
+/* Bindings in model.md's order, as indices: parameters first, then
+ * breadth-first (shallowest, then in source order: what ast.walk
+ * yields). Parameters are depth 0 and every binding was appended in source
+ * order, so a counting sort by depth gives it without moving a binding.
+ * NULL when out of memory. */
+static uint32_t *breadth_first_order(const mm_function_reading *r) {
+  const mm_binding *bs = r->bindings;
+  size_t n = r->binding_count;
+  uint32_t deepest = 0;
+  for (size_t i = 0; i < n; i++)
+    if (bs[i].depth > deepest) deepest = bs[i].depth;
+  size_t *next = mm__alloc(((size_t)deepest + 2) * sizeof *next);
+  uint32_t *order = mm__alloc((n ? n : 1) * sizeof *order);
+  if (!next || !order) {
+    mm__dealloc(next);
+    mm__dealloc(order);
+    return NULL;
+  }
+  memset(next, 0, ((size_t)deepest + 2) * sizeof *next);
+  for (size_t i = 0; i < n; i++) /* next[d + 1]: how many at depth d */
+    next[bs[i].depth + 1]++;
+  for (size_t d = 1; d <= deepest; d++) /* next[d]: where depth d starts */
+    next[d] += next[d - 1];
+  for (size_t i = 0; i < n; i++)
+    order[next[bs[i].depth]++] = (uint32_t)i;
+  mm__dealloc(next);
+  return order;
+}
+
+static char *copy_str(mm_arena *arena, mm_str s) { return mm__arena_strndup(arena, s.text, s.len); }
+
+/* One copy of each base and space in a function: layout and liveness
+ * compare them often, and there the same text is the same pointer (no
+ * strcmp). Known spaces point to the backends table's names. */
+static const char *shared_space(mm_names *spaces, mm_arena *arena, mm_str space) {
+  const char *known = mm__space_at(mm__space_find(space.text, space.len));
+  if (known) return known;
+  bool added;
+  mm_name_entry *e = mm__names_upsert(spaces, space.text, space.len, &added);
+  if (!e) return NULL;
+  if (added) {
+    char *copy = copy_str(arena, space); /* the same bytes, NUL-terminated */
+    if (!copy) return NULL;              /* the key stays the source's */
+    e->key = copy;
+  }
+  return e->key;
+}
+
+static const char *shared_base(mm_names *bases, const char *base) {
+  bool added;
+  mm_name_entry *e = mm__names_upsert(bases, base, strlen(base), &added);
+  return e ? e->key : NULL;
+}
+
+/* One tile per name: the first binding's fields, the lifetime of all. */
+static size_t merge_bindings(const mm_function_reading *r, const uint32_t *order, tile_scratch *s,
+                             mm_tile *tiles, mm_arena *arena) {
+  size_t count = 0;
+  for (size_t k = 0; k < r->binding_count; k++) {
+    const mm_binding *b = &r->bindings[order[k]];
+    bool added;
+    mm_name_entry *e = mm__names_upsert(&s->by_name, b->name, b->name_len, &added);
+    if (!e) return SIZE_MAX;
+    if (added) e->value[0] = (uint32_t)count;
+    mm_use *use = mm__vec_push(&s->uses);
+    if (!use) return SIZE_MAX;
+    *use = (mm_use){e->value[0], b->line, b->end_line};
+    if (!added) {
+      mm_tile *t = &tiles[e->value[0]];
+      if (b->line < t->start) t->start = b->line;
+      if (b->end_line > t->end) t->end = b->end_line;
+      continue;
+    }
+    mm_tile *t = &tiles[count++];
+    const mm_tile_fields *f = &b->fields;
+    t->name = mm__arena_strndup(arena, b->name, b->name_len);
+    t->space = shared_space(&s->spaces, arena, f->space);
+    t->base = shared_base(&s->bases, f->base);
+    t->dtype = copy_str(arena, f->dtype);
+    t->op = b->op;
+    t->offset = f->offset;
+    t->size = f->size;
+    t->shape = f->shape;
+    t->shape_len = f->shape_len;
+    t->start = b->line;
+    t->end = b->end_line;
+    t->depth = b->depth;
+    t->slot_count = f->slot_count;
+    t->slot_size = f->slot_size;
+    t->slot_runtime = f->slot_runtime;
+    t->slot_index = f->slot_count ? copy_str(arena, f->slot_index) : "";
+    if (!t->name || !t->space || !t->base || !t->dtype || !t->slot_index) return SIZE_MAX;
+  }
+  return count;
+}
+
+/* A read's bucket in extend_by_reads' filter: its length and end bytes. */
+static uint32_t read_bucket(const char *text, uint32_t len) {
+  uint32_t h = len * 0x9E3779B1u ^ (unsigned char)text[0] * 0x85EBCA6Bu ^
+               (unsigned char)text[len - 1] * 0xC2B2AE35u;
+  return h >> 22; /* 1,024 buckets */
+}
+
+/* Every read of a tile's name stretches its lifetime to that line, before
+ * or after its bindings (model.md). Most reads name no tile (`pl`, tensors,
+ * scalars): a bitmap of the tiles' buckets turns them away before a hash. */
+static bool extend_by_reads(const mm_function_reading *r, tile_scratch *s, mm_tile *tiles,
+                            size_t count) {
+  uint64_t buckets[1024 / 64] = {0};
+  for (size_t i = 0; i < count; i++) {
+    uint32_t b = read_bucket(tiles[i].name, (uint32_t)strlen(tiles[i].name));
+    buckets[b / 64] |= (uint64_t)1 << (b % 64);
+  }
+  const mm_read *reads = r->reads;
+  for (size_t k = 0; k < r->read_count; k++) {
+    const char *text = r->src + reads[k].start;
+    uint32_t b = read_bucket(text, reads[k].len);
+    if (!(buckets[b / 64] >> (b % 64) & 1)) continue;
+    const mm_name_entry *e = mm__names_find(&s->by_name, text, reads[k].len);
+    if (!e) continue;
+    mm_tile *t = &tiles[e->value[0]];
+    if (reads[k].line < t->start) t->start = reads[k].line;
+    if (reads[k].line > t->end) t->end = reads[k].line;
+    mm_use *use = mm__vec_push(&s->uses);
+    if (!use) return false;
+    *use = (mm_use){e->value[0], reads[k].line, reads[k].line};
+  }
+  return true;
+}
+
+bool mm__function_tiles(const mm_function_reading *r, mm_function *fn, mm_arena *arena) {
+  uint32_t *order = breadth_first_order(r);
+  mm_tile *tiles = order ? mm__arena_alloc(arena, (r->binding_count + 1) * sizeof *tiles) : NULL;
+  tile_scratch s = {0};
+  mm__vec_init(&s.uses, sizeof(mm_use));
+  size_t count = tiles ? merge_bindings(r, order, &s, tiles, arena) : SIZE_MAX;
+  mm__dealloc(order);
+  bool ok = count != SIZE_MAX && extend_by_reads(r, &s, tiles, count) &&
+            mm__tile_uses(tiles, count, s.uses.items, s.uses.len, arena);
+  mm__names_free(&s.by_name);
+  mm__names_free(&s.spaces);
+  mm__names_free(&s.bases);
+  mm__vec_free(&s.uses);
+  fn->name = mm__arena_strndup(arena, r->name, r->name_len);
+  fn->ftype = copy_str(arena, r->ftype);
+  fn->src_start = r->first_line;
+  fn->src_end = r->last_line;
+  uint32_t *statements = mm__arena_alloc(arena, (r->statement_count + 1) * sizeof *statements);
+  if (statements && r->statement_count) /* none: a function of one `...` line, say */
+    memcpy(statements, r->statements, r->statement_count * sizeof *statements);
+  fn->statements = statements;
+  fn->statement_count = statements ? (uint32_t)r->statement_count : 0;
+  fn->tiles = tiles;
+  fn->tile_count = ok ? count : 0;
+  mm_skipped *skipped = mm__arena_alloc(arena, (r->skipped_count + 1) * sizeof *skipped);
+  if (skipped && r->skipped_count) memcpy(skipped, r->skipped, r->skipped_count * sizeof *skipped);
+  fn->skipped = skipped;
+  fn->skipped_count = skipped ? r->skipped_count : 0;
+  mm_attr *attrs = mm__arena_alloc(arena, (r->attr_count + 1) * sizeof *attrs);
+  if (attrs && r->attr_count) memcpy(attrs, r->attrs, r->attr_count * sizeof *attrs);
+  fn->attrs = attrs;
+  fn->attr_count = attrs ? r->attr_count : 0;
+  return ok && fn->name && fn->ftype && fn->statements && fn->skipped && fn->attrs;
+}
+
+/* The text of lines [first, last], for `source`: copied, since the model
+ * keeps no reference to the caller's input (memory_map.h). */
+bool mm__function_source(const mm_function_reading *r, mm_function *fn, mm_arena *arena) {
+  /* The lexer is past the function's last line by now: its next line's
+   * start is known (or the file ends there). */
+  const uint32_t *starts = r->line_starts->items;
+  size_t known = r->line_starts->len;
+  size_t begin = fn->src_start - 1 < known ? starts[fn->src_start - 1] : r->src_len;
+  size_t end = fn->src_end < known ? starts[fn->src_end] : r->src_len;
+  fn->source = mm__arena_strndup(arena, r->src + begin, end - begin);
+  fn->source_len = end - begin;
+  return fn->source != NULL;
+}
+
+/* The first statement beginning at or after `line`. */
+static uint32_t statements_before(const mm_function *fn, uint32_t line) {
+  uint32_t lo = 0, hi = fn->statement_count;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (fn->statements[mid] < line)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+uint32_t mm__statements_in(const mm_function *fn, uint32_t first, uint32_t last) {
+  if (last < first) return 0;
+  uint32_t end = last == UINT32_MAX ? fn->statement_count : statements_before(fn, last + 1);
+  return end - statements_before(fn, first);
+}

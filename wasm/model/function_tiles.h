@@ -1,0 +1,24 @@
+/* function_tiles.h: a compute function's tiles from its reading (the
+ * model's first stage after parsing), and its source lines. */
+#ifndef MM_FUNCTION_TILES_H
+#define MM_FUNCTION_TILES_H
+
+#include <stdbool.h>
+
+#include "model/collect.h"
+#include "model/model.h"
+
+/* Fills `fn`'s name, type, lines and tiles (one per name, lifetimes and
+ * uses) from reading `r`, in `arena`. False when out of memory. */
+bool mm__function_tiles(const mm_function_reading *r, mm_function *fn, mm_arena *arena);
+
+/* Copies `fn`'s lines (src_start..src_end) into `arena` for `source`:
+ * the model keeps no reference to the caller's input. False when out of
+ * memory. */
+bool mm__function_source(const mm_function_reading *r, mm_function *fn, mm_arena *arena);
+
+/* How many of `fn`'s statements begin on lines [first, last]
+ *. */
+uint32_t mm__statements_in(const mm_function *fn, uint32_t first, uint32_t last);
+
+#endif

@@ -1,0 +1,182 @@
+/* model.c: the model's pipeline: the bytes checked as text, then parsed
+ * (the fast path or the general parser) with the collector listening;
+ * each compute function, as it ends, goes through the stages: tiles,
+ * windows read, (packing by lifetime,) allocations, layout, windows
+ * placed, liveness, idle spans (analyse and model_function below); then
+ * the refusals. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/pipeline.h"
+
+#include "model/allocations.h"
+#include "model/backends.h"
+#include "model/collect.h"
+#include "model/function_tiles.h"
+#include "model/layout.h"
+#include "model/lifetimes.h"
+#include "model/liveness.h"
+#include "model/refusals.h"
+#include "model/uses.h"
+#include "model/windows.h"
+#include "syntax/lexer.h"
+#include "syntax/parser.h"
+#include "syntax/text_check.h"
+
+static void fail(mm_error *error, const mm_diag *diag) {
+  if (!error) return;
+  mm_error_clear(error);
+  error->status = diag->status;
+  error->line = diag->line;
+  error->message = mm__strdup(diag->message);
+}
+
+/* ---------------------------------------------------------- dump name */
+
+static bool name_dump(mm_model *model, const mm_options *options) {
+  const char *dump = options && options->dump_name ? options->dump_name : "dump.py";
+  size_t len = strlen(dump);
+  model->dump = mm__arena_strndup(&model->arena, dump, len);
+  /* pass_name: without a leading "<digits>_after_" and the ".py" suffix */
+  size_t begin = 0, digits = 0;
+  while (digits < len && dump[digits] >= '0' && dump[digits] <= '9')
+    digits++;
+  if (digits && len - digits >= 7 && memcmp(dump + digits, "_after_", 7) == 0) begin = digits + 7;
+  size_t end = len;
+  if (end - begin >= 3 && memcmp(dump + end - 3, ".py", 3) == 0) end -= 3;
+  model->pass_name = mm__arena_strndup(&model->arena, dump + begin, end - begin);
+  return model->dump && model->pass_name;
+}
+
+/* --------------------------------------------------------------- pipeline */
+
+typedef struct pipeline {
+  mm_model *model;
+  bool keep_source;    /* copy each function's lines for `source` */
+  bool by_lifetime;    /* no addresses in the dump: pack the bases (lifetimes.c) */
+  bool planner_placed; /* written by AllocateMemoryAddr or a later pass */
+} pipeline;
+
+/* The stages of one compute function, in order, once the parser has read
+ * it: its tiles (one per name, lifetimes, uses) and source lines; its
+ * reserved windows' calls read; its allocations placed (a pinned one held
+ * as a window); boxes, views, conflicts and space sums;
+ * the windows placed; liveness; idle spans. Each stage takes what the ones
+ * before made of `fn`. False when out of memory. */
+static bool model_function(void *context, const mm_function_reading *reading) {
+  pipeline *pipe = context;
+  mm_model *model = pipe->model;
+  mm_arena *arena = &model->arena;
+  mm_function *fn = mm__vec_push(&model->functions);
+  if (fn) {
+    fn->by_lifetime = pipe->by_lifetime;
+    fn->planner_placed = pipe->planner_placed;
+  }
+  return fn && mm__function_tiles(reading, fn, arena) &&                    /* function_tiles.c */
+         (!pipe->keep_source || mm__function_source(reading, fn, arena)) && /* function_tiles.c */
+         mm__window_reading_finish(reading->windows, fn, arena) &&          /* windows.c */
+         (!pipe->by_lifetime ||
+          mm__function_pack_by_lifetime(fn, reading->allocations)) && /* lifetimes.c */
+         mm__function_allocations(reading->allocations, fn, arena) && /* allocations.c */
+         mm__function_layout(fn, model->backend, arena) &&            /* layout.c */
+         mm__function_windows(fn, model->backend, arena) &&           /* windows.c */
+         mm__function_liveness(fn, arena) &&                          /* liveness.c */
+         mm__function_idle(fn, arena);                                /* uses.c */
+}
+
+/* The text check, then the parse, the general way or the fast path first
+ * (fast/), the collector handing each function to model_function. */
+static bool analyse(mm_model *model, const char *input, size_t len, const mm_options *options,
+                    bool fast_path, mm_diag *diag) {
+  if (!mm__check_text(input, len, diag)) return false; /* text_check.c */
+  mm_diag lex_diag = {0};
+  mm_lexer lexer;
+  mm__lexer_init(&lexer, input, 0, len, 1, false, true, &lex_diag);
+  pipeline pipe = {model, !(options && options->without_source), model->by_lifetime,
+                   mm__pass_stage(model->dump) != MM_PASS_OTHER};
+  mm_collector collector;
+  size_t stopped_at = 0;
+  mm__collector_init(&collector, input, len, &lexer, &model->arena, diag, model_function, &pipe);
+  mm__collector_notes(&collector, &model->notes, &model->note_count);
+  bool ok = mm__parse_with(input, &lexer, &collector.events, diag, &stopped_at, fast_path) &&
+            !mm__diag_failed(diag);
+  mm__collector_free(&collector);
+  /* Like CPython, the tokenizer's error is reported when parsing got to it
+   * (a grammar error met before it is the one to report), and always when
+   * the tokenizer ran out of memory. */
+  bool reached_end = lexer.count && stopped_at + 1 >= lexer.count;
+  if (mm__diag_failed(&lex_diag) && (ok || reached_end || lex_diag.status != MM_ERR_SYNTAX)) {
+    *diag = lex_diag;
+    ok = false;
+    if (mm__lex_error_is_parsers(diag)) mm__lex_rest_errors(input, len, diag->line, diag);
+  }
+  if (ok && lexer.unstable_name.status != MM_OK) {
+    *diag = lexer.unstable_name;
+    ok = false;
+  }
+  mm__lexer_free(&lexer);
+  return ok;
+}
+
+mm_model *mm_model_new(const char *input, size_t len, const mm_options *options, mm_error *error) {
+  return mm__model_new_with(input, len, options, error, true);
+}
+
+mm_model *mm__model_new_with(const char *input, size_t len, const mm_options *options,
+                             mm_error *error, bool fast_path) {
+  mm_diag diag = {0};
+  if (error) memset(error, 0, sizeof *error);
+  mm_model *model = mm__alloc(sizeof *model);
+  if (!model) {
+    mm__diag_set(&diag, MM_ERR_NO_MEMORY, 0, "out of memory");
+    fail(error, &diag);
+    return NULL;
+  }
+  memset(model, 0, sizeof *model);
+  mm__arena_init(&model->arena);
+  mm__vec_init(&model->functions, sizeof(mm_function));
+  mm__vec_init(&model->notes, sizeof(mm_note));
+  model->by_lifetime = options && options->lifetimes_only;
+  if (len > MM_MAX_INPUT_BYTES) {
+    mm__diag_set(&diag, MM_ERR_LIMIT, 0,
+                 "the dump is %zu bytes; the largest accepted is %zu bytes (256 MiB)", len,
+                 MM_MAX_INPUT_BYTES);
+  } else if (!input && len) {
+    mm__diag_set(&diag, MM_ERR_LIMIT, 0, "no input");
+  } else if (mm__choose_backend(model, options, &diag) && name_dump(model, options)) {
+    analyse(model, input ? input : "", len, options, fast_path, &diag);
+  } else if (!mm__diag_failed(&diag)) {
+    mm__diag_set(&diag, MM_ERR_NO_MEMORY, 0, "out of memory");
+  }
+  if (!mm__diag_failed(&diag) && mm_model_box_count(model) == 0) mm__refuse_no_tiles(model, &diag);
+  if (mm__diag_failed(&diag)) {
+    fail(error, &diag);
+  } else if (model->by_lifetime || !mm__refuse_unallocated(model, error)) {
+    return model;
+  }
+  mm_model_free(model);
+  return NULL;
+}
+
+void mm_model_free(mm_model *model) {
+  if (!model) return;
+  mm__vec_free(&model->functions);
+  mm__vec_free(&model->notes);
+  mm__arena_free(&model->arena);
+  mm__dealloc(model);
+}
+
+size_t mm_model_function_count(const mm_model *model) { return model->functions.len; }
+
+const char *mm_model_function_name(const mm_model *model, size_t index) {
+  if (index >= model->functions.len) return NULL;
+  return ((const mm_function *)mm__vec_at(&model->functions, index))->name;
+}
+
+size_t mm_model_box_count(const mm_model *model) {
+  size_t n = 0;
+  for (size_t i = 0; i < model->functions.len; i++)
+    n += ((const mm_function *)mm__vec_at(&model->functions, i))->box_count;
+  return n;
+}

@@ -1,0 +1,23 @@
+/* json.h: the JSON writer's pieces that other writers reuse
+ * (json_writer.c): strings escaped for JSON and HTML, the model, its
+ * header fields, an error's fields. */
+#ifndef MM_JSON_H
+#define MM_JSON_H
+
+#include "base/arena.h"
+#include "model/model.h"
+
+/* `s` as a JSON string; <, >, &, U+2028 and U+2029 escaped too, so the
+ * output may sit inside an HTML <script> element. */
+void mm__json_string(mm_buf *out, const char *s);
+
+/* The model as a JSON object (no line end), with MM_JSON_* `flags`. */
+void mm__json_model(mm_buf *out, const mm_model *model, unsigned flags);
+
+/* The model's `"dump":..,"pass_name":..,"backend":{..}` (no braces). */
+void mm__json_dump_fields(mm_buf *out, const mm_model *model);
+
+/* The error's `"error":..,"message":..[,"line":..][,"functions":[..]]`. */
+void mm__json_error_fields(mm_buf *out, const mm_error *error);
+
+#endif

@@ -1,0 +1,541 @@
+/* json_writer.c: the model and errors as JSON, written in one pass into
+ * one buffer. Strings escape <, >, & and U+2028/U+2029 as well, so the
+ * output can sit inside an HTML <script> element as it is. */
+#include <string.h>
+
+#include "model/backends.h"
+#include "model/function_tiles.h"
+#include "model/uses.h"
+#include "output/json.h"
+
+/* Reserved windows and imports are a few per dump: written by code built
+ * for size, not inlined into the writer's hot loops. */
+#if defined(__GNUC__)
+#define RARE __attribute__((cold, noinline))
+#else
+#define RARE
+#endif
+
+/* Bytes that cannot go into a JSON string (or an HTML <script>) as they
+ * are. 0xE2 may start U+2028/U+2029 and is checked further. */
+static const uint8_t json_special[256] = {
+    [0] = 1,   [1] = 1,   [2] = 1,    [3] = 1,    [4] = 1,    [5] = 1,    [6] = 1,
+    [7] = 1,   [8] = 1,   [9] = 1,    [10] = 1,   [11] = 1,   [12] = 1,   [13] = 1,
+    [14] = 1,  [15] = 1,  [16] = 1,   [17] = 1,   [18] = 1,   [19] = 1,   [20] = 1,
+    [21] = 1,  [22] = 1,  [23] = 1,   [24] = 1,   [25] = 1,   [26] = 1,   [27] = 1,
+    [28] = 1,  [29] = 1,  [30] = 1,   [31] = 1,   ['"'] = 1,  ['\\'] = 1, ['<'] = 1,
+    ['>'] = 1, ['&'] = 1, [0x7F] = 1, [0xE2] = 1, [0xC0] = 1, /* C0 80: a NUL in a string value
+                                                                 (tiles.c); never in UTF-8 input */
+};
+
+static void put_escape(mm_buf *out, unsigned code) {
+  static const char hex[] = "0123456789abcdef";
+  char u[6] = {
+      '\\',           'u', hex[(code >> 12) & 0xF], hex[(code >> 8) & 0xF], hex[(code >> 4) & 0xF],
+      hex[code & 0xF]};
+  mm__buf_append(out, u, 6);
+}
+
+/* The bytes of s[0, len) escaped for a JSON string, quotes aside. With
+ * `lines` > 0 the text is that many lines: each line end ('\n', "\r\n" or
+ * a lone '\r') closes the string and opens the next, and the text stops
+ * at the end of the last line. */
+static void put_escaped(mm_buf *out, const char *s, size_t len, uint32_t lines) {
+  size_t run = 0; /* start of the bytes copied as they are */
+  const unsigned char *u = (const unsigned char *)s;
+  for (size_t i = 0; i < len; i++) {
+    /* Eight table look-ups and one branch per eight plain bytes (most are). */
+    while (i + 8 <= len &&
+           !(json_special[u[i]] | json_special[u[i + 1]] | json_special[u[i + 2]] |
+             json_special[u[i + 3]] | json_special[u[i + 4]] | json_special[u[i + 5]] |
+             json_special[u[i + 6]] | json_special[u[i + 7]]))
+      i += 8;
+    if (i >= len) break;
+    unsigned char c = u[i];
+    if (!json_special[c]) continue;
+    bool separator =
+        c == 0xE2 && i + 2 < len && u[i + 1] == 0x80 && (u[i + 2] == 0xA8 || u[i + 2] == 0xA9);
+    if (c == 0xE2 && !separator) continue;
+    bool nul = c == 0xC0 && i + 1 < len && u[i + 1] == 0x80;
+    if (c == 0xC0 && !nul) continue;
+    mm__buf_append(out, s + run, i - run);
+    if (lines && (c == '\n' || c == '\r')) { /* the next line: the next string */
+      if (c == '\r' && i + 1 < len && u[i + 1] == '\n') i++;
+      if (--lines == 0) return;
+      mm__buf_append(out, "\",\"", 3);
+    } else if (separator) {
+      put_escape(out, 0x2028u + (u[i + 2] - 0xA8u));
+      i += 2;
+    } else if (nul) {
+      put_escape(out, 0);
+      i++;
+    } else if (c == '"') {
+      mm__buf_append(out, "\\\"", 2);
+    } else if (c == '\\') {
+      mm__buf_append(out, "\\\\", 2);
+    } else if (c == '\n') {
+      mm__buf_append(out, "\\n", 2);
+    } else if (c == '\t') {
+      mm__buf_append(out, "\\t", 2);
+    } else if (c == '\r') {
+      mm__buf_append(out, "\\r", 2);
+    } else {
+      put_escape(out, c);
+    }
+    run = i + 1;
+  }
+  mm__buf_append(out, s + run, len - run);
+}
+
+static void put_string(mm_buf *out, const char *s, size_t len) {
+  if ((out->len + len + 3 > out->cap || out->failed) && !mm__buf_reserve(out, len + 2)) return;
+  /* Most strings are names: copied as they are checked, in one pass. */
+  char *d = out->data + out->len + 1;
+  const unsigned char *u = (const unsigned char *)s;
+  size_t i = 0;
+  while (i < len && !json_special[u[i]]) {
+    d[i] = s[i];
+    i++;
+  }
+  out->data[out->len++] = '"';
+  if (i < len) { /* something to escape: the general way from the start */
+    put_escaped(out, s, len, 0);
+    mm__buf_putc(out, '"');
+    return;
+  }
+  d[len] = '"';
+  out->len += len + 1;
+  out->data[out->len] = 0;
+}
+
+static void put_cstring(mm_buf *out, const char *s) { put_string(out, s, strlen(s)); }
+
+void mm__json_string(mm_buf *out, const char *s) { put_cstring(out, s); }
+
+static void put_bool(mm_buf *out, bool value) { mm__buf_puts(out, value ? "true" : "false"); }
+
+/* `key` is the text before the value, punctuation included: ",\"hwm\":". */
+static void put_int_field(mm_buf *out, const char *key, int64_t value) {
+  mm__buf_puts(out, key);
+  mm__buf_put_int(out, value);
+}
+
+/* A JSON array of numbers from `count` values, each read by `at`. */
+static void put_int_list(mm_buf *out, const char *key, size_t count,
+                         int64_t (*at)(const void *items, size_t i), const void *items) {
+  mm__buf_puts(out, key);
+  mm__buf_putc(out, '[');
+  for (size_t i = 0; i < count; i++) {
+    if (i) mm__buf_putc(out, ',');
+    mm__buf_put_int(out, at(items, i));
+  }
+  mm__buf_putc(out, ']');
+}
+
+static int64_t u32_at(const void *items, size_t i) { return ((const uint32_t *)items)[i]; }
+static int64_t i64_at(const void *items, size_t i) { return ((const int64_t *)items)[i]; }
+
+/* `source`: each line between src_start and src_end, without its end. */
+static void put_source(mm_buf *out, const mm_function *fn) {
+  mm__buf_reserve(out, fn->source_len + 4);
+  mm__buf_append(out, "[\"", 2);
+  put_escaped(out, fn->source, fn->source_len, fn->src_end - fn->src_start + 1);
+  mm__buf_append(out, "\"]", 2);
+}
+
+static void put_null_or_int(mm_buf *out, const char *key, bool known, int64_t value) {
+  mm__buf_puts(out, key);
+  if (known)
+    mm__buf_put_int(out, value);
+  else
+    mm__buf_puts(out, "null");
+}
+
+/* The windows of `fn` placed in `space`, as indices. */
+RARE static void put_space_windows(mm_buf *out, const mm_function *fn, const char *space) {
+  mm__buf_puts(out, ",\"peak_reserved\":[");
+  bool first = true;
+  for (size_t i = 0; i < fn->window_count; i++) {
+    if (!fn->windows[i].placed || fn->windows[i].space != space) continue;
+    if (!first) mm__buf_putc(out, ',');
+    first = false;
+    mm__buf_put_int(out, (int64_t)i);
+  }
+  mm__buf_putc(out, ']');
+}
+
+static void put_space(mm_buf *out, const mm_function *fn, const mm_space_usage *u) {
+  mm__buf_puts(out, "{\"space\":");
+  put_cstring(out, u->space);
+  put_int_field(out, ",\"hwm\":", u->hwm);
+  put_int_field(out, ",\"limit\":", u->limit);
+  put_int_field(out, ",\"tiles\":", u->tiles);
+  put_int_field(out, ",\"bases\":", u->bases);
+  put_int_field(out, ",\"rank\":", mm__space_rank(u->space));
+  put_int_field(out, ",\"over_capacity\":", u->over_capacity);
+  put_int_field(out, ",\"peak_live\":", u->peak_live);
+  put_int_field(out, ",\"peak_line\":", u->peak_line);
+  put_int_field(out, ",\"fragmentation\":", u->fragmentation);
+  put_int_list(out, ",\"peak_boxes\":", u->peak_box_count, u32_at, u->peak_boxes);
+  put_int_field(out, ",\"reserved_bytes\":", u->reserved_bytes);
+  put_int_field(out, ",\"hwm_with_reserved\":", u->hwm_all);
+  put_null_or_int(out, ",\"headroom\":", u->has_capacity, u->limit - u->hwm_all);
+  if (fn->by_lifetime) { /* no addresses: the peak is the least any placement needs */
+    put_int_field(out, ",\"lower_bound\":", u->peak_live);
+    put_null_or_int(out, ",\"headroom_above_lower_bound\":", u->has_capacity,
+                    u->limit - u->peak_live);
+  }
+  if (u->peak_live > 0 && u->reserved_bytes)
+    put_space_windows(out, fn, u->space);
+  else
+    mm__buf_puts(out, ",\"peak_reserved\":[]");
+  mm__buf_puts(out, ",\"live\":[");
+  for (uint32_t i = 0; i < u->profile_len; i++) {
+    if (i) mm__buf_putc(out, ',');
+    mm__buf_putc(out, '[');
+    mm__buf_put_int(out, u->profile[i].line);
+    mm__buf_putc(out, ',');
+    mm__buf_put_int(out, u->profile[i].bytes);
+    mm__buf_putc(out, ']');
+  }
+  mm__buf_puts(out, "]}");
+}
+
+/* A box's uses and its longest idle span. */
+static void put_uses(mm_buf *out, const mm_box *box) {
+  put_int_list(out, ",\"uses\":", box->use_count, u32_at, box->uses);
+  if (box->idle_from) {
+    put_int_field(out, ",\"idle\":[", box->idle_from);
+    put_int_field(out, ",", box->idle_to);
+    put_int_field(out, "],\"idle_bytes_lines\":", mm__idle_cost(box));
+  } else {
+    mm__buf_puts(out, ",\"idle\":null,\"idle_bytes_lines\":0");
+  }
+}
+
+/* A tile in one slot of an N-slot allocation; with a runtime index, the
+ * box covers all N. */
+RARE static void put_slots(mm_buf *out, const mm_tile *t) {
+  put_int_field(out, ",\"slots\":{\"count\":", t->slot_count);
+  put_int_field(out, ",\"size\":", t->slot_size);
+  mm__buf_puts(out, ",\"index\":");
+  if (*t->slot_index)
+    put_cstring(out, t->slot_index);
+  else
+    mm__buf_puts(out, "null");
+  mm__buf_puts(out, ",\"runtime\":");
+  put_bool(out, t->slot_runtime);
+  mm__buf_putc(out, '}');
+}
+
+static void put_box(mm_buf *out, const mm_function *fn, const mm_box *box) {
+  const mm_tile *t = box->tile;
+  mm__buf_puts(out, "{\"name\":");
+  put_cstring(out, t->name);
+  mm__buf_puts(out, ",\"space\":");
+  put_cstring(out, t->space);
+  mm__buf_puts(out, ",\"base\":");
+  put_cstring(out, t->base);
+  put_int_field(out, ",\"offset\":", t->offset);
+  put_int_field(out, ",\"size\":", t->size);
+  put_int_list(out, ",\"shape\":", t->shape_len, i64_at, t->shape);
+  mm__buf_puts(out, ",\"dtype\":");
+  put_cstring(out, t->dtype);
+  mm__buf_puts(out, ",\"op\":");
+  put_cstring(out, t->op);
+  put_int_field(out, ",\"start\":", box->start);
+  put_int_field(out, ",\"end\":", box->end);
+  mm__buf_puts(out, ",\"aliases\":[");
+  for (uint32_t i = 0; i < box->alias_count; i++) {
+    if (i) mm__buf_putc(out, ',');
+    put_cstring(out, box->aliases[i]);
+  }
+  mm__buf_puts(out, "],\"view\":");
+  put_bool(out, box->view);
+  mm__buf_puts(out, ",\"conflict\":");
+  put_bool(out, box->conflict);
+  mm__buf_puts(out, ",\"over_capacity\":");
+  put_bool(out, box->over_capacity);
+  if (box->partner_total) {
+    size_t listed = box->partner_total < MM_BOX_PARTNERS ? box->partner_total : MM_BOX_PARTNERS;
+    put_int_list(out, ",\"conflicts_with\":", listed, u32_at, box->partners);
+    put_int_field(out, ",\"conflict_count\":", box->partner_total);
+  }
+  if (box->window_partner_total) {
+    put_int_list(out, ",\"window_conflicts\":", box->window_partner_count, u32_at,
+                 box->window_partners);
+    put_int_field(out, ",\"window_conflict_count\":", box->window_partner_total);
+  }
+  if (box->in_place_to) put_int_field(out, ",\"in_place_to\":", box->in_place_to - 1);
+  if (box->in_place_from) put_int_field(out, ",\"in_place_from\":", box->in_place_from - 1);
+  if (t->slot_count) put_slots(out, t);
+  put_uses(out, box);
+  put_int_field(out, ",\"statements\":", mm__statements_in(fn, box->start, box->end));
+  mm__buf_putc(out, '}');
+}
+
+/* `note` of a window that is not drawn. */
+RARE static const char *window_note(const mm_window *w) {
+  if (!w->base_known) return "not drawn: its base is not assigned yet (AUTO)";
+  if (!w->size_known) return "not drawn: its size is not an integer";
+  if (w->base < 0) return "not drawn: its base is not assigned yet (negative)";
+  return "not drawn: it has no bytes";
+}
+
+RARE static void put_window(mm_buf *out, const mm_function *fn, const mm_window *w) {
+  mm__buf_puts(out, "{\"name\":");
+  put_cstring(out, w->name);
+  mm__buf_puts(out, w->kind == MM_WINDOW_PINNED ? ",\"kind\":\"pinned\"" : ",\"kind\":\"ring\"");
+  mm__buf_puts(out, ",\"space\":");
+  put_cstring(out, w->space);
+  put_null_or_int(out, ",\"base\":", w->base_known, w->base);
+  put_null_or_int(out, ",\"size\":", w->size_known, w->size);
+  put_int_field(out, ",\"line\":", w->line);
+  if (w->bound) {
+    mm__buf_puts(out, ",\"bound\":");
+    put_cstring(out, w->bound);
+  }
+  if (w->slot_size) put_int_field(out, ",\"slot_size\":", w->slot_size);
+  if (w->slot_num) put_int_field(out, ",\"slot_num\":", w->slot_num);
+  mm__buf_puts(out, ",\"placed\":");
+  put_bool(out, w->placed);
+  if (!w->placed) {
+    mm__buf_puts(out, ",\"note\":");
+    put_cstring(out, window_note(w));
+  }
+  mm__buf_puts(out, ",\"over_capacity\":");
+  put_bool(out, w->over_capacity);
+  put_int_list(out, ",\"conflicts_with\":", w->partner_count, u32_at, w->partners);
+  put_int_field(out, ",\"conflict_count\":", w->partner_total);
+  if (w->overlaps >= 0) put_int_field(out, ",\"overlaps_reserved\":", w->overlaps);
+  if (w->grown_hwm) {
+    put_int_field(out, ",\"one_more_slot_hwm\":", w->grown_hwm);
+    for (size_t k = 0; k < fn->space_count; k++) {
+      const mm_space_usage *u = &fn->spaces[k];
+      if (u->space != w->space || !u->has_capacity) continue;
+      mm__buf_puts(out, ",\"one_more_slot_fits\":");
+      put_bool(out, w->grown_hwm <= u->limit);
+    }
+  }
+  mm__buf_putc(out, '}');
+}
+
+RARE static void put_skipped(mm_buf *out, const mm_skipped *s) {
+  mm__buf_puts(out, "{\"name\":");
+  put_cstring(out, s->name);
+  mm__buf_puts(out, ",\"space\":");
+  put_cstring(out, s->space);
+  put_int_field(out, ",\"line\":", s->line);
+  mm__buf_puts(out, ",\"reason\":");
+  put_cstring(out, s->reason);
+  mm__buf_putc(out, '}');
+}
+
+RARE static void put_allocation(mm_buf *out, const mm_allocation *a) {
+  mm__buf_puts(out, "{\"name\":");
+  put_cstring(out, a->name);
+  mm__buf_puts(out, ",\"space\":");
+  put_cstring(out, a->space);
+  put_null_or_int(out, ",\"size\":", a->size_known, a->size);
+  mm__buf_puts(out, ",\"pinned\":");
+  put_bool(out, a->pinned);
+  put_int_field(out, ",\"line\":", a->line);
+  put_null_or_int(out, ",\"offset\":", a->offset_known, a->offset);
+  put_int_field(out, ",\"tiles\":", a->tiles);
+  if (a->slot_count) {
+    put_int_field(out, ",\"slots\":{\"count\":", a->slot_count);
+    put_int_field(out, ",\"size\":", a->slot_size);
+    mm__buf_putc(out, '}');
+  }
+  mm__buf_putc(out, '}');
+}
+
+RARE static void put_import(mm_buf *out, const mm_import *imp) {
+  mm__buf_puts(out, "{\"name\":");
+  put_cstring(out, imp->name);
+  mm__buf_puts(out, ",\"peer\":");
+  put_cstring(out, imp->peer);
+  put_int_field(out, ",\"line\":", imp->line);
+  mm__buf_putc(out, '}');
+}
+
+/* model.md's spaces, or (`reserved_only`) the spaces of windows only. */
+static void put_spaces(mm_buf *out, const mm_function *fn, bool reserved_only) {
+  bool first = true;
+  for (size_t i = 0; i < fn->space_count; i++) {
+    if (fn->spaces[i].reserved_only != reserved_only) continue;
+    if (!first) mm__buf_putc(out, ',');
+    first = false;
+    put_space(out, fn, &fn->spaces[i]);
+  }
+}
+
+static void put_function(mm_buf *out, const mm_function *fn, unsigned flags) {
+  mm__buf_puts(out, "{\"name\":");
+  put_cstring(out, fn->name);
+  mm__buf_puts(out, ",\"ftype\":");
+  put_cstring(out, fn->ftype);
+  put_int_field(out, ",\"src_start\":", fn->src_start);
+  put_int_field(out, ",\"src_end\":", fn->src_end);
+  put_int_field(out, ",\"statements\":", fn->statement_count);
+  if (fn->by_lifetime) mm__buf_puts(out, ",\"planned\":false");
+  mm__buf_puts(out, ",\"attrs\":{");
+  for (size_t i = 0; i < fn->attr_count; i++) {
+    if (i) mm__buf_putc(out, ',');
+    put_cstring(out, fn->attrs[i].key);
+    mm__buf_putc(out, ':');
+    put_cstring(out, fn->attrs[i].value);
+  }
+  mm__buf_putc(out, '}');
+  if (!(flags & MM_JSON_WITHOUT_SOURCE) && fn->source) {
+    mm__buf_puts(out, ",\"source\":");
+    put_source(out, fn);
+  }
+  mm__buf_puts(out, ",\"spaces\":[");
+  put_spaces(out, fn, false);
+  mm__buf_puts(out, "],\"reserved_only_spaces\":[");
+  put_spaces(out, fn, true);
+  mm__buf_puts(out, "],\"reserved\":[");
+  for (size_t i = 0; i < fn->window_count; i++) {
+    if (i) mm__buf_putc(out, ',');
+    put_window(out, fn, &fn->windows[i]);
+  }
+  mm__buf_puts(out, "],\"imports\":[");
+  for (size_t i = 0; i < fn->import_count; i++) {
+    if (i) mm__buf_putc(out, ',');
+    put_import(out, &fn->imports[i]);
+  }
+  mm__buf_puts(out, "],\"allocations\":[");
+  for (size_t i = 0; i < fn->allocation_count; i++) {
+    if (i) mm__buf_putc(out, ',');
+    put_allocation(out, &fn->allocations[i]);
+  }
+  mm__buf_puts(out, "],\"skipped\":[");
+  for (size_t i = 0; i < fn->skipped_count; i++) {
+    if (i) mm__buf_putc(out, ',');
+    put_skipped(out, &fn->skipped[i]);
+  }
+  mm__buf_puts(out, "],\"boxes\":[");
+  for (size_t i = 0; i < fn->box_count; i++) {
+    if (i) mm__buf_puts(out, ",\n");
+    put_box(out, fn, &fn->boxes[i]);
+  }
+  mm__buf_puts(out, "]}");
+}
+
+/* The JSON's size, roughly: the source lines plus about 400 bytes a box;
+ * reserving it once spares the copies of a doubling buffer. */
+static size_t json_size_guess(const mm_model *model, unsigned flags) {
+  size_t size = 4096;
+  for (size_t i = 0; i < model->functions.len; i++) {
+    const mm_function *fn = mm__vec_at(&model->functions, i);
+    if (!(flags & MM_JSON_WITHOUT_SOURCE)) size += fn->source_len + fn->source_len / 8;
+    size += fn->box_count * 460 + 256;
+  }
+  return size;
+}
+
+char *mm_model_to_json(const mm_model *model, size_t *out_len) {
+  return mm_model_to_json_with(model, 0, out_len);
+}
+
+void mm__json_dump_fields(mm_buf *out, const mm_model *model) {
+  mm__buf_puts(out, "\"dump\":");
+  put_cstring(out, model->dump);
+  mm__buf_puts(out, ",\"pass_name\":");
+  put_cstring(out, model->pass_name);
+  mm__buf_puts(out, ",\"backend\":{\"name\":");
+  put_cstring(out, model->backend->name);
+  mm__buf_puts(out, ",\"arch\":");
+  put_cstring(out, model->backend->arch);
+  mm__buf_puts(out, ",\"detected\":");
+  put_bool(out, model->detected);
+  mm__buf_putc(out, '}');
+}
+
+/* What the printer wrote that is not Python, read anyway (parser.h). */
+static void put_notes(mm_buf *out, const mm_model *model) {
+  mm__buf_puts(out, ",\"notes\":[");
+  for (size_t i = 0; i < model->notes.len; i++) {
+    const mm_note *n = mm__vec_at(&model->notes, i);
+    put_int_field(out, i ? ",{\"line\":" : "{\"line\":", n->line);
+    mm__buf_puts(out, ",\"text\":");
+    put_cstring(out, n->text);
+    mm__buf_putc(out, '}');
+  }
+  put_int_field(out, "],\"note_count\":", (int64_t)model->note_count);
+}
+
+void mm__json_model(mm_buf *out, const mm_model *model, unsigned flags) {
+  mm__buf_reserve(out, json_size_guess(model, flags));
+  mm__buf_putc(out, '{');
+  mm__json_dump_fields(out, model);
+  put_notes(out, model);
+  mm__buf_puts(out, ",\n\"functions\":[\n");
+  for (size_t i = 0; i < model->functions.len; i++) {
+    if (i) mm__buf_puts(out, ",\n");
+    put_function(out, mm__vec_at(&model->functions, i), flags);
+  }
+  mm__buf_puts(out, "]}");
+}
+
+char *mm_model_to_json_with(const mm_model *model, unsigned flags, size_t *out_len) {
+  mm_buf out = {0};
+  mm__json_model(&out, model, flags);
+  mm__buf_putc(&out, '\n');
+  return mm__buf_finish(&out, out_len);
+}
+
+void mm__json_error_fields(mm_buf *out, const mm_error *error) {
+  mm__buf_puts(out, "\"error\":");
+  put_cstring(out, mm_status_name(error->status));
+  mm__buf_puts(out, ",\"message\":");
+  put_cstring(out, error->message ? error->message : "");
+  if (error->line) {
+    put_int_field(out, ",\"line\":", error->line);
+  }
+  if (error->function_count) {
+    mm__buf_puts(out, ",\"functions\":[");
+    for (size_t i = 0; i < error->function_count; i++) {
+      if (i) mm__buf_putc(out, ',');
+      put_cstring(out, error->functions[i]);
+    }
+    mm__buf_putc(out, ']');
+  }
+}
+
+char *mm_error_to_json(const mm_error *error, size_t *out_len) {
+  mm_buf out = {0};
+  mm__buf_putc(&out, '{');
+  mm__json_error_fields(&out, error);
+  mm__buf_puts(&out, "}\n");
+  return mm__buf_finish(&out, out_len);
+}
+
+char *mm_backends_json(size_t *out_len) {
+  mm_buf out = {0};
+  mm__buf_putc(&out, '[');
+  for (size_t i = 0; i < mm_backend_count(); i++) {
+    const mm_backend *b = mm_backend_at(i);
+    if (i) mm__buf_putc(&out, ',');
+    mm__buf_puts(&out, "{\"name\":");
+    put_cstring(&out, b->name);
+    mm__buf_puts(&out, ",\"arch\":");
+    put_cstring(&out, b->arch);
+    mm__buf_puts(&out, ",\"capacities\":{");
+    bool first = true;
+    for (size_t s = 0; mm__space_at(s); s++) {
+      const char *space = mm__space_at(s);
+      uint64_t capacity = mm_backend_capacity(b, space, strlen(space));
+      if (!capacity) continue;
+      if (!first) mm__buf_putc(&out, ',');
+      first = false;
+      put_cstring(&out, space);
+      mm__buf_putc(&out, ':');
+      mm__buf_put_int(&out, (int64_t)capacity);
+    }
+    mm__buf_puts(&out, "}}");
+  }
+  mm__buf_puts(&out, "]");
+  return mm__buf_finish(&out, out_len);
+}
