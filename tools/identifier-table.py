@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Writes wasm/identifier_table.h: which non-ASCII code points Python
+"""Writes wasm/base/identifier_table.h: which non-ASCII code points Python
 accepts in identifiers (and which it calls printable in its messages),
 from this Python's own Unicode database.
 
-usage: python3 tools/identifier-table.py > wasm/identifier_table.h
+usage: python3 tools/identifier-table.py > wasm/base/identifier_table.h
 
 Each entry is (first code point << 6) | class; a class holds until the
 next entry. Class bits: 1 XID_Start (str.isidentifier() of the character),
@@ -72,7 +72,7 @@ def main():
               "Entries: (first code point << 6) | class,\n"
               " * the class holding until the next entry; bits: 1 XID_Start, 2 XID_Continue,\n"
               " * 4 not NFKC-stable, 8 not printable, 16 upper case, 32 lower or title case.\n"
-              " * See wasm/identifiers.c. */\n")
+              " * See wasm/base/identifiers.c. */\n")
     out.write(f"#define MM_IDENTIFIER_UNICODE \"{unicodedata.unidata_version}\"\n")
     out.write(f"static const uint32_t identifier_table[{len(entries)}] = {{\n")
     for i in range(0, len(entries), 8):

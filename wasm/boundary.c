@@ -1,10 +1,10 @@
 /* boundary.c: the one-call functions the page calls (include/memory_map.h,
  * "One-call boundary"): a dump's bytes and options in, one JSON or SVG
  * buffer out, the refusal's JSON in place of the answer. */
+#include "boundary.h"
+
 #include <stddef.h>
 #include <stdio.h>
-
-#include "boundary.h"
 
 #include "base/arena.h"
 #include "compare/diff.h"

@@ -76,6 +76,19 @@ static inline bool mm__bytes_equal(const char *a, const char *b, size_t n) {
   return n == 0 || a[0] == b[0];
 }
 
+/* A string slice: not NUL-terminated unless said so. */
+typedef struct mm_str {
+  const char *text;
+  size_t len;
+} mm_str;
+
+/* Whether text[0, len) is `word`. Inlined with a literal `word`, its
+ * length is known when compiled and no strlen runs. */
+static inline bool mm__span_is(const char *text, size_t len, const char *word) {
+  size_t n = strlen(word);
+  return n == len && mm__bytes_equal(text, word, n);
+}
+
 /* A hash of key[0, len) for the core's tables (names, annotations read
  * before). Eight bytes a step (names in dumps run to dozens of bytes),
  * each step mixed by a multiply; the last word overlaps the one before,

@@ -3,12 +3,12 @@
  * alias too) and what moved, grew or lives longer in statements, and the
  * anomalies one side has and the other not. */
 #include "compare/diff.h"
-#include "model/backends.h"
-#include "model/function_tiles.h"
 
 #include <string.h>
 
 #include "base/names.h"
+#include "model/backends.h"
+#include "model/function_tiles.h"
 
 #define ABSENT UINT32_MAX
 

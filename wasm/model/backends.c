@@ -1,9 +1,9 @@
 /* backends.c: the SoC capacity table (model.md, "Backends"). This is the
  * only place backends are described: adding one is adding a row. */
+#include "model/backends.h"
+
 #include <stddef.h>
 #include <string.h>
-
-#include "model/backends.h"
 
 #include "base/bytes.h"
 

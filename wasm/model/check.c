@@ -2,11 +2,11 @@
  * over capacity, windows sharing bytes, tiles not placed), found in line
  * order and written as `--check` lines; and the notes of what the printer
  * wrote that is not Python. */
+#include "model/check.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-
-#include "model/check.h"
 
 #include "model/layout.h"
 

@@ -9,10 +9,6 @@
 #include "model/allocations.h"
 #include "model/tiles.h"
 
-static bool str_is(mm_str s, const char *word) {
-  return s.len == strlen(word) && memcmp(s.text, word, s.len) == 0;
-}
-
 /* The `type=` of the decorator calls of a dotted name ending in
  * `.function`: the last component of its dotted value. The last one
  * given wins (a later decorator, or `type=` repeated), as upstream reads
@@ -59,7 +55,9 @@ static bool function_begin(void *context, const mm_node *name, mm_node *const *d
                            size_t decorator_count, uint32_t first_line) {
   mm_collector *c = context;
   mm_str type = function_type(c->src, decorators, decorator_count);
-  if (!str_is(type, "AIC") && !str_is(type, "AIV") && !str_is(type, "InCore")) return false;
+  if (!mm__span_is(type.text, type.len, "AIC") && !mm__span_is(type.text, type.len, "AIV") &&
+      !mm__span_is(type.text, type.len, "InCore"))
+    return false;
   c->active = true;
   c->name = c->src + name->start;
   c->name_len = name->len;
@@ -79,19 +77,18 @@ static bool function_begin(void *context, const mm_node *name, mm_node *const *d
   return true;
 }
 
-static void push_binding(mm_collector *c, uint32_t name_start, uint32_t name_len,
-                         const mm_tile_fields *fields, const char *op, uint32_t line,
-                         uint32_t end_line, uint32_t depth) {
+static void push_binding(mm_collector *c, const mm_binding_event *event,
+                         const mm_tile_fields *fields, const char *op) {
   mm_binding *b = mm__vec_push(&c->bindings);
   if (!b || !op) {
-    mm__diag_set(c->diag, MM_ERR_NO_MEMORY, line, "out of memory");
+    mm__diag_set(c->diag, MM_ERR_NO_MEMORY, event->line, "out of memory");
     return;
   }
-  b->name = c->src + name_start;
-  b->name_len = name_len;
-  b->line = line;
-  b->end_line = end_line;
-  b->depth = depth;
+  b->name = c->src + event->name_start;
+  b->name_len = event->name_len;
+  b->line = event->line;
+  b->end_line = event->end_line;
+  b->depth = event->is_param ? 0 : event->depth;
   b->fields = *fields;
   b->op = op;
 }
@@ -108,55 +105,54 @@ static void log_read(mm_collector *c, uint32_t start, uint32_t len, uint32_t lin
 
 /* An annotated assignment or parameter that binds no tile (`t:
  * pl.Scalar[...] = 1`, `t: int`, a DDR tensor, a MemRef the model cannot
- * read) still binds the name, as upstream counts bindings: a tile of that name lives over its
- * lines (#21 item 1). Logged as reads of each line, which also makes them
- * uses, as a binding's lines are. */
-static void other_binding(void *context, uint32_t name_start, uint32_t name_len, uint32_t line,
-                          uint32_t end_line) {
-  mm_collector *c = context;
-  for (uint32_t at = line; at <= end_line && at >= line; at++)
+ * read) still binds the name, as upstream counts bindings: a tile of that
+ * name lives from its first binding. Logged as reads of each line, which
+ * also makes them uses, as a binding's lines are. */
+static void bind_name(mm_collector *c, const mm_binding_event *b) {
+  uint32_t name_start = b->name_start, name_len = b->name_len, line = b->line;
+  for (uint32_t at = line; at <= b->end_line && at >= line; at++)
     log_read(c, name_start, name_len, at);
 }
 
 /* A tile the model cannot place: listed with why (model.md, "Skipped
  * tiles"). */
-static void skip_tile(mm_collector *c, const mm_node *name, const mm_tile_fields *fields,
-                      uint32_t line) {
+static void skip_tile(mm_collector *c, const mm_binding_event *b, const mm_tile_fields *fields) {
+  uint32_t line = b->line;
   mm_skipped *s = mm__vec_push(&c->skipped);
   if (!s) {
     mm__diag_set(c->diag, MM_ERR_NO_MEMORY, line, "out of memory");
     return;
   }
-  s->name = mm__arena_strndup(c->arena, c->src + name->start, name->len);
+  s->name = mm__arena_strndup(c->arena, c->src + b->name_start, b->name_len);
   s->space = mm__arena_strndup(c->arena, fields->space.text, fields->space.len);
   s->reason = fields->skip_reason;
   s->line = line;
   if (!s->name || !s->space) mm__diag_set(c->diag, MM_ERR_NO_MEMORY, line, "out of memory");
 }
 
-/* A binding whose annotation is a tile; `value` is NULL for a parameter
- * (op "param"). The op string is made only once the annotation qualifies.
- * A tile whose MemRef gives no address is listed as skipped, never
- * dropped in silence, and binds its name as any other annotation does. */
-static void add_binding(mm_collector *c, const mm_node *name, const mm_node *annotation,
-                        const mm_node *value, bool is_param, uint32_t line, uint32_t end_line,
-                        uint32_t depth) {
+/* The general parser's binding: its annotation read here (tiles.c). A
+ * parameter's op is "param"; the op string is made only once the
+ * annotation qualifies. A tile whose MemRef gives no address is listed as
+ * skipped, never dropped in silence, and binds its name as any other
+ * annotation does. */
+static void read_binding(mm_collector *c, const mm_binding_event *b) {
   mm_tile_fields fields;
-  mm_tile_result result = mm__tile_from_annotation(c->src, annotation, c->arena, &fields, c->diag);
+  mm_tile_result result =
+      mm__tile_from_annotation(c->src, b->annotation, c->arena, &fields, c->diag);
   if (result != MM_TILE_OK) {
     if (mm__diag_failed(c->diag)) return;
-    if (result == MM_TILE_SKIPPED) skip_tile(c, name, &fields, line);
-    other_binding(c, name->start, name->len, line, end_line); /* an annotated parameter too */
+    if (result == MM_TILE_SKIPPED) skip_tile(c, b, &fields);
+    bind_name(c, b);
     return;
   }
-  const char *op = is_param ? "param" : mm__value_op(c->src, value, c->arena);
-  push_binding(c, name->start, name->len, &fields, op, line, end_line, depth);
+  const char *op = b->is_param ? "param" : mm__value_op(c->src, b->value, c->arena);
+  push_binding(c, b, &fields, op);
 }
 
 /* The fast path's binding: the tile is read already; copies as tiles.c
  * makes them (a string base has no escapes in the fast path's subset). */
-static void tile_binding(void *context, const mm_tile_binding *st, uint32_t depth, bool is_param) {
-  mm_collector *c = context;
+static void take_binding(mm_collector *c, const mm_binding_event *b) {
+  const mm_tile_read *st = b->tile;
   mm_arena *arena = c->arena;
   mm_tile_fields fields = {
       .space = {c->src + st->space_start, st->space_len},
@@ -171,20 +167,21 @@ static void tile_binding(void *context, const mm_tile_binding *st, uint32_t dept
     fields.shape = mm__arena_alloc(arena, st->shape_len * sizeof *fields.shape);
     if (fields.shape) memcpy(fields.shape, st->shape, st->shape_len * sizeof *fields.shape);
   }
-  const char *op = is_param ? "param" : mm__arena_strndup(arena, c->src + st->op_start, st->op_len);
+  const char *op =
+      b->is_param ? "param" : mm__arena_strndup(arena, c->src + st->op_start, st->op_len);
   if (!fields.base || (st->shape_len && !fields.shape)) op = NULL; /* reported as out of memory */
-  push_binding(c, st->name_start, st->name_len, &fields, op, st->line, st->end_line, depth);
+  push_binding(c, b, &fields, op);
 }
 
-static void parameter(void *context, const mm_node *name, const mm_node *annotation, uint32_t line,
-                      uint32_t end_line) {
+/* An annotated name, from either reader: a tile, or a binding of the name. */
+static void binding(void *context, const mm_binding_event *b) {
   mm_collector *c = context;
-  add_binding(c, name, annotation, NULL, true, line, end_line, 0);
-}
-
-static void binding_event(void *context, const mm_node *name, const mm_node *annotation,
-                          const mm_node *value, uint32_t line, uint32_t end_line, uint32_t depth) {
-  add_binding(context, name, annotation, value, false, line, end_line, depth);
+  if (b->annotation)
+    read_binding(c, b);
+  else if (b->tile)
+    take_binding(c, b);
+  else
+    bind_name(c, b);
 }
 
 /* A call statement: reserved windows (windows.c) and allocations
@@ -280,10 +277,7 @@ void mm__collector_init(mm_collector *c, const char *src, size_t src_len, const 
   mm__window_reading_init(&c->windows);
   c->events.context = c;
   c->events.function_begin = function_begin;
-  c->events.parameter = parameter;
-  c->events.binding = binding_event;
-  c->events.tile_binding = tile_binding;
-  c->events.other_binding = other_binding;
+  c->events.binding = binding;
   c->events.call_statement = call_statement;
   c->events.statement = statement;
   c->events.load = load;

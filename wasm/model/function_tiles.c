@@ -3,11 +3,12 @@
  * breadth-first), lifetimes stretched by every read (model.md, "Lexical
  * lifetime"), the lines each tile is used on, and its source lines. */
 #include "model/function_tiles.h"
-#include "model/backends.h"
 
 #include <string.h>
 
 #include "base/names.h"
+#include "base/search.h"
+#include "model/backends.h"
 #include "model/uses.h"
 
 /* What merging needs besides the tiles: names, shared spaces and bases,
@@ -196,21 +197,10 @@ bool mm__function_source(const mm_function_reading *r, mm_function *fn, mm_arena
   return fn->source != NULL;
 }
 
-/* The first statement beginning at or after `line`. */
-static uint32_t statements_before(const mm_function *fn, uint32_t line) {
-  uint32_t lo = 0, hi = fn->statement_count;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (fn->statements[mid] < line)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
 uint32_t mm__statements_in(const mm_function *fn, uint32_t first, uint32_t last) {
   if (last < first) return 0;
-  uint32_t end = last == UINT32_MAX ? fn->statement_count : statements_before(fn, last + 1);
-  return end - statements_before(fn, first);
+  uint32_t end = last == UINT32_MAX
+                     ? fn->statement_count
+                     : (uint32_t)mm__lower_bound_u32(fn->statements, fn->statement_count, last + 1);
+  return end - (uint32_t)mm__lower_bound_u32(fn->statements, fn->statement_count, first);
 }

@@ -2,12 +2,12 @@
  * slot, merged into runs where lifetimes touch, sorted, checked pairwise
  * for views and conflicts, and summed up per space. */
 #include "model/layout.h"
-#include "model/function_tiles.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/backends.h"
+#include "model/function_tiles.h"
 
 /* Every comparison ends on an index: the order is total, whatever the sort. */
 typedef struct slot_key {

@@ -6,12 +6,12 @@
  * compiler reserves go first, from 0. The live profile's peak is then the
  * least any placement needs. */
 #include "model/lifetimes.h"
-#include "model/layout.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/names.h"
+#include "model/layout.h"
 
 /* Past this many bases in one space, each goes above the last: first-fit
  * looks at every placed base again each time it moves (cubic at worst),

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/search.h"
+
 /* A box's lifetime as two events: its bytes join at `start` and leave
  * after `end`. */
 typedef struct live_event {
@@ -78,18 +80,6 @@ static bool span_of_box(const mm_box *box, live_span *out) {
   return box->tile->size > 0 && out->hi > out->lo;
 }
 
-static uint32_t bound_index(const int64_t *bounds, size_t n, int64_t value) {
-  size_t lo = 0, hi = n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (bounds[mid] < value)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return (uint32_t)lo;
-}
-
 typedef struct space_scratch {
   uint32_t *members; /* box indices in this space */
   size_t member_count;
@@ -114,8 +104,8 @@ static bool sweep_space(mm_function *fn, mm_space_usage *u, space_scratch *s, mm
     if (!unique || s->bounds[i] != s->bounds[unique - 1]) s->bounds[unique++] = s->bounds[i];
   for (size_t i = 0; i < s->span_count; i++) {
     const live_span *span = &s->spans[i];
-    uint32_t a = bound_index(s->bounds, unique, span->lo);
-    uint32_t b = bound_index(s->bounds, unique, span->hi);
+    uint32_t a = (uint32_t)mm__lower_bound_i64(s->bounds, unique, span->lo);
+    uint32_t b = (uint32_t)mm__lower_bound_i64(s->bounds, unique, span->hi);
     s->events[ne++] = (live_event){span->start, 1, a, b};
     s->events[ne++] = (live_event){span->end + 1, -1, a, b};
   }

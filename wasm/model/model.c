@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/pipeline.h"
-
 #include "model/allocations.h"
 #include "model/backends.h"
 #include "model/collect.h"
@@ -17,6 +15,7 @@
 #include "model/layout.h"
 #include "model/lifetimes.h"
 #include "model/liveness.h"
+#include "model/pipeline.h"
 #include "model/refusals.h"
 #include "model/uses.h"
 #include "model/windows.h"

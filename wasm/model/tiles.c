@@ -6,12 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "syntax/identifiers.h"
 #include "syntax/lexer.h"
 
 bool mm__node_text_is(const char *src, const mm_node *node, const char *word) {
-  size_t n = strlen(word);
-  return node->len == n && memcmp(src + node->start, word, n) == 0;
+  return mm__span_is(src + node->start, node->len, word);
 }
 
 static bool is_dotted(const mm_node *node, size_t *parts) {
@@ -27,6 +25,19 @@ static bool is_dotted(const mm_node *node, size_t *parts) {
 bool mm__is_dotted_ending(const char *src, const mm_node *node, const char *last) {
   size_t parts;
   return node->kind == N_ATTRIBUTE && mm__node_text_is(src, node, last) && is_dotted(node, &parts);
+}
+
+/* A dotted name of two parts or more whose last part `rule` accepts (a
+ * rule of tile_rules.h). */
+static bool is_dotted_with(const char *src, const mm_node *node,
+                           bool (*rule)(const char *, size_t)) {
+  size_t parts;
+  return node->kind == N_ATTRIBUTE && rule(src + node->start, node->len) && is_dotted(node, &parts);
+}
+
+/* A node whose text `rule` accepts. */
+static bool text_with(const char *src, const mm_node *node, bool (*rule)(const char *, size_t)) {
+  return rule(src + node->start, node->len);
 }
 
 mm_str mm__dotted_last(const char *src, const mm_node *node) {
@@ -85,7 +96,7 @@ static mm_int_result signed_literal_value(const char *src, const mm_node *node, 
 
 mm_int_result mm__usable_integer(const char *src, const mm_node *node, int64_t *value) {
   if (node->kind == N_CALL && node->positional >= 2 &&
-      mm__is_dotted_ending(src, node->kids[0], "const"))
+      is_dotted_with(src, node->kids[0], mm__is_const_call))
     return signed_literal_value(src, node->kids[1], value);
   return signed_literal_value(src, node, value);
 }
@@ -357,7 +368,7 @@ static mm_int_result constant_part(const char *src, const mm_node *node, int sig
 static bool is_legacy_space(const char *src, const mm_node *node) {
   size_t parts;
   return node->kind == N_ATTRIBUTE && is_dotted(node, &parts) &&
-         mm__node_text_is(src, node->kids[0], "MemorySpace");
+         text_with(src, node->kids[0], mm__is_legacy_space_namespace);
 }
 
 /* The older form `MemRef(<...>.MemorySpace.<Space>, addr, size, id)`:
@@ -401,7 +412,7 @@ static bool legacy_memref(const char *src, const mm_node *call, memref *out, con
 static bool usable_memref(const char *src, const mm_node *call, const mm_node *index,
                           mm_arena *arena, memref *out, const char **why, mm_diag *diag) {
   *why = NULL;
-  if (call->kind != N_CALL || !mm__is_dotted_ending(src, call->kids[0], "MemRef")) return false;
+  if (call->kind != N_CALL || !is_dotted_with(src, call->kids[0], mm__is_memref_call)) return false;
   const char *reason = NULL;
   const mm_node *culprit = call;
   memset(out, 0, sizeof *out);
@@ -460,7 +471,7 @@ static bool usable_memref(const char *src, const mm_node *call, const mm_node *i
 static bool is_space_attribute(const char *src, const mm_node *node) {
   size_t parts;
   return node->kind == N_ATTRIBUTE && is_dotted(node, &parts) &&
-         mm__node_text_is(src, node->kids[0], "Mem");
+         text_with(src, node->kids[0], mm__is_space_namespace);
 }
 
 bool mm__is_memory_space(const char *src, const mm_node *node) {
@@ -512,30 +523,6 @@ static bool find_memref_and_space(const char *src, const mm_node *root, mm_arena
 
 /* --------------------------------------------------- shape and dtype */
 
-/* Python's str.isupper() of a name (valid UTF-8): no lower or title case
- * character, at least one upper case one (#21 item 8: `pl.ÉF16` too). */
-static bool is_upper_word(const char *s, size_t len) {
-  bool cased = false;
-  for (size_t i = 0; i < len;) {
-    unsigned char c = (unsigned char)s[i];
-    if (c < 0x80) {
-      if (c >= 'a' && c <= 'z') return false;
-      if (c >= 'A' && c <= 'Z') cased = true;
-      i++;
-      continue;
-    }
-    size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-    uint32_t cp = c & (0x3F >> (n - 1));
-    for (size_t k = 1; k < n && i + k < len; k++)
-      cp = (cp << 6) | ((unsigned char)s[i + k] & 0x3F);
-    unsigned cls = mm__identifier_class(cp);
-    if (cls & MM_IDENT_LOWER) return false;
-    if (cls & MM_IDENT_UPPER) cased = true;
-    i += n;
-  }
-  return cased;
-}
-
 static bool read_shape(const char *src, const mm_node *first, mm_arena *arena, mm_tile_fields *out,
                        mm_diag *diag) {
   out->shape = NULL;
@@ -560,7 +547,7 @@ static void read_dtype(const char *src, mm_node *const *elements, uint32_t count
   for (uint32_t i = 1; i < 3 && i < count; i++) {
     const mm_node *e = elements[i];
     if (e->kind == N_ATTRIBUTE && e->kids[0]->kind == N_NAME &&
-        is_upper_word(src + e->start, e->len)) {
+        mm__is_dtype_name(src + e->start, e->len)) {
       out->dtype.text = src + e->start;
       out->dtype.len = e->len;
       return;
@@ -594,7 +581,8 @@ static void read_slots(const char *src, const memref *ref, mm_tile_fields *out) 
 
 mm_tile_result mm__tile_from_annotation(const char *src, const mm_node *annotation, mm_arena *arena,
                                         mm_tile_fields *out, mm_diag *diag) {
-  if (annotation->kind != N_SUBSCRIPT || !mm__is_dotted_ending(src, annotation->kids[0], "Tile"))
+  if (annotation->kind != N_SUBSCRIPT ||
+      !is_dotted_with(src, annotation->kids[0], mm__is_tile_type))
     return MM_TILE_NONE;
   memref ref = {0};
   bool found_ref;
@@ -604,7 +592,7 @@ mm_tile_result mm__tile_from_annotation(const char *src, const mm_node *annotati
     return MM_TILE_NONE;
   /* The older MemRef names its space itself (usable or not). */
   mm_str space_text = space ? (mm_str){src + space->start, space->len} : ref.legacy_space;
-  if (!space_text.text || (space_text.len == 3 && memcmp(space_text.text, "DDR", 3) == 0))
+  if (!space_text.text || mm__is_off_chip_space(space_text.text, space_text.len))
     return MM_TILE_NONE; /* no space, or off-chip: not a tile */
   out->space = space_text;
   if (!found_ref) {
@@ -653,10 +641,9 @@ char *mm__value_op(const char *src, const mm_node *value, mm_arena *arena) {
   }
   const char *text = out.data ? out.data : "";
   size_t len = out.len;
-  if (len > 3 && memcmp(text, "pl.", 3) == 0) {
-    text += 3;
-    len -= 3;
-  }
+  size_t prefix = mm__op_prefix_len(text, len);
+  text += prefix;
+  len -= prefix;
   char *op = out.failed ? NULL : mm__arena_strndup(arena, text, len);
   mm__buf_free(&out);
   return op;

@@ -8,21 +8,10 @@
 #include <stdint.h>
 
 #include "base/arena.h"
+#include "base/bytes.h"
 #include "base/diag.h"
+#include "rules/tile_rules.h"
 #include "syntax/ast.h"
-
-/* Limits both readers of a tile apply (this file's, and the fast path's
- * in fast/): integers beyond MM_MAX_EXACT_INTEGER cannot be held exactly
- * by a JSON reader; an op (a call's dotted name) is read to at most
- * MM_MAX_OP_PARTS parts, the rest elided. */
-#define MM_MAX_EXACT_INTEGER ((int64_t)1 << 53)
-#define MM_MAX_OP_PARTS 64
-
-/* A string slice: not NUL-terminated unless said so. */
-typedef struct mm_str {
-  const char *text;
-  size_t len;
-} mm_str;
 
 typedef struct mm_tile_fields {
   mm_str space; /* points into the source */
@@ -43,21 +32,6 @@ typedef struct mm_tile_fields {
    * static or in the arena). */
   const char *skip_reason;
 } mm_tile_fields;
-
-/* A tile binding read straight from the bytes (the fast path's), as the
- * parser hands it on: spans index the source; a base is a plain name or a
- * string without escapes; `shape` is valid during the event only. */
-typedef struct mm_tile_binding {
-  uint32_t name_start, name_len; /* the bound name */
-  uint32_t line, end_line;
-  uint32_t space_start, space_len;
-  uint32_t base_start, base_len;
-  int64_t offset, size;
-  const int64_t *shape;
-  uint32_t shape_len;
-  uint32_t dtype_start, dtype_len; /* dtype_len 0: none */
-  uint32_t op_start, op_len;       /* the value's called dotted name, without `pl.` */
-} mm_tile_binding;
 
 /* What an annotation says of a tile. */
 typedef enum mm_tile_result {

@@ -2,11 +2,12 @@
  * import_peer_buffer and *_initialize_pipe calls, then placed in their
  * space: their bytes, the boxes sharing them, the ring's next slot. */
 #include "model/windows.h"
-#include "model/backends.h"
 
 #include <string.h>
 
 #include "base/names.h"
+#include "base/search.h"
+#include "model/backends.h"
 #include "model/tiles.h"
 
 typedef struct pipe_record {
@@ -14,20 +15,6 @@ typedef struct pipe_record {
   uint32_t name_count;
   int64_t slot_size, slot_num; /* 0: not given */
 } pipe_record;
-
-static bool span_is(const char *text, size_t len, const char *word) {
-  return strlen(word) == len && memcmp(text, word, len) == 0;
-}
-
-mm_window_call mm__window_call_kind(const char *text, size_t len) {
-  if (span_is(text, len, "reserve_buffer")) return MM_WINDOW_CALL_RESERVE;
-  if (span_is(text, len, "import_peer_buffer")) return MM_WINDOW_CALL_IMPORT;
-  if (span_is(text, len, "aic_initialize_pipe") || span_is(text, len, "aiv_initialize_pipe"))
-    return MM_WINDOW_CALL_PIPE;
-  if (span_is(text, len, "alloc")) return MM_WINDOW_CALL_ALLOC;
-  if (span_is(text, len, "func_attr")) return MM_WINDOW_CALL_ATTRS;
-  return MM_WINDOW_CALL_NONE;
-}
 
 void mm__window_reading_init(mm_window_reading *r) {
   memset(r, 0, sizeof *r);
@@ -37,7 +24,7 @@ void mm__window_reading_init(mm_window_reading *r) {
 }
 
 void mm__window_reading_start(mm_window_reading *r, const char *ftype, size_t ftype_len) {
-  const char *space = span_is(ftype, ftype_len, "AIC") ? "Mat" : "Vec";
+  const char *space = mm__span_is(ftype, ftype_len, "AIC") ? "Mat" : "Vec";
   r->space = mm__space_at(mm__space_find(space, 3));
   r->windows.len = r->imports.len = r->pipes.len = 0;
 }
@@ -225,19 +212,6 @@ typedef struct interval_set {
   size_t count;
 } interval_set;
 
-/* How many of `sorted` (n values) are below `x`. */
-static size_t count_below(const int64_t *sorted, size_t n, int64_t x) {
-  size_t lo = 0, hi = n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (sorted[mid] < x)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
 /* How many items start before x: their los are sorted. */
 static size_t starting_before(const interval_set *set, int64_t x) {
   size_t lo = 0, hi = set->count;
@@ -258,7 +232,7 @@ static size_t starting_before(const interval_set *set, int64_t x) {
 static uint32_t sharing(const interval_set *set, int64_t lo, int64_t hi, uint32_t *out,
                         uint32_t room, uint32_t *listed) {
   size_t before = starting_before(set, hi);
-  size_t total = before - count_below(set->ends, set->count, lo + 1);
+  size_t total = before - mm__lower_bound_i64(set->ends, set->count, lo + 1);
   *listed = 0;
   for (size_t k = before, looked = 0; k-- > 0 && *listed < room && *listed < total && looked < 64;
        looked++)

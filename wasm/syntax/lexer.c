@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "base/bytes.h"
-#include "syntax/identifiers.h"
+#include "base/identifiers.h"
 
 #define MAX_BRACKETS MM_MAX_BRACKETS
 #define MAX_INDENT MM_MAX_INDENT

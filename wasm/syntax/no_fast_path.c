@@ -1,9 +1,9 @@
 /* no_fast_path.c: the hook of fast_path.h in a core built without the fast
  * path (cmake -DMM_FAST_PATH=OFF): every statement goes the general way.
  * The tests compare that build's output with the usual one's. */
-#include "syntax/fast_path.h"
-
 #include <stddef.h>
+
+#include "syntax/fast_path.h"
 
 mm_fast_path *mm__fast_path_new(void) { return NULL; }
 void mm__fast_path_free(mm_fast_path *fast) { (void)fast; }

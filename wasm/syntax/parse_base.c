@@ -7,8 +7,7 @@
 
 bool mm__parser_at_name(const parser *p, const char *word) {
   const mm_token *t = p_peek(p);
-  size_t n = strlen(word);
-  return t->kind == TK_NAME && t->len == n && memcmp(p->src + t->start, word, n) == 0;
+  return t->kind == TK_NAME && mm__span_is(p->src + t->start, t->len, word);
 }
 
 void mm__parser_start(parser *p, mm_lexer *lexer) {
@@ -16,6 +15,16 @@ void mm__parser_start(parser *p, mm_lexer *lexer) {
   p->pos = lexer->first;
   mm__lexer_fill(lexer, p->pos);
   p->current = mm__lexer_at(lexer, p->pos);
+}
+
+void mm__parser_resume_at(parser *p, size_t next, uint32_t end_line, const uint32_t *line_starts,
+                          size_t count) {
+  mm__lexer_resume_at(p->lx, p->pos, next, end_line + 1, line_starts, count);
+  p->prev_end_line = end_line;
+  mm__lexer_fill(p->lx, p->pos);
+  p->current = mm__lexer_at(p->lx, p->pos);
+  mm__arena_reset(p->arena);
+  p->scratch->len = 0;
 }
 
 bool mm__parser_accept_op(parser *p, int op) {
@@ -121,8 +130,7 @@ bool mm__parser_enter(parser *p, const mm_token *at) {
 }
 
 bool mm__parser_node_text_is(const parser *p, const mm_node *node, const char *word) {
-  size_t n = strlen(word);
-  return node->len == n && memcmp(p->src + node->start, word, n) == 0;
+  return mm__span_is(p->src + node->start, node->len, word);
 }
 
 const char *mm__parser_expr_name(const parser *p, const mm_node *node) {

@@ -134,8 +134,13 @@ static void parse_annotated(parser *p, const mm_token *first, mm_node *lhs, uint
   if (mm__parser_accept_op(p, OP_EQUAL)) value = parse_rhs(p);
   if (p_failed(p)) return;
   if (p->tracking && lhs->kind == N_NAME)
-    p->events->binding(p->events->context, lhs, annotation, value, first->line, p->prev_end_line,
-                       depth);
+    p->events->binding(p->events->context, &(mm_binding_event){.name_start = lhs->start,
+                                                               .name_len = lhs->len,
+                                                               .line = first->line,
+                                                               .end_line = p->prev_end_line,
+                                                               .depth = depth,
+                                                               .annotation = annotation,
+                                                               .value = value});
   if (lhs->kind == N_NAME) emit_call_statement(p, lhs, value, first->line);
   mm__parser_emit_loads(p, lhs);
   mm__parser_emit_loads(p, annotation);
@@ -632,8 +637,12 @@ typedef struct later_parameter {
 
 static void tell_parameter(parser *p, const later_parameter *param) {
   if (param->name)
-    p->events->parameter(p->events->context, param->name, param->annotation, param->line,
-                         param->end_line);
+    p->events->binding(p->events->context, &(mm_binding_event){.name_start = param->name->start,
+                                                               .name_len = param->name->len,
+                                                               .line = param->line,
+                                                               .end_line = param->end_line,
+                                                               .is_param = true,
+                                                               .annotation = param->annotation});
 }
 
 /* `later`: where a *args or **kwargs parameter waits; NULL: told now. */

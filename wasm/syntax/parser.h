@@ -15,9 +15,35 @@
 #include <stdbool.h>
 
 #include "base/diag.h"
-#include "model/tiles.h"
 #include "syntax/ast.h"
 #include "syntax/lexer.h"
+
+/* A tile the fast path read straight from the bytes (tile_rules.h
+ * decided it): spans index the source; a base is a plain name or a
+ * string without escapes; `shape` is valid during the event only. */
+typedef struct mm_tile_read {
+  uint32_t space_start, space_len;
+  uint32_t base_start, base_len;
+  int64_t offset, size;
+  const int64_t *shape;
+  uint32_t shape_len;
+  uint32_t dtype_start, dtype_len; /* dtype_len 0: none */
+  uint32_t op_start, op_len;       /* the value's called dotted name, without `pl.` */
+} mm_tile_read;
+
+/* `NAME: annotation [= value]` anywhere in the function, or (`is_param`)
+ * an annotated parameter of the function itself. The general parser hands
+ * the annotation and value as nodes; the fast path, which reads no nodes,
+ * hands what the annotation says instead: the tile it read, or (`tile`
+ * NULL too) that it is no tile. */
+typedef struct mm_binding_event {
+  uint32_t name_start, name_len; /* the bound name, in the source */
+  uint32_t line, end_line;       /* the statement's; a parameter's name through its annotation */
+  uint32_t depth; /* in Python's AST below the function (its body 1, a parameter 0) */
+  bool is_param;
+  const mm_node *annotation, *value; /* the general parser's; value NULL: none */
+  const mm_tile_read *tile; /* the fast path's (annotation NULL): the tile, or NULL: none */
+} mm_binding_event;
 
 /* What the parser tells its listener. Names arrive as N_NAME nodes (their
  * text and line); all nodes are valid only during the call. */
@@ -28,24 +54,9 @@ typedef struct mm_parse_events {
    * events of this function until function_end. */
   bool (*function_begin)(void *context, const mm_node *name, mm_node *const *decorators,
                          size_t decorator_count, uint32_t first_line);
-  /* An annotated parameter of the function itself; lines span the name and
-   * its annotation. */
-  void (*parameter)(void *context, const mm_node *name, const mm_node *annotation, uint32_t line,
-                    uint32_t end_line);
-  /* `NAME: annotation [= value]` anywhere in the function; `depth` is the
-   * statement's depth in Python's AST below the function (its body is 1). */
-  void (*binding)(void *context, const mm_node *name, const mm_node *annotation,
-                  const mm_node *value, uint32_t line, uint32_t end_line, uint32_t depth);
-  /* A binding or (`is_param`) an annotated parameter of the function that
-   * the fast path read (fast_path.h), when its annotation is a tile: what the
-   * annotation and value say, already read. Instead of `binding` or
-   * `parameter`, in the same order. */
-  void (*tile_binding)(void *context, const mm_tile_binding *binding, uint32_t depth,
-                       bool is_param);
-  /* `NAME: annotation [= value]` the fast path read whose annotation is no
-   * tile: its name (a span of the source) and lines. Instead of `binding`. */
-  void (*other_binding)(void *context, uint32_t name_start, uint32_t name_len, uint32_t line,
-                        uint32_t end_line);
+  /* An annotated name bound (mm_binding_event), by either reader, in
+   * source order (parameters in Python's ast order). */
+  void (*binding)(void *context, const mm_binding_event *binding);
   /* A statement whose whole value is a call, anywhere in the function:
    * `f(...)` alone (`target` NULL), `NAME = f(...)` or `NAME: annotation
    * = f(...)` (`target` the first name bound). Reserved windows are read

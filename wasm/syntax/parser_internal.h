@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "base/arena.h"
+#include "base/bytes.h"
 #include "syntax/fast_path.h"
 #include "syntax/parser.h"
 
@@ -72,6 +73,14 @@ static inline bool p_bare_star_ends(const parser *p, int end) {
 bool mm__parser_at_name(const parser *p, const char *word);
 /* Starts reading at the lexer's first token. */
 void mm__parser_start(parser *p, mm_lexer *lexer);
+
+/* Resumes reading at byte `next`, after a statement read without tokens
+ * that ended on `end_line`; `line_starts` (`count` of them) are the starts
+ * of the lines it spanned after its first, for the lexer's table. The
+ * current statement's nodes are released, its tokens kept (a `def`'s
+ * line is still read). */
+void mm__parser_resume_at(parser *p, size_t next, uint32_t end_line, const uint32_t *line_starts,
+                          size_t count);
 /* Consumes the current token and returns it (at TK_END, stays there).
  * Inline: it runs once per token. */
 static inline const mm_token *p_advance(parser *p) {

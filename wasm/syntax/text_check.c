@@ -2,10 +2,11 @@
  * format dropped by mistake, no UTF-16, valid UTF-8 without NUL bytes;
  * the first fault with its line. A pass over every byte before any other,
  * so built for speed in the page's module (the lexer is built for size). */
+#include "syntax/text_check.h"
+
 #include <string.h>
 
 #include "base/bytes.h"
-#include "syntax/text_check.h"
 
 /* Formats people drop by mistake, named so the error says what it is. */
 static const struct {

@@ -41,25 +41,29 @@ void mm__fast_path_free(mm_fast_path *fast) {
   mm__dealloc(fast);
 }
 
-/* A tile the fast path read, handed to the listener as the parser's event. */
-static void hand_on_tile(parser *p, const mm_skim_statement *st, uint32_t depth, bool is_param) {
-  const mm_tile_binding tile = {.name_start = st->name_start,
-                                .name_len = st->name_len,
-                                .line = st->line,
-                                .end_line = st->end_line,
-                                .space_start = st->space_start,
-                                .space_len = st->space_len,
-                                .base_start = st->base_start,
-                                .base_len = st->base_len,
-                                .offset = st->offset,
-                                .size = st->size,
-                                .shape = st->shape,
-                                .shape_len = st->shape_len,
-                                .dtype_start = st->dtype_start,
-                                .dtype_len = st->dtype_len,
-                                .op_start = st->op_start,
-                                .op_len = st->op_len};
-  p->events->tile_binding(p->events->context, &tile, depth, is_param);
+/* An annotated name the fast path read, handed to the listener as the
+ * parser's event: with the tile it read, or none. */
+static void hand_on_binding(parser *p, const mm_skim_statement *st, uint32_t depth, bool is_param) {
+  const mm_tile_read tile = {.space_start = st->space_start,
+                             .space_len = st->space_len,
+                             .base_start = st->base_start,
+                             .base_len = st->base_len,
+                             .offset = st->offset,
+                             .size = st->size,
+                             .shape = st->shape,
+                             .shape_len = st->shape_len,
+                             .dtype_start = st->dtype_start,
+                             .dtype_len = st->dtype_len,
+                             .op_start = st->op_start,
+                             .op_len = st->op_len};
+  const mm_binding_event binding = {.name_start = st->name_start,
+                                    .name_len = st->name_len,
+                                    .line = st->line,
+                                    .end_line = st->end_line,
+                                    .depth = depth,
+                                    .is_param = is_param,
+                                    .tile = st->is_tile ? &tile : NULL};
+  p->events->binding(p->events->context, &binding);
 }
 
 /* Hands the reads of a skimmed statement to the listener. */
@@ -95,15 +99,7 @@ static void note_line_starts(parser *p, size_t start, const mm_skim_statement *s
 /* After the fast path read through `st`: tokens resume on the next line. */
 static void resume_after(parser *p, const mm_skim_statement *st) {
   const mm_vec *starts = &p->fast->lines; /* none (out of memory): the lexer finds them */
-  mm__lexer_resume_at(p->lx, p->pos, st->next, st->end_line + 1, starts->items,
-                      starts->failed ? 0 : starts->len);
-  p->prev_end_line = st->end_line;
-  mm__lexer_fill(p->lx, p->pos);
-  p->current = mm__lexer_at(p->lx, p->pos);
-  /* As statement_done, but the tokens are kept: parse_def still reads its
-   * `def` token's line. */
-  mm__arena_reset(p->arena);
-  p->scratch->len = 0;
+  mm__parser_resume_at(p, st->next, st->end_line, starts->items, starts->failed ? 0 : starts->len);
 }
 
 typedef bool (*skim_fn)(const char *src, size_t start, size_t end, uint32_t line, mm_vec *loads,
@@ -144,13 +140,8 @@ bool mm__fast_parameters(parser *p, bool own) {
       !mm__lexer_can_resume(p->lx, st.next))
     return false;
   const mm_skim_statement *params = p->fast->parameters.items;
-  for (size_t i = 0; own && i < p->fast->parameters.len; i++) {
-    if (params[i].is_tile)
-      hand_on_tile(p, &params[i], 0, true);
-    else /* annotated all the same: a binding of the name (collect.c) */
-      p->events->other_binding(p->events->context, params[i].name_start, params[i].name_len,
-                               params[i].line, params[i].end_line);
-  }
+  for (size_t i = 0; own && i < p->fast->parameters.len; i++)
+    hand_on_binding(p, &params[i], 0, true);
   emit_skimmed_loads(p);
   p->fast->lines.len = 0;
   note_line_starts(p, open->start, &st);
@@ -165,11 +156,7 @@ static bool skim_simple_at(parser *p, uint32_t depth, size_t start, uint32_t lin
                             mm__skim_annotated(p->src, start, p->lx->end, line, &p->fast->loads,
                                                p->fast->memo, st),
                             st)) {
-    if (p->tracking && st->is_tile)
-      hand_on_tile(p, st, depth, false);
-    else if (p->tracking)
-      p->events->other_binding(p->events->context, st->name_start, st->name_len, st->line,
-                               st->end_line);
+    if (p->tracking) hand_on_binding(p, st, depth, false);
     return true;
   }
   return try_skim(p, mm__skim_simple, start, line, st);

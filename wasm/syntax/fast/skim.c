@@ -63,8 +63,10 @@ static bool annotation_ends(skim *k) {
  *   pl.Tile[[16, 256], pl.BF16, pl.MemRef(mem_vec_2, pl.const(8192, pl.INT64), 16384), pl.Mem.Vec]
  * with any further elements after the space read as usual. In this form
  * every field sits where tiles.c's breadth-first walk finds it (elements
- * 0 to 3 at level 2), so no summaries are needed. False, with nothing
- * consumed or read, for any other form. */
+ * 0 to 3 at level 2), so no summaries are needed. Its words are the
+ * printer's bytes; each is one tile_rules.h accepts, and finish_tile
+ * asks those rules of what was read. False, with nothing consumed or
+ * read, for any other form. */
 static bool take_printed_tile(skim *k, summary *ann, tile_facts *t) {
   size_t start = k->pos, loads = k->loads->len;
   uint32_t base_start = 0, base_len = 0;
@@ -84,7 +86,7 @@ static bool take_printed_tile(skim *k, summary *ann, tile_facts *t) {
   }
   ok = ok && take(k, ", ") && take_pl(k, "") &&
        take_name(k, false, &t->dtype_start, &t->dtype_len) &&
-       mm__skim_is_upper_word(k, t->dtype_start, t->dtype_len) && take(k, ", ") &&
+       mm__is_dtype_name(text_at(k, t->dtype_start), t->dtype_len) && take(k, ", ") &&
        take_pl(k, "MemRef(") && take_name(k, true, &base_start, &base_len) && take(k, ", ") &&
        take_pl(k, "const(") && take_integer(k, &t->offset) && take(k, ", ") &&
        take_pl(k, "INT64), ") && take_integer(k, &t->size) && take(k, "), ") &&
@@ -121,11 +123,11 @@ static bool finish_tile(const skim *k, const summary *ann, const tile_facts *t,
                         mm_skim_statement *out) {
   out->is_tile = false;
   if (ann->unsure) return false;
-  if (ann->form != F_SUBSCRIPT || !span_is(k, ann->last_start, ann->last_len, "Tile"))
+  if (ann->form != F_SUBSCRIPT || !mm__is_tile_type(text_at(k, ann->last_start), ann->last_len))
     return true; /* not `<...>.Tile[...]`: no tile */
   if (ann->parts < 2) return true;
   if (!t->seen || !t->tuple || t->unsure || !t->has_ref || !t->has_space) return false;
-  if (span_is(k, t->space_start, t->space_len, "DDR")) return true; /* off-chip */
+  if (mm__is_off_chip_space(text_at(k, t->space_start), t->space_len)) return true;
   out->is_tile = true;
   out->space_start = t->space_start;
   out->space_len = t->space_len;
@@ -219,10 +221,9 @@ bool mm__skim_annotated(const char *src, size_t start, size_t end, uint32_t line
   if (value.form == F_CALL) {
     out->op_start = value.start;
     out->op_len = value.dotted_end - value.start;
-    if (out->op_len > 3 && mm__bytes_equal(src + value.start, "pl.", 3)) {
-      out->op_start += 3;
-      out->op_len -= 3;
-    }
+    uint32_t prefix = (uint32_t)mm__op_prefix_len(src + value.start, out->op_len);
+    out->op_start += prefix;
+    out->op_len -= prefix;
   }
   return true;
 }

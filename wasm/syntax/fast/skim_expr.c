@@ -22,8 +22,8 @@ static int_fact plain_fact(const summary *e, int64_t *value) {
 static arg_fact arg_fact_of(const skim *k, const summary *e) {
   arg_fact f = {0};
   f.plain = (uint8_t)plain_fact(e, &f.plain_value);
-  bool is_const =
-      e->form == F_CALL && e->parts >= 2 && span_is(k, e->last_start, e->last_len, "const");
+  bool is_const = e->form == F_CALL && e->parts >= 2 &&
+                  mm__is_const_call(text_at(k, e->last_start), e->last_len);
   if (e->unsure) {
     f.usable = I_UNSURE;
   } else if (is_const && e->positional >= 1) {
@@ -47,16 +47,6 @@ static arg_fact arg_fact_of(const skim *k, const summary *e) {
   return f;
 }
 
-bool mm__skim_is_upper_word(const skim *k, uint32_t start, uint32_t len) {
-  bool cased = false;
-  for (uint32_t i = 0; i < len; i++) {
-    unsigned char c = k->s[start + i];
-    if (c >= 'a' && c <= 'z') return false;
-    if (c >= 'A' && c <= 'Z') cased = true;
-  }
-  return cased;
-}
-
 /* Element `index` of the tile subscript, as tiles.c's breadth-first walk
  * meets it at level 2. Shapes it cannot judge make the tile unsure. */
 static void tile_element(skim *k, void *context, uint32_t index, const summary *e) {
@@ -73,7 +63,7 @@ static void tile_element(skim *k, void *context, uint32_t index, const summary *
   }
   bool dotted = e->form == F_DOTTED;
   if ((index == 1 || index == 2) && !t->dtype_len && dotted && e->parts == 2 &&
-      mm__skim_is_upper_word(k, e->last_start, e->last_len)) {
+      mm__is_dtype_name(text_at(k, e->last_start), e->last_len)) {
     t->dtype_start = e->last_start;
     t->dtype_len = e->last_len;
   }
@@ -83,7 +73,7 @@ static void tile_element(skim *k, void *context, uint32_t index, const summary *
     t->space_len = e->last_len;
   }
   if (!t->has_ref && e->form == F_CALL && e->parts >= 2 &&
-      span_is(k, e->last_start, e->last_len, "MemRef")) {
+      mm__is_memref_call(text_at(k, e->last_start), e->last_len)) {
     const arg_fact *a = e->args;
     if (e->positional < 3 || e->keywords || a[0].base == B_NONE || a[0].base == B_UNSURE ||
         a[1].usable != I_OK || a[2].usable != I_OK) {
@@ -471,7 +461,7 @@ static bool scan_primary(skim *k, summary *out, tile_facts *tile) {
       if (dotted) {
         out->form = F_DOTTED;
         out->parts++;
-        out->mem_before_last = span_is(k, out->last_start, out->last_len, "Mem");
+        out->mem_before_last = mm__is_space_namespace(text_at(k, out->last_start), out->last_len);
         out->last_start = (uint32_t)start;
         out->last_len = (uint32_t)(e - start);
         out->dotted_end = (uint32_t)e;
@@ -483,8 +473,8 @@ static bool scan_primary(skim *k, summary *out, tile_facts *tile) {
       k->pos++;
       /* Only a MemRef's and a const's arguments make tile fields. */
       if (dotted && k->facts &&
-          (span_is(k, out->last_start, out->last_len, "MemRef") ||
-           span_is(k, out->last_start, out->last_len, "const"))) {
+          (mm__is_memref_call(text_at(k, out->last_start), out->last_len) ||
+           mm__is_const_call(text_at(k, out->last_start), out->last_len))) {
         k->depth++;
         if (!scan_arguments(k, out)) return false;
         k->depth--;
@@ -495,8 +485,8 @@ static bool scan_primary(skim *k, summary *out, tile_facts *tile) {
       out->form = dotted ? F_CALL : F_OTHER;
     } else if (c == '[') {
       k->pos++;
-      bool is_tile =
-          tile && dotted && out->parts == 2 && span_is(k, out->last_start, out->last_len, "Tile");
+      bool is_tile = tile && dotted && out->parts == 2 &&
+                     mm__is_tile_type(text_at(k, out->last_start), out->last_len);
       if (is_tile) {
         k->depth++;
         if (!mm__skim_elements(k, ']', false, tile_element, tile, &tuple)) return false;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "base/bytes.h"
-#include "model/tiles.h"
+#include "rules/tile_rules.h"
 #include "rules/window_calls.h"
 #include "syntax/fast/skim.h"
 #include "syntax/lexer.h"
@@ -98,13 +98,16 @@ static inline bool is_ident_char(unsigned char c) { return byte_class[c] != 0; }
 static inline bool is_ident_start(unsigned char c) { return byte_class[c] == IDENT; }
 static inline bool byte_is_digit(unsigned char c) { return byte_class[c] == DIGIT; }
 
-static inline bool span_equals(const skim *k, uint32_t start, uint32_t len, const char *word,
-                               size_t word_len) {
-  return word_len == len && mm__bytes_equal((const char *)k->s + start, word, len);
+/* The source's text at `start`, for the rules of tile_rules.h. */
+static inline const char *text_at(const skim *k, uint32_t start) {
+  return (const char *)k->s + start;
 }
-/* Whether the span holds `word`, a string literal: its length is known
- * here, so no strlen runs (a byte loop in the WebAssembly libc). */
-#define span_is(k, start, len, word) span_equals(k, start, len, word, sizeof(word) - 1)
+
+/* Whether the span holds `word` (a literal: its length is known when
+ * compiled, so no strlen runs). */
+static inline bool span_is(const skim *k, uint32_t start, uint32_t len, const char *word) {
+  return mm__span_is(text_at(k, start), len, word);
+}
 
 /* The next significant byte (0 at the end), after blanks and, inside
  * brackets, line ends. Comments, backslashes, '\r' and '\f' are returned
@@ -250,7 +253,6 @@ bool mm__skim_target_list(skim *k);
 /* The line of the last token read (inside brackets peek crosses lines). */
 uint32_t mm__skim_last_token_line(const skim *k, size_t floor);
 /* tiles.c's dtype test: no lower-case letter, at least one upper-case. */
-bool mm__skim_is_upper_word(const skim *k, uint32_t start, uint32_t len);
 
 /* ------------------------------------------------ skim_memo.c */
 

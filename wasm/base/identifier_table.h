@@ -2,7 +2,7 @@
  * (Python 3.11); do not edit. Entries: (first code point << 6) | class,
  * the class holding until the next entry; bits: 1 XID_Start, 2 XID_Continue,
  * 4 not NFKC-stable, 8 not printable, 16 upper case, 32 lower or title case.
- * See wasm/identifiers.c. */
+ * See wasm/base/identifiers.c. */
 #define MM_IDENTIFIER_UNICODE "14.0.0"
 static const uint32_t identifier_table[3594] = {
     0x00002008, 0x0000280c, 0x00002840, 0x00002a04, 0x00002a40, 0x00002aa7, 0x00002ac0, 0x00002b48,

@@ -1,11 +1,11 @@
 /* identifiers.c: the class of a non-ASCII character in a name, looked up
  * in ranges of Unicode's XID_Start, XID_Continue, NFKC-stable and
  * printable code points (what CPython's tokenizer and parser use). */
-#include "syntax/identifiers.h"
+#include "base/identifiers.h"
 
 #include <stddef.h>
 
-#include "syntax/identifier_table.h"
+#include "base/identifier_table.h"
 
 unsigned mm__identifier_class(uint32_t cp) {
   /* The last entry starting at or before cp. */
