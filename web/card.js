@@ -1,13 +1,14 @@
 // One collapsible card per compute function: header pills, toolbar, and the
 // map (lanes of one shared byte scale, boxes, the left column, splitter).
 // Only what is in view is drawn; zoom and the splitter touch a few widths.
+import { LONE_SIDE } from './card-side.js';
 import { clear, el } from './dom.js';
 import {
   GUTTER_WIDTH, HEADER_HEIGHT, MIN_BOX, ROW_HEIGHT, SPLIT_MAX, SPLIT_MIN, anchorAfterZoom, baseFactor, boxGeometry, clampSplit, defaultSplit,
   TICK_CHUNK, byteRange, formatBytes, formatZoom, laneExtent, lanePercent, layoutLanes, linesInView, stepZoom, tickLayers, usage, useRuns, visibleLines, slotText,
 } from './layout.js';
 import {
-  anomalyCounts, cardSpaces, conflictPartners, idleHolds, inConflict, neighbourBox, placedWindows, spaceHwm,
+  anomalyCounts, conflictPartners, idleHolds, inConflict, neighbourBox, placedWindows, spaceHwm,
 } from './insight.js';
 import { idlePanel, linePanel } from './panels.js';
 import { windowBand } from './reserved.js';
@@ -94,16 +95,26 @@ function runsBefore(runs, line, end) {
 }
 
 export class Card {
-  /** `shared`: { tooltip, onPin(card), onChange(card), mapWidth(),
-   * topbarHeight(), spaceColumn(space) } from the page; a compare view
-   * (compare.js) adds laneSpaces(fn) and extentItems(axis) (both sides on
-   * one byte scale), boxClasses(index), ghostOf(index), onHighlight(card,
-   * box), onView(card, what), onScroll(card), sourceOnPin (false: a pin
- * leaves the IR source closed) and sourceLabel. */
-  constructor(fn, shared) {
+  /**
+   * `shared`, from the page (every field given):
+   *   tooltip            the page's Tooltip
+   *   onPin(card)        a tile or line was pinned here
+   *   onChange(card)     the view changed (for the deep link)
+   *   mapWidth()         px of a map's inner width, measured by the page
+   *   topbarHeight()     px the top bar covers
+   *   spaceColumn(space) the page's column for that space's pill, or 'auto'
+   *   exportMap(card, kind)  draws the map as shown, or null: no Share menu
+   *   sourceOnPin        whether a pin opens the IR source (not where the
+   *                      map has no room to give it)
+   *   sourceLabel        the IR source's accessible name (optional)
+   * `side`: what the view around it adds (card-side.js); a card alone by
+   * default.
+   */
+  constructor(fn, shared, side = LONE_SIDE) {
     this.fn = fn;
     this.shared = shared;
-    this.spaceList = shared.laneSpaces?.(fn) ?? cardSpaces(fn);
+    this.side = side;
+    this.spaceList = side.laneSpaces(fn);
     this.spaces = new Map(this.spaceList.map((s) => [s.space, s]));
     // What sets each lane's extent: the boxes and the windows placed.
     this.ownItems = [...fn.boxes, ...(fn.reserved ?? []).filter((w) => w.placed)
@@ -119,20 +130,20 @@ export class Card {
     this.matchChip = el('span', { class: 'match-count', hidden: true });
     this.element = el('section', { class: 'card', dataset: { function: fn.name } },
       el('header', { class: 'card-head' }, this.toggle,
-        pillGroup(this.spaceList.map((s) => pill(s, shared.spaceColumn?.(s.space) ?? 'auto', () => this.showPeak(s.space)))),
+        pillGroup(this.spaceList.map((s) => pill(s, shared.spaceColumn(s.space), () => this.showPeak(s.space)))),
         el('span', { class: 'chips' }, anomalyChips(fn), this.matchChip)));
   }
 
   /** The items whose bytes set the lanes' extents (this card's, and what
-   * a compare view adds so both sides share one scale). */
+   * the side adds so two maps share one scale). */
   get extentItems() {
-    const more = this.shared.extentItems?.(this.state.axis);
-    return more ? [...this.ownItems, ...more] : this.ownItems;
+    const more = this.side.extentItems(this.state.axis);
+    return more.length ? [...this.ownItems, ...more] : this.ownItems;
   }
 
   /** Tells the page the view changed (for the deep link). */
   changed() {
-    this.shared.onChange?.(this);
+    this.shared.onChange(this);
   }
 
   setOpen(open) {
@@ -243,7 +254,7 @@ export class Card {
     let frame = 0;
     this.viewport.addEventListener('scroll', () => {
       if (!frame) frame = requestAnimationFrame(() => { frame = 0; this.draw(); });
-      this.shared.onScroll?.(this);
+      this.side.onScroll(this);
     }, { passive: true });
     this.viewport.addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
     this.lanesArea.addEventListener('pointerover', (e) => this.onHover(e));
@@ -453,7 +464,7 @@ export class Card {
     if (this.atLine(box)) classes.push('at-line');
     if (this.state.matches.has(index)) classes.push('match');
     if (this.state.counterpart === box) classes.push('counterpart');
-    classes.push(...(this.shared.boxClasses?.(index) ?? []));
+    classes.push(...this.side.boxClasses(index));
     const sliver = this.isSliver(box, lane);
     if (sliver) classes.push('sliver');
     if (box.slots?.runtime) classes.push('slotted');
@@ -626,7 +637,7 @@ export class Card {
     this.updateBand(box);
     this.drawGhost(box);
     this.draw();
-    this.shared.onHighlight?.(this, box);
+    this.side.onHighlight(this, box);
   }
 
   /** In a compare view: `box` is the counterpart of the tile highlighted
@@ -648,7 +659,7 @@ export class Card {
   drawGhost(box) {
     this.ghost?.remove();
     this.ghost = null;
-    const place = box && this.shared.ghostOf?.(this.fn.boxes.indexOf(box));
+    const place = box && this.side.ghostOf(this.fn.boxes.indexOf(box));
     const lane = place && this.lanes?.lanes.find((l) => l.space === place.space);
     const boxLane = box && this.lanes?.lanes.find((l) => l.space === box.space);
     if (!lane || !boxLane) return;
@@ -685,7 +696,7 @@ export class Card {
       this.showConflictPartners(box);
       this.source.setMarks([box.name, ...box.aliases]);
       // Beside another map (a compare view) the source would take the room.
-      if (!this.state.source && this.shared.sourceOnPin !== false) this.setSource(true);
+      if (!this.state.source && this.shared.sourceOnPin) this.setSource(true);
       this.shared.onPin(this);
     } else {
       this.source.setMarks([]);
@@ -955,7 +966,7 @@ export class Card {
     this.viewport.scrollLeft = Math.max(0, this.viewport.scrollLeft + moved - x);
     this.zoomLevel.textContent = formatZoom(zoom);
     this.changed();
-    this.shared.onView?.(this, 'zoom');
+    this.side.onView(this, 'zoom');
   }
 
   onWheel(e) {
@@ -970,7 +981,7 @@ export class Card {
     for (const b of this.axisButtons) b.setAttribute('aria-pressed', String(b.dataset.axis === axis));
     this.layout();
     this.changed();
-    this.shared.onView?.(this, 'axis');
+    this.side.onView(this, 'axis');
   }
 
   toggleSpace(space) {
@@ -985,7 +996,7 @@ export class Card {
     }
     this.layout();
     this.changed();
-    this.shared.onView?.(this, 'hidden');
+    this.side.onView(this, 'hidden');
   }
 
   setSource(open) {
