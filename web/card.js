@@ -10,22 +10,14 @@ import {
 import {
   anomalyCounts, conflictPartners, idleHolds, inConflict, neighbourBox, placedWindows, spaceHwm,
 } from './insight.js';
+import {
+  HIT_PX, SPLITTER_WIDTH, ghostGeometry, isSliver, mapHeight, scrollLeftToShow, scrollTopForLine, scrollTopToShow, tickChunksInView,
+} from './map-geometry.js';
 import { idlePanel, linePanel } from './panels.js';
 import { windowBand } from './reserved.js';
 import { ProfileLayer, peakMark } from './profile.js';
 import { SourceColumn } from './source.js';
 import { boxTable } from './table.js';
-
-const SPLITTER_WIDTH = 6;
-/** px: a box narrower than this is a sliver (see isSliver). */
-const SLIVER_PX = 6;
-/** px: the least width a box can be hit on. */
-const HIT_PX = 8;
-/** The map's height, at most: this share of the window (style.css)... */
-const MAP_SHARE = 0.78;
-/** ...and the window less the top bar and this much for the card's header
- * and toolbar above the map (style.css). */
-const CARD_CHROME = 110;
 
 /** A space's pill: usage at a glance, as a figure and as the filled part
  * of the pill, in the space's colour (amber from 80 %, red from 95 %); the
@@ -79,19 +71,6 @@ function anomalyChips(fn) {
     over ? el('span', { class: 'anomaly over', title: 'Tiles outside their space: a negative offset, or an end past the capacity' },
       `${over} over capacity`) : null,
   ];
-}
-
-/** How many runs of `runs` ([[first, last], ...], sorted, apart) have
- * their `end` (0: first line, 1: last line) before `line`. */
-function runsBefore(runs, line, end) {
-  let lo = 0;
-  let hi = runs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (runs[mid][end] < line) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 export class Card {
@@ -330,12 +309,9 @@ export class Card {
     return this.spaceList.filter((s) => !this.state.hidden.has(s.space));
   }
 
-  /** The map's visible height without reading layout: as style.css caps
-   * it (78 % of the window, and room for the top bar, card header and
-   * toolbar above it). */
+  /** The map's visible height without reading layout (see mapHeight). */
   viewportHeight() {
-    const room = Math.min(window.innerHeight * MAP_SHARE, window.innerHeight - this.shared.topbarHeight() - CARD_CHROME);
-    return Math.min(room, HEADER_HEIGHT + this.bodyHeight + 16);
+    return mapHeight(window.innerHeight, this.shared.topbarHeight(), this.bodyHeight);
   }
 
   /** Recomputes the factor and lanes; redraws the lanes and what is in view.
@@ -465,7 +441,7 @@ export class Card {
     if (this.state.matches.has(index)) classes.push('match');
     if (this.state.counterpart === box) classes.push('counterpart');
     classes.push(...this.side.boxClasses(index));
-    const sliver = this.isSliver(box, lane);
+    const sliver = isSliver(box, lane);
     if (sliver) classes.push('sliver');
     if (box.slots?.runtime) classes.push('slotted');
     const tall = box.end - box.start >= 1;
@@ -489,12 +465,6 @@ export class Card {
     return node;
   }
 
-  /** A box drawn narrower than a label can show: found or pinned, it is
-   * flagged with its name beside it. */
-  isSliver(box, lane) {
-    return lane && (Math.max(0, box.size) / lane.span) * lane.width < SLIVER_PX;
-  }
-
   /** The tick strips of box `index` (drawn as `node`) for lines [first,
    * last]: a tick on each line it is used, on its right edge. A box with
    * many runs of uses gets a strip per TICK_CHUNK runs, only where in view. */
@@ -502,10 +472,7 @@ export class Card {
     let state = this.tickState.get(node);
     if (!state) this.tickState.set(node, state = { runs: useRuns(this.fn.boxes[index]), strips: new Map() });
     const { runs, strips } = state;
-    const chunks = Math.ceil(runs.length / TICK_CHUNK);
-    // Chunks of the runs ending from `first` on and starting by `last`.
-    const from = chunks > 1 ? Math.floor(runsBefore(runs, first, 1) / TICK_CHUNK) : 0;
-    const to = chunks > 1 ? Math.floor((runsBefore(runs, last + 1, 0) - 1) / TICK_CHUNK) : chunks - 1;
+    const { from, to } = tickChunksInView(runs, first, last);
     for (const [c, strip] of strips) {
       if (c < from || c > to) {
         strip.remove();
@@ -663,14 +630,10 @@ export class Card {
     const lane = place && this.lanes?.lanes.find((l) => l.space === place.space);
     const boxLane = box && this.lanes?.lanes.find((l) => l.space === box.space);
     if (!lane || !boxLane) return;
-    const at = (l, offset) => l.left + ((offset - l.lo) / l.span) * l.width;
-    const top = (box.start - this.fn.src_start) * ROW_HEIGHT;
-    const height = (box.end - box.start + 1) * ROW_HEIGHT;
-    const from = at(lane, place.offset);
-    const to = at(boxLane, box.offset);
+    const g = ghostGeometry(box, place, lane, boxLane, this.fn.src_start);
     this.ghost = el('div', { class: 'ghost-layer', 'aria-hidden': 'true' },
-      el('div', { class: 'ghost', style: { left: `${from}px`, width: `${Math.max(MIN_BOX, at(lane, place.offset + place.size) - from)}px`, top: `${top}px`, height: `${height}px` } }),
-      from !== to ? el('div', { class: 'ghost-link', style: { left: `${Math.min(from, to)}px`, width: `${Math.abs(to - from)}px`, top: `${top + 5}px` } }) : null);
+      el('div', { class: 'ghost', style: { left: `${g.left}px`, width: `${g.width}px`, top: `${g.top}px`, height: `${g.height}px` } }),
+      g.link ? el('div', { class: 'ghost-link', style: { left: `${g.link.left}px`, width: `${g.link.width}px`, top: `${g.top + 5}px` } }) : null);
     this.lanesArea.append(this.ghost);
   }
 
@@ -825,14 +788,8 @@ export class Card {
   /** Scrolls the map so `line` is in view: centred, or `nearest` (only if outside). */
   scrollToLine(line, mode = 'center') {
     const v = this.viewport;
-    const top = HEADER_HEIGHT + (line - this.fn.src_start) * ROW_HEIGHT;
-    const visible = v.clientHeight - HEADER_HEIGHT;
-    if (mode === 'nearest') {
-      if (top < v.scrollTop + HEADER_HEIGHT) v.scrollTop = top - HEADER_HEIGHT;
-      else if (top + ROW_HEIGHT > v.scrollTop + v.clientHeight) v.scrollTop = top + ROW_HEIGHT - v.clientHeight;
-    } else {
-      v.scrollTop = Math.max(0, top - HEADER_HEIGHT - visible / 2 + ROW_HEIGHT / 2);
-    }
+    const to = scrollTopForLine(line, this.fn.src_start, v, mode);
+    if (to !== v.scrollTop) v.scrollTop = to;
     this.draw();
   }
 
@@ -849,12 +806,7 @@ export class Card {
   bringToLine(line) {
     this.element.scrollIntoView({ block: 'start' });
     const v = this.viewport;
-    const rect = v.getBoundingClientRect();
-    const shownTop = Math.max(rect.top, this.shared.topbarHeight()) + HEADER_HEIGHT;
-    const shownBottom = Math.min(rect.bottom, window.innerHeight);
-    const visible = Math.max(ROW_HEIGHT, shownBottom - shownTop);
-    const rowTop = HEADER_HEIGHT + (line - this.fn.src_start) * ROW_HEIGHT;
-    v.scrollTop = Math.max(0, rowTop - (shownTop - rect.top) - visible / 2 + ROW_HEIGHT / 2);
+    v.scrollTop = scrollTopToShow(line, this.fn.src_start, v.getBoundingClientRect(), this.shared.topbarHeight(), window.innerHeight);
     this.draw();
   }
 
@@ -880,7 +832,8 @@ export class Card {
     const offset = this.leftWidth() + (this.state.source ? SPLITTER_WIDTH : 0);
     const x = offset + lane.left + (box.offset - lane.lo) * this.factor;
     const v = this.viewport;
-    if (x < v.scrollLeft + offset || x > v.scrollLeft + v.clientWidth - 40) v.scrollLeft = Math.max(0, x - offset - 40);
+    const to = scrollLeftToShow(x, offset, v.scrollLeft, v.clientWidth);
+    if (to !== v.scrollLeft) v.scrollLeft = to;
   }
 
   /** Opens the card with `line` pinned and in view. */
@@ -956,7 +909,7 @@ export class Card {
     this.applyColumns();
     for (const [i, node] of this.rendered) {
       const box = this.fn.boxes[i];
-      const sliver = this.isSliver(box, this.lanes.lanes.find((l) => l.space === box.space));
+      const sliver = isSliver(box, this.lanes.lanes.find((l) => l.space === box.space));
       node.classList.toggle('sliver', sliver);
       this.setHitArea(i, false);
       this.setHitArea(i, sliver);
