@@ -2,44 +2,19 @@
 // the core in the worker, and showing the model or the refusal.
 import { Card } from './card.js';
 import { CompareView } from './compare.js';
-import { attachSource, dumpLines } from './core.js';
+import { attachSource } from './core.js';
 import { clear, el } from './dom.js';
 import { orderPair } from './diff.js';
 import { createEngine } from './engine.js';
+import { copyLink, exportMap } from './export.js';
 import { Finder } from './finder.js';
 import { resolveFolder } from './folder.js';
 import { dumpSource, embedOptions, formatLink, fullPageUrl, parseLink } from './link.js';
+import { showError, showMessage, showNotes } from './messages.js';
+import { $, page, setTitle } from './page-state.js';
 import { ShortcutsOverlay } from './shortcuts.js';
+import { listenToTheme, setTheme } from './theme.js';
 import { Tooltip } from './tooltip.js';
-
-const $ = (id) => document.getElementById(id);
-
-const page = {
-  engine: null,
-  // The dump shown or being read: { name, bytes: ArrayBuffer, or file: File
-  // with bytes null until read, pto: string|null, entries, folderName };
-  // when comparing, `input` is the new one and `base` the old (same shape).
-  input: null,
-  base: null,
-  compareView: null, // the compare view shown, or null
-  embed: false, // ?embed: one function's map alone, in a docs page's iframe
-  fullView: null, // the embedded map's link to the full page
-  generation: 0, // counts the user's actions: only the last one's result is shown
-  topbarHeight: 56, // px, kept by trackTopbar
-  pass: 'AllocateMemoryAddr',
-  cards: [],
-  lastPinned: null,
-  current: null, // the card the URL hash describes
-  linkPending: false, // a hash update is queued
-  tooltip: null,
-  finder: null,
-  shortcuts: null,
-  // Timings a benchmark can read (window.memoryMapStats), performance.now()
-  // of each step: a file arrived, its bytes read, the model back from the
-  // worker and parsed, its source lines put back, the cards made, the first
-  // card painted; and the core's own time in the worker, its heap.
-  stats: { received: 0, read: 0, modelled: 0, attached: 0, shown: 0, firstCardPainted: 0, coreMs: 0, heapBytes: 0 },
-};
 
 // ------------------------------------------------------------- showing
 
@@ -58,6 +33,11 @@ function cardsWidth() {
   const main = document.querySelector('main');
   const style = getComputedStyle(main);
   return main.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 2;
+}
+
+/** Measures the cards' width now, while the page is small (see cardsWidth). */
+function measureWidth() {
+  measuredWidth = cardsWidth();
 }
 
 function relayoutOnResize() {
@@ -88,11 +68,6 @@ function summary(model) {
     el('span', { class: 'backend-info' }, ` · ${backend.name} (${backend.arch})`,
       backend.detected ? null : el('span', { class: 'assumed' }, ' assumed')),
   ];
-}
-
-/** The page's title: the dump shown, or none. */
-function setTitle(dump) {
-  document.title = dump ? `${dump} — Memory Map` : 'Memory Map';
 }
 
 /** The hash follows the card last opened, pinned, zoomed or filtered:
@@ -186,53 +161,6 @@ function showModel(model, current = () => true) {
   }));
 }
 
-/** Share → Copy as PNG or Save SVG of `card`'s map as shown: the core
- * draws it as SVG (mm_analyze_svg); a PNG is that SVG drawn at twice the
- * size. Returns what happened, for the card to say. */
-async function exportMap(model, card, kind) {
-  const input = page.input;
-  const svg = await page.engine.svg(input.bytes.slice(0), {
-    dumpName: input.name, backend: $('backend').value || null, ptoText: input.pto,
-    fn: model.functions.indexOf(card.fn), ...card.exportView(),
-  });
-  const stem = `${input.name.replace(/\.py$/, '')}.${card.fn.name}`;
-  if (kind === 'svg') {
-    download(new Blob([svg], { type: 'image/svg+xml' }), `${stem}.svg`);
-    return `saved ${stem}.svg`;
-  }
-  const png = await svgToPng(svg);
-  try {
-    await navigator.clipboard.write([new ClipboardItem({ 'image/png': png })]);
-    return 'copied: paste it';
-  } catch {
-    download(png, `${stem}.png`); // file:// and some browsers refuse the clipboard
-    return `the clipboard is not allowed here: saved ${stem}.png`;
-  }
-}
-
-/** The SVG text drawn on a canvas at twice its size, as a PNG blob. */
-async function svgToPng(svg) {
-  const image = new Image();
-  image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
-  await image.decode();
-  const canvas = document.createElement('canvas');
-  canvas.width = image.naturalWidth * 2;
-  canvas.height = image.naturalHeight * 2;
-  const context = canvas.getContext('2d');
-  context.scale(2, 2);
-  context.drawImage(image, 0, 0);
-  return new Promise((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('the image is too large to draw'))), 'image/png'));
-}
-
-/** Saves `blob` as a file named `name` (the browser's download). */
-function download(blob, name) {
-  const link = el('a', { href: URL.createObjectURL(blob), download: name });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
-}
-
 /** The compare view's one line in the top bar. */
 function compareSummaryLine(data) {
   const { counts } = data.diff;
@@ -242,8 +170,9 @@ function compareSummaryLine(data) {
     el('span', {}, ` · ${counts.functions.changed} of ${data.diff.functions.length} functions changed`)];
 }
 
-/** Shows two dumps compared: { old, new, diff } (source lines attached). */
-function showCompare(data) {
+/** Shows two dumps compared: { old, new, diff } (source lines attached);
+ * `onSwap` swaps them, where the page has both dumps to run again. */
+function showCompare(data, onSwap = null) {
   page.tooltip.hide();
   page.finder.clear();
   const view = new CompareView(data, {
@@ -252,7 +181,7 @@ function showCompare(data) {
     onChange: (compareCard, side, card) => linkChanged(card, side),
     mapWidth,
     topbarHeight: () => page.topbarHeight,
-    onSwap: page.base ? swapCompared : null,
+    onSwap: page.base ? onSwap : null,
   });
   page.compareView = view;
   page.cards = [];
@@ -281,94 +210,16 @@ function showCompare(data) {
   if (wanted) view.applyView(wanted);
 }
 
-/** N / Shift+N: anomalies of one dump, or the changes of a comparison. */
-function step(direction) {
-  if (!page.compareView) return page.finder.stepAnomaly(direction);
-  const label = page.compareView.stepChange(direction);
-  if (label) $('anomaly-count').textContent = label;
-}
-
-function swapCompared() {
-  if (!page.base) return;
-  [page.base, page.input] = [page.input, page.base];
-  analyse();
-}
-
-/** What only PyPTO's printer writes and the core read anyway: one line
- * per kind, at its first line, above the cards (text only). */
-function showNotes(model) {
-  const box = $('notes');
-  clear(box);
-  const kinds = new Map();
-  for (const note of model?.notes ?? []) {
-    const kind = kinds.get(note.text) ?? { first: note.line, times: 0 };
-    kind.times++;
-    kinds.set(note.text, kind);
-  }
-  box.hidden = kinds.size === 0;
-  if (!kinds.size) return;
-  const more = (model.note_count ?? 0) - model.notes.length;
-  box.append(el('strong', {}, 'Not Python, read anyway: this dump holds what only the compiler\'s printer writes'),
-    el('ul', {}, [...kinds].map(([text, { first, times }]) =>
-      el('li', {}, `line ${first}${times > 1 ? ` (and ${times - 1} more)` : ''}: ${text}`))));
-  if (more > 0) box.append(el('p', {}, `and ${more} more notes`));
-}
-
-function showMessage(kind, title, detail) {
-  page.tooltip.hide();
-  if (kind === 'error' || kind === 'loading') showNotes(null);
-  const box = $('message');
-  clear(box);
-  box.className = `message ${kind}`;
-  box.append(el('h2', {}, title));
-  if (detail) box.append(el('p', { class: 'detail' }, detail));
-  box.hidden = false;
-  $('cards').hidden = true;
-  $('legend').hidden = true;
-  if (kind === 'error') {
-    clear($('summary'));
-    $('summary').title = '';
-    clear($('cards')); // the refused dump's cards go, not only out of sight
-    setTitle(null);
-    page.cards = [];
-    page.compareView = null;
-    document.body.classList.remove('comparing');
-    page.finder.clear();
-    $('search').disabled = true;
-    $('copy-link').hidden = true;
-  }
-}
-
-/** Line `number` (1-based) of the dump, for showing where an error is. */
-function lineOf(bytes, number) {
-  let line = dumpLines(bytes)[number - 1];
-  if (line === undefined) return null;
-  if (number === 1) line = line.replace(/^\uFEFF/, ''); // a byte order mark is not shown
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
-}
-
-function showError(name, error, bytes) {
-  if (error.side && page.base) {
-    const input = error.side === 'old' ? page.base : page.input;
-    name = `${input.name} (the ${error.side} side)`;
-    bytes = input.bytes;
-  }
-  const where = error.line ? `${name}, line ${error.line}` : name;
-  showMessage('error', `Cannot show ${where}`, error.message);
-  const context = bytes && error.line ? lineOf(bytes, error.line) : null;
-  if (context !== null) $('message').append(el('pre', { class: 'context' }, el('span', { class: 'ln' }, String(error.line)), context));
-  $('message').dataset.kind = error.kind || 'internal';
-  // No addresses (a build planned by ptoas, or a dump before allocation):
-  // what is live when, and how much it takes, can still be shown.
-  if (error.kind === 'unallocated' && !error.side && page.input && !page.base) {
-    $('message').append(el('p', {}, el('button', {
-      class: 'draw-lifetimes',
-      onclick: () => {
-        page.input.lifetimes = true;
-        analyse();
-      },
-    }, 'Draw by size and lifetime'), ' — buffers packed by when they live; the least any placement needs.'));
-  }
+/** The top bar's height as a CSS variable: what a jump keeps clear of
+ * (cards' scroll margin, the map's height), whatever its wrapping. */
+function trackTopbar() {
+  const bar = $('topbar');
+  const set = () => {
+    page.topbarHeight = bar.offsetHeight;
+    document.documentElement.style.setProperty('--topbar-height', `${page.topbarHeight}px`);
+  };
+  new ResizeObserver(set).observe(bar);
+  set();
 }
 
 // ------------------------------------------------------------ analysing
@@ -407,7 +258,7 @@ async function analyseCompare(current) {
     attachSource(data.new, input.bytes);
     stats.attached = performance.now();
     Object.assign(stats, page.engine.stats);
-    showCompare(data);
+    showCompare(data, swapCompared);
     stats.shown = performance.now();
     requestAnimationFrame(() => setTimeout(() => { stats.firstCardPainted = performance.now(); }));
   } catch (error) {
@@ -436,9 +287,24 @@ async function analyse(current = begin()) {
     showModel(model, current);
     stats.shown = performance.now();
   } catch (error) {
-    if (current()) showError(input.name, error, input.bytes);
+    if (current()) showError(input.name, error, input.bytes, drawLifetimes);
   }
 }
+
+/** The dump refused for holding no addresses, drawn by lifetime instead. */
+function drawLifetimes() {
+  page.input.lifetimes = true;
+  analyse();
+}
+
+/** A comparison's ⇄: old and new change places and are compared again. */
+function swapCompared() {
+  if (!page.base) return;
+  [page.base, page.input] = [page.input, page.base];
+  analyse();
+}
+
+// ------------------------------------------------------------- input
 
 const byName = (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
@@ -589,9 +455,8 @@ function readFailed(what, current) {
   };
 }
 
-// ------------------------------------------------------------- controls
-
-function listenToControls() {
+/** The file and folder buttons, the pass pickers and the examples. */
+function listenToInputs() {
   $('file').addEventListener('change', (e) => {
     const current = begin();
     openFiles([...e.target.files], current).catch(readFailed('the chosen files', current));
@@ -622,99 +487,9 @@ function listenToControls() {
     compareFiles([...e.target.files], current).catch(readFailed('the chosen files', current));
     e.target.value = '';
   });
-  $('backend').addEventListener('change', () => analyse());
-  $('theme').addEventListener('click', () => {
-    const current = document.documentElement.dataset.theme || 'auto';
-    setTheme(THEMES[(THEMES.indexOf(current) + 1) % THEMES.length]);
-  });
   for (const button of document.querySelectorAll('[data-example]')) {
     button.addEventListener('click', () => openExample(button.dataset.example));
   }
-  document.addEventListener('keydown', onKey);
-  // An open Share menu closes on a click elsewhere (Esc: onKey).
-  document.addEventListener('pointerdown', (e) => {
-    for (const menu of document.querySelectorAll('.share-menu[open]')) if (!menu.contains(e.target)) menu.open = false;
-  });
-  listenToFinder();
-}
-
-/** The card keys act on: the one holding focus, else the last pinned. */
-function activeCard() {
-  const focused = page.cards.find((c) => c.element.contains(document.activeElement));
-  if (focused) return focused;
-  return page.lastPinned && page.cards.includes(page.lastPinned) ? page.lastPinned : null;
-}
-
-const typing = (target) => target.closest?.('input, select, textarea, [contenteditable]');
-
-function onKey(e) {
-  if (e.defaultPrevented) return; // a card's map took it (arrows, zoom)
-  if (e.key === 'Escape') {
-    if (page.shortcuts.open) return page.shortcuts.toggle(false);
-    const menu = document.querySelector('.share-menu[open]');
-    if (menu) {
-      menu.open = false;
-      return menu.querySelector('summary').focus();
-    }
-    if (e.target === $('search')) return e.target.blur();
-    return activeCard()?.clearPins();
-  }
-  if (typing(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
-  if (page.shortcuts.open && e.key !== '?') return; // the list is on top: keys wait for it to close
-  if (e.key === '?') {
-    e.preventDefault();
-    page.shortcuts.toggle();
-  } else if (e.key === '/' && !$('search').disabled) {
-    e.preventDefault();
-    $('search').focus();
-    $('search').select();
-  } else if (e.key === 'n' || e.key === 'N') {
-    e.preventDefault();
-    step(e.shiftKey ? -1 : 1);
-  } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
-    const card = activeCard();
-    if (card?.state.line == null || e.target.closest?.('.splitter')) return;
-    e.preventDefault();
-    card.moveLine(e.key === 'ArrowUp' ? -1 : 1);
-  }
-}
-
-function listenToFinder() {
-  const search = $('search');
-  let timer = 0;
-  search.addEventListener('input', () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => page.finder.search(search.value), 80);
-  });
-  search.addEventListener('keydown', (e) => {
-    if (e.key !== 'Enter') return;
-    e.preventDefault();
-    clearTimeout(timer);
-    if (page.finder.query !== search.value) page.finder.search(search.value);
-    page.finder.stepMatch(e.shiftKey ? -1 : 1);
-  });
-  $('anomaly-next').addEventListener('click', () => step(1));
-  $('anomaly-prev').addEventListener('click', () => step(-1));
-  $('shortcuts-button').addEventListener('click', () => page.shortcuts.toggle());
-  $('copy-link').addEventListener('click', copyLink);
-}
-
-/** Copies the page's URL (the hash holds the view); where the clipboard is
- * refused (file://, old browsers) the link is shown selected instead. */
-async function copyLink() {
-  const button = $('copy-link');
-  const url = location.href;
-  try {
-    await navigator.clipboard.writeText(url);
-    button.textContent = 'Link copied';
-  } catch {
-    document.querySelector('.link-field')?.remove();
-    const field = el('input', { class: 'link-field', readonly: true, value: url, 'aria-label': 'Link to this view' });
-    button.after(field);
-    field.select();
-    button.textContent = 'Copy the link →';
-  }
-  setTimeout(() => { button.textContent = 'Copy link'; }, 2000);
 }
 
 async function openExample(id) {
@@ -759,15 +534,6 @@ async function openExampleData(data, { keepSearch = false } = {}) {
   }
 }
 
-async function fillBackends() {
-  try {
-    const backends = await page.engine.backends();
-    $('backend').append(...backends.map((b) => el('option', { value: b.name, title: `${b.name}, target arch ${b.arch}` }, b.name)));
-  } catch (error) {
-    showMessage('error', 'The WebAssembly core did not start', error.message);
-  }
-}
-
 /** A hosted page's `?dump=<relative url>`: a dump published beside it. */
 async function openLinkedDump() {
   const source = dumpSource(location.search, location.href);
@@ -781,25 +547,99 @@ async function openLinkedDump() {
   return true;
 }
 
-/** The top bar's height as a CSS variable: what a jump keeps clear of
- * (cards' scroll margin, the map's height), whatever its wrapping. */
-function trackTopbar() {
-  const bar = $('topbar');
-  const set = () => {
-    page.topbarHeight = bar.offsetHeight;
-    document.documentElement.style.setProperty('--topbar-height', `${page.topbarHeight}px`);
-  };
-  new ResizeObserver(set).observe(bar);
-  set();
+// ------------------------------------------------------------- keys
+
+/** N / Shift+N: anomalies of one dump, or the changes of a comparison. */
+function step(direction) {
+  if (!page.compareView) return page.finder.stepAnomaly(direction);
+  const label = page.compareView.stepChange(direction);
+  if (label) $('anomaly-count').textContent = label;
 }
 
-const THEMES = ['auto', 'light', 'dark'];
+/** The card keys act on: the one holding focus, else the last pinned. */
+function activeCard() {
+  const focused = page.cards.find((c) => c.element.contains(document.activeElement));
+  if (focused) return focused;
+  return page.lastPinned && page.cards.includes(page.lastPinned) ? page.lastPinned : null;
+}
 
-function setTheme(theme) {
-  document.documentElement.dataset.theme = theme;
-  $('theme').textContent = { auto: '◐', light: '☀', dark: '☾' }[theme];
-  $('theme').setAttribute('aria-label', `Theme: ${theme}`);
-  $('theme').title = `Theme: ${theme}${theme === 'auto' ? ' (follows the system)' : ''}; click for ${THEMES[(THEMES.indexOf(theme) + 1) % THEMES.length]}`;
+const typing = (target) => target.closest?.('input, select, textarea, [contenteditable]');
+
+function onKey(e) {
+  if (e.defaultPrevented) return; // a card's map took it (arrows, zoom)
+  if (e.key === 'Escape') {
+    if (page.shortcuts.open) return page.shortcuts.toggle(false);
+    const menu = document.querySelector('.share-menu[open]');
+    if (menu) {
+      menu.open = false;
+      return menu.querySelector('summary').focus();
+    }
+    if (e.target === $('search')) return e.target.blur();
+    return activeCard()?.clearPins();
+  }
+  if (typing(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (page.shortcuts.open && e.key !== '?') return; // the list is on top: keys wait for it to close
+  if (e.key === '?') {
+    e.preventDefault();
+    page.shortcuts.toggle();
+  } else if (e.key === '/' && !$('search').disabled) {
+    e.preventDefault();
+    $('search').focus();
+    $('search').select();
+  } else if (e.key === 'n' || e.key === 'N') {
+    e.preventDefault();
+    step(e.shiftKey ? -1 : 1);
+  } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+    const card = activeCard();
+    if (card?.state.line == null || e.target.closest?.('.splitter')) return;
+    e.preventDefault();
+    card.moveLine(e.key === 'ArrowUp' ? -1 : 1);
+  }
+}
+
+/** The find field, and the buttons beside it: next / previous anomaly,
+ * the shortcuts' list. */
+function listenToFinder() {
+  const search = $('search');
+  let timer = 0;
+  search.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => page.finder.search(search.value), 80);
+  });
+  search.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter') return;
+    e.preventDefault();
+    clearTimeout(timer);
+    if (page.finder.query !== search.value) page.finder.search(search.value);
+    page.finder.stepMatch(e.shiftKey ? -1 : 1);
+  });
+  $('anomaly-next').addEventListener('click', () => step(1));
+  $('anomaly-prev').addEventListener('click', () => step(-1));
+  $('shortcuts-button').addEventListener('click', () => page.shortcuts.toggle());
+}
+
+// ------------------------------------------------------------- start
+
+function listenToControls() {
+  listenToInputs();
+  $('backend').addEventListener('change', () => analyse());
+  listenToTheme();
+  document.addEventListener('keydown', onKey);
+  // An open Share menu closes on a click elsewhere (Esc: onKey).
+  document.addEventListener('pointerdown', (e) => {
+    for (const menu of document.querySelectorAll('.share-menu[open]')) if (!menu.contains(e.target)) menu.open = false;
+  });
+  listenToFinder();
+  $('copy-link').addEventListener('click', copyLink);
+}
+
+async function fillBackends() {
+  try {
+    const backends = await page.engine.backends();
+    $('backend').append(...backends.map((b) => el('option', { value: b.name, title: `${b.name}, target arch ${b.arch}` }, b.name)));
+  } catch (error) {
+    showMessage('error', 'The WebAssembly core did not start', error.message);
+  }
 }
 
 function start() {
@@ -809,7 +649,7 @@ function start() {
   if (options.theme) setTheme(options.theme);
   window.memoryMapStats = page.stats;
   trackTopbar();
-  measuredWidth = cardsWidth();
+  measureWidth();
   page.tooltip = new Tooltip();
   page.shortcuts = new ShortcutsOverlay();
   page.finder = new Finder({
