@@ -33,6 +33,51 @@ function extentItems(fn, axis) {
   return items;
 }
 
+/** One map of a compare card, as its Card sees it (the interface is in
+ * card-side.js): every space either side has, on one byte scale with the
+ * other side; changed tiles marked, a moved tile's old place outlined; the
+ * highlighted tile's counterpart lit, and zoom, axis, hidden spaces and
+ * sideways scroll followed, on the other side. */
+class CompareSide {
+  /** `pair`: the CompareCard; `side`: 'old' or 'new'. */
+  constructor(pair, side) {
+    this.pair = pair;
+    this.side = side;
+    this.other = pair.other(side);
+  }
+
+  laneSpaces() {
+    return this.pair.laneSpaces(this.side);
+  }
+
+  extentItems(axis) {
+    return extentItems(this.pair.fns[this.other], axis);
+  }
+
+  boxClasses(index) {
+    return changeClasses(this.pair.change(this.side, index), this.side);
+  }
+
+  /** A new tile moved or resized: where it was in the old dump. */
+  ghostOf(index) {
+    const tile = this.side === 'new' ? this.pair.change(this.side, index) : null;
+    return tile?.old && tile.changes.some((c) => c === 'moved' || c === 'resized') ? tile.old : null;
+  }
+
+  onHighlight(card, box) {
+    this.pair.sides[this.other]?.markCounterpart(box ? this.pair.counterpart(this.side, card.fn.boxes.indexOf(box)) : null);
+  }
+
+  onView(card, what) {
+    this.pair.mirror(this.side, what);
+  }
+
+  onScroll(card) {
+    const theirs = this.pair.sides[this.other];
+    if (theirs && theirs.viewport.scrollLeft !== card.viewport.scrollLeft) theirs.viewport.scrollLeft = card.viewport.scrollLeft;
+  }
+}
+
 const statusText = { changed: 'changed', unchanged: 'unchanged', added: 'added', removed: 'removed' };
 
 export class CompareCard {
@@ -85,7 +130,7 @@ export class CompareCard {
       const model = this.data[side];
       const label = el('div', { class: 'side-label' }, el('span', { class: `side-name ${side}` }, side), ` ${model.dump}`);
       if (!fn) return el('div', { class: `compare-side ${side}` }, label, el('p', { class: 'side-absent' }, `not in the ${side} dump`));
-      const card = new Card(fn, this.sideShared(side));
+      const card = new Card(fn, this.sideShared(side), new CompareSide(this, side));
       this.sides[side] = card;
       card.setOpen(true);
       return el('div', { class: `compare-side ${side}` }, label, card.element);
@@ -135,9 +180,10 @@ export class CompareCard {
     return (side === 'old' ? this.index.oldChange : this.index.newChange).get(index) ?? null;
   }
 
+  /** What the page gives a side's Card: the page's, with the tooltip
+   * adding what changed, and half the width. */
   sideShared(side) {
     const { shared } = this;
-    const other = this.other(side);
     const tooltip = {
       show: (box, space, x, y, fn) => {
         const facts = boxFacts(box, space, fn);
@@ -149,27 +195,15 @@ export class CompareCard {
       hide: () => shared.tooltip.hide(),
     };
     return {
-      spaceColumn: () => 'auto',
-      sourceOnPin: false,
-      sourceLabel: `IR source of ${this.fnDiff.name} in the ${side} dump`,
       tooltip,
       onPin: (card) => shared.onPin(card),
       onChange: (card) => shared.onChange(this, side, card),
       mapWidth: () => Math.max(200, (shared.mapWidth() - GAP) / 2),
       topbarHeight: shared.topbarHeight,
-      laneSpaces: () => this.laneSpaces(side),
-      extentItems: (axis) => extentItems(this.fns[other], axis),
-      boxClasses: (index) => changeClasses(this.change(side, index), side),
-      ghostOf: (index) => {
-        const tile = side === 'new' ? this.change(side, index) : null;
-        return tile?.old && tile.changes.some((c) => c === 'moved' || c === 'resized') ? tile.old : null;
-      },
-      onHighlight: (card, box) => this.sides[other]?.markCounterpart(box ? this.counterpart(side, card.fn.boxes.indexOf(box)) : null),
-      onView: (card, what) => this.mirror(side, what),
-      onScroll: (card) => {
-        const theirs = this.sides[other];
-        if (theirs && theirs.viewport.scrollLeft !== card.viewport.scrollLeft) theirs.viewport.scrollLeft = card.viewport.scrollLeft;
-      },
+      spaceColumn: () => 'auto',
+      exportMap: null,
+      sourceOnPin: false,
+      sourceLabel: `IR source of ${this.fnDiff.name} in the ${side} dump`,
     };
   }
 

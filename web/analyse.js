@@ -1,0 +1,86 @@
+// Running the core on the dumps chosen: each user action supersedes the
+// ones still under way, and only its result (the map, or why not) shows.
+import { attachSource } from './core.js';
+import { showCompare, showModel } from './display.js';
+import { showError, showMessage } from './messages.js';
+import { $, page } from './page-state.js';
+
+/**
+ * A new action of the user's (a drop, a file or folder opened, a pass, a
+ * .pto, a backend, an example, a link): it supersedes every earlier one
+ * still under way, whose result is then dropped when it arrives (and a
+ * big dump's work in the worker is stopped). Returns the test each step
+ * of the action makes after an await: is it still the latest?
+ */
+export function begin() {
+  const generation = ++page.generation;
+  page.engine.supersede();
+  return () => generation === page.generation;
+}
+
+/** The two dumps compared: both read, the core compares them in the worker. */
+async function analyseCompare(current) {
+  const { input, base } = page;
+  showMessage('loading', `Comparing ${base.name} with ${input.name}…`);
+  const backend = $('backend').value || null;
+  const { stats } = page;
+  stats.firstCardPainted = 0;
+  try {
+    base.bytes ??= await base.file.arrayBuffer();
+    input.bytes ??= await input.file.arrayBuffer();
+    if (!current()) return;
+    stats.read = performance.now();
+    const data = await page.engine.compare(base.bytes.slice(0), input.bytes.slice(0), {
+      old: { dumpName: base.name, ptoText: base.pto }, new: { dumpName: input.name, ptoText: input.pto }, backend,
+    });
+    stats.modelled = performance.now();
+    if (!current()) return;
+    attachSource(data.old, base.bytes);
+    attachSource(data.new, input.bytes);
+    stats.attached = performance.now();
+    Object.assign(stats, page.engine.stats);
+    showCompare(data, swapCompared);
+    stats.shown = performance.now();
+    requestAnimationFrame(() => setTimeout(() => { stats.firstCardPainted = performance.now(); }));
+  } catch (error) {
+    if (current()) showError(`${base.name} → ${input.name}`, error, null);
+  }
+}
+
+export async function analyse(current = begin()) {
+  const { input } = page;
+  if (!input) return;
+  if (page.base) return analyseCompare(current);
+  showMessage('loading', `Reading ${input.name}…`);
+  const backend = $('backend').value || null;
+  page.stats.firstCardPainted = 0;
+  const { stats } = page;
+  try {
+    input.bytes ??= await input.file.arrayBuffer();
+    if (!current()) return;
+    stats.read = performance.now();
+    const parsed = await page.engine.analyze(input.bytes.slice(0), { dumpName: input.name, backend, ptoText: input.pto, lifetimes: Boolean(input.lifetimes) });
+    stats.modelled = performance.now();
+    const model = attachSource(parsed, input.bytes);
+    if (!current()) return;
+    stats.attached = performance.now();
+    Object.assign(stats, page.engine.stats);
+    showModel(model, current);
+    stats.shown = performance.now();
+  } catch (error) {
+    if (current()) showError(input.name, error, input.bytes, drawLifetimes);
+  }
+}
+
+/** The dump refused for holding no addresses, drawn by lifetime instead. */
+function drawLifetimes() {
+  page.input.lifetimes = true;
+  analyse();
+}
+
+/** A comparison's ⇄: old and new change places and are compared again. */
+function swapCompared() {
+  if (!page.base) return;
+  [page.base, page.input] = [page.input, page.base];
+  analyse();
+}

@@ -1,0 +1,214 @@
+// Showing a model or a comparison (DOM): the top bar's summary, the cards
+// (the first painted before the rest are made), the deep link they keep,
+// and the widths and heights the cards' maps are laid out by.
+import { Card } from './card.js';
+import { CompareView } from './compare.js';
+import { clear, el } from './dom.js';
+import { exportMap } from './export.js';
+import { formatLink, fullPageUrl, parseLink } from './link.js';
+import { showNotes } from './messages.js';
+import { $, page, setTitle } from './page-state.js';
+
+let measuredWidth = 0;
+/** The inner width of a card's map, the same for every card: measured once
+ * (a layout read) and again after the window is resized. */
+export function mapWidth() {
+  measuredWidth ||= cardsWidth();
+  return measuredWidth;
+}
+
+/** The cards' inner width from <main>'s, which shows before any card: read
+ * at start (and after a resize) when the page is small, not after the
+ * cards are added, when a read would lay out all of them at once. */
+function cardsWidth() {
+  const main = document.querySelector('main');
+  const style = getComputedStyle(main);
+  return main.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 2;
+}
+
+/** Measures the cards' width now, while the page is small (see cardsWidth). */
+export function measureWidth() {
+  measuredWidth = cardsWidth();
+}
+
+export function relayoutOnResize() {
+  let timer = 0;
+  window.addEventListener('resize', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      measuredWidth = 0;
+      for (const card of page.cards) if (card.state.open) card.layout();
+    }, 100);
+  });
+}
+
+/** The top bar's one line about the dump; its full text is the title
+ * (the line ends in an ellipsis where the bar is narrow). */
+function summary(model) {
+  const tiles = model.functions.reduce((n, f) => n + f.boxes.length, 0);
+  const { backend } = model;
+  const fns = `${model.functions.length} compute function${model.functions.length === 1 ? '' : 's'}`;
+  const parts = [model.dump, `pass ${model.pass_name}`, fns, `${tiles} tile${tiles === 1 ? '' : 's'}`,
+    `${backend.name} (${backend.arch})${backend.detected ? '' : ' assumed: no -b and no ptoas/*.pto target arch'}`];
+  $('summary').title = parts.join(' · ');
+  return [
+    el('span', { class: 'dump-name' }, model.dump),
+    el('span', {}, ` · pass ${model.pass_name}`),
+    el('span', {}, ` · ${fns}`),
+    el('span', {}, ` · ${tiles} tile${tiles === 1 ? '' : 's'}`),
+    el('span', { class: 'backend-info' }, ` · ${backend.name} (${backend.arch})`,
+      backend.detected ? null : el('span', { class: 'assumed' }, ' assumed')),
+  ];
+}
+
+/** The hash follows the card last opened, pinned, zoomed or filtered:
+ * written once after the current task (opening every card, or a drag,
+ * writes it once, not per step). */
+function linkChanged(card, side = null) {
+  page.current = card;
+  page.currentSide = side;
+  if (page.linkPending) return;
+  page.linkPending = true;
+  queueMicrotask(() => {
+    page.linkPending = false;
+    const hash = page.current ? formatLink({ ...page.current.viewState(), side: page.currentSide }) : '';
+    if (hash !== location.hash) history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
+    if (page.fullView) page.fullView.href = fullPageUrl(location.href);
+  });
+}
+
+/**
+ * Shows `model`: the first card is made, opened and painted before the
+ * others are made (in a fresh tab most of the time to the first card went
+ * to making 38 closed cards). With a deep link every card is made at once,
+ * as it may name any. `current` says whether the action is still the
+ * user's latest when the rest is made.
+ */
+export function showModel(model, current = () => true) {
+  page.tooltip.hide();
+  page.finder.clear();
+  page.compareView = null;
+  document.body.classList.remove('comparing');
+  const wanted = parseLink(location.hash); // read before the first card rewrites it
+  // Embedded in a docs page: the linked function's map alone.
+  const shownFns = page.embed ? [model.functions.find((fn) => fn.name === wanted?.fn) ?? model.functions[0]].filter(Boolean) : model.functions;
+  // Each space's pills in a column of their own, the same on every card.
+  const spaceRank = new Map();
+  for (const fn of shownFns) for (const s of [...fn.spaces, ...(fn.reserved_only_spaces ?? [])]) spaceRank.set(s.space, s.rank);
+  const columns = [...spaceRank.keys()].sort((a, b) => spaceRank.get(a) - spaceRank.get(b) || (a < b ? -1 : 1));
+  const cards = $('cards');
+  cards.style.setProperty('--pill-columns', String(columns.length));
+  const makeCard = (fn) => new Card(fn, {
+    // The core draws the image from the dump's bytes: not on a page the
+    // command line wrote (its model only; `--svg FUNCTION` there).
+    exportMap: page.input?.bytes ? (card, kind) => exportMap(model, card, kind) : null,
+    sourceOnPin: !page.embed, // a frame is too narrow to give the map's room to the source
+    spaceColumn: (space) => columns.indexOf(space) + 1,
+    tooltip: page.tooltip,
+    onPin: (card) => { page.lastPinned = card; },
+    onChange: linkChanged,
+    mapWidth,
+    topbarHeight: () => page.topbarHeight,
+  });
+  const first = wanted ? shownFns.length : Math.min(1, shownFns.length);
+  page.cards = shownFns.slice(0, first).map(makeCard);
+  clear($('summary'));
+  $('summary').append(...summary(model));
+  $('message').hidden = true;
+  showNotes(model);
+  clear(cards);
+  cards.dataset.complete = 'false';
+  cards.append(...page.cards.map((c) => c.element));
+  cards.hidden = false;
+  $('legend').hidden = false;
+  // Only the first card is opened: the others are built when opened.
+  page.cards[0]?.setOpen(true);
+  setTitle(model.dump);
+  page.fullView = null;
+  if (page.embed && page.cards[0]) {
+    // The corner link: this view in the full page.
+    page.fullView = el('a', {
+      class: 'full-view', href: fullPageUrl(location.href), target: '_blank', rel: 'noopener',
+      title: 'Open this view in the full page (a new tab)',
+    }, 'Open the full map ↗');
+    page.cards[0].element.querySelector('.card-head').append(page.fullView);
+  }
+  const finish = () => {
+    page.finder.setModel(page.embed ? { ...model, functions: shownFns } : model, page.cards);
+    $('search').disabled = false;
+    $('copy-link').hidden = false;
+    const target = wanted && page.cards.find((c) => c.fn.name === wanted.fn);
+    if (target) target.applyView(wanted);
+    cards.dataset.complete = 'true';
+  };
+  requestAnimationFrame(() => setTimeout(() => { page.stats.firstCardPainted = performance.now(); }));
+  if (first === shownFns.length) return finish();
+  requestAnimationFrame(() => setTimeout(() => {
+    if (!current()) return;
+    const rest = shownFns.slice(first).map(makeCard);
+    page.cards.push(...rest);
+    cards.append(...rest.map((c) => c.element));
+    finish();
+  }));
+}
+
+/** The compare view's one line in the top bar. */
+function compareSummaryLine(data) {
+  const { counts } = data.diff;
+  const text = `${data.old.dump} → ${data.new.dump} · ${counts.functions.changed} of ${data.diff.functions.length} functions changed`;
+  $('summary').title = text;
+  return [el('span', { class: 'dump-name' }, `${data.old.dump} → ${data.new.dump}`),
+    el('span', {}, ` · ${counts.functions.changed} of ${data.diff.functions.length} functions changed`)];
+}
+
+/** Shows two dumps compared: { old, new, diff } (source lines attached);
+ * `onSwap` swaps them, where the page has both dumps to run again. */
+export function showCompare(data, onSwap = null) {
+  page.tooltip.hide();
+  page.finder.clear();
+  const view = new CompareView(data, {
+    tooltip: page.tooltip,
+    onPin: (card) => { page.lastPinned = card; },
+    onChange: (compareCard, side, card) => linkChanged(card, side),
+    mapWidth,
+    topbarHeight: () => page.topbarHeight,
+    onSwap: page.base ? onSwap : null,
+  });
+  page.compareView = view;
+  page.cards = [];
+  clear($('summary'));
+  $('summary').append(...compareSummaryLine(data));
+  $('message').hidden = true;
+  showNotes(null);
+  const cards = $('cards');
+  clear(cards);
+  cards.append(view.element);
+  cards.hidden = false;
+  cards.dataset.complete = 'true';
+  $('legend').hidden = false;
+  document.body.classList.add('comparing');
+  setTitle(`${data.old.dump} → ${data.new.dump}`);
+  const n = view.stops.length;
+  $('anomalies').hidden = false;
+  $('anomalies').classList.toggle('none', n === 0);
+  $('anomaly-count').textContent = n ? `${n} change${n === 1 ? '' : 's'}` : 'no changes';
+  $('anomaly-count').title = 'Changed tiles, and conflicts or tiles over capacity that appeared or went. N / Shift+N: next / previous';
+  const targets = view.searchTargets();
+  page.finder.setSearch(targets.model, targets.cards);
+  $('search').disabled = false;
+  $('copy-link').hidden = false;
+  const wanted = parseLink(location.hash);
+  if (wanted) view.applyView(wanted);
+}
+
+/** The top bar's height as a CSS variable: what a jump keeps clear of
+ * (cards' scroll margin, the map's height), whatever its wrapping. */
+export function trackTopbar() {
+  const bar = $('topbar');
+  const set = () => {
+    page.topbarHeight = bar.offsetHeight;
+    document.documentElement.style.setProperty('--topbar-height', `${page.topbarHeight}px`);
+  };
+  new ResizeObserver(set).observe(bar);
+  set();
+}

@@ -1,0 +1,250 @@
+// Getting dumps in: files and folders (chosen or dropped), a .pto, a pass
+// of a folder and one to compare with, the examples, a dump by URL.
+import { analyse, begin } from './analyse.js';
+import { orderPair } from './diff.js';
+import { clear, el } from './dom.js';
+import { resolveFolder } from './folder.js';
+import { dumpSource } from './link.js';
+import { showMessage } from './messages.js';
+import { $, page } from './page-state.js';
+
+const byName = (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+async function ptoText(files) {
+  const texts = await Promise.all([...files].sort(byName).map((f) => f.text()));
+  return texts.length ? texts.join('\n') : null;
+}
+
+/** Files from the button or a drop: a dump, .pto files, or both. */
+export async function openFiles(files, current = begin()) {
+  const dumps = files.filter((f) => !f.name.endsWith('.pto'));
+  const pto = files.filter((f) => f.name.endsWith('.pto'));
+  if (!dumps.length && pto.length && page.input) {
+    // A .pto dropped after the dump: it only sets the backend.
+    const text = await ptoText(pto);
+    if (!current()) return;
+    page.input = { ...page.input, pto: text };
+    return analyse(current);
+  }
+  if (!dumps.length) return showMessage('error', 'Nothing to show', 'Drop a pass dump (.py), a build_output/<case>/ folder, or a .pto with a dump.');
+  if (dumps.length > 2) return showMessage('error', `${dumps.length} dumps at once`, 'Drop one dump to see it, or two to compare them (the lower pass number is the old one).');
+  // The input is known at once (its bytes are read by analyse): a .pto
+  // dropped while they are read applies to it.
+  const inputs = dumps.map((file) => ({ name: file.name, file, bytes: null, pto: null }));
+  const [older, newer] = inputs.length === 2 ? orderPair(inputs[0], inputs[1]) : [null, inputs[0]];
+  setLinkedDump(null);
+  page.input = newer;
+  page.base = older;
+  hideFolderPickers();
+  if (pto.length) {
+    const text = await ptoText(pto);
+    for (const input of inputs) input.pto = text;
+  }
+  return current() ? analyse(current) : undefined;
+}
+
+function hideFolderPickers() {
+  $('pass-picker').hidden = true;
+  $('compare-picker').hidden = true;
+}
+
+/** A folder: resolve like the CLI, offer the passes it holds, and the
+ * passes to compare with (`page.comparePass`, '' for none). */
+export async function openFolder(entries, folderName, current = begin()) {
+  setLinkedDump(null);
+  const resolved = resolveFolder(entries, page.pass, folderName);
+  const picker = $('pass');
+  clear(picker);
+  picker.append(...resolved.passes.map((p) => el('option', { value: p, selected: p === page.pass }, p)));
+  $('pass-picker').hidden = resolved.passes.length === 0;
+  const others = resolved.passes.filter((p) => p !== page.pass);
+  if (!others.includes(page.comparePass)) page.comparePass = '';
+  const compare = $('compare-pass');
+  clear(compare);
+  compare.append(el('option', { value: '' }, '—'), ...others.map((p) => el('option', { value: p, selected: p === page.comparePass }, p)));
+  $('compare-picker').hidden = resolved.error != null || others.length === 0;
+  page.base = null;
+  if (resolved.error) {
+    page.input = null;
+    return showMessage('error', `Cannot open ${folderName}`, resolved.error);
+  }
+  const pto = resolved.pto.length ? await ptoText(resolved.pto.map((e) => e.file)) : null;
+  const input = { name: resolved.dump.name, file: resolved.dump.file, bytes: null, pto, entries, folderName };
+  page.input = input;
+  if (page.comparePass) {
+    const other = resolveFolder(entries, page.comparePass, folderName);
+    if (other.dump) {
+      const [older, newer] = orderPair({ name: other.dump.name, file: other.dump.file, bytes: null, pto }, input);
+      page.base = older;
+      page.input = { ...newer, entries, folderName };
+    }
+  }
+  return current() ? analyse(current) : undefined;
+}
+
+/** Compare…: two dumps, or one to compare with the dump shown (the lower
+ * pass number is the old one). */
+export async function compareFiles(files, current) {
+  const dumps = files.filter((f) => !f.name.endsWith('.pto'));
+  const shown = page.input && !page.base ? { ...page.input, entries: undefined, folderName: undefined } : null;
+  if (dumps.length === 1 && shown) {
+    const chosen = { name: dumps[0].name, file: dumps[0], bytes: null, pto: shown.pto };
+    [page.base, page.input] = orderPair(shown, chosen);
+    setLinkedDump(null);
+    hideFolderPickers();
+    return analyse(current);
+  }
+  if (dumps.length !== 2) {
+    return showMessage('error', 'Compare two dumps', shown
+      ? 'Choose one dump to compare with the one shown, or two dumps.'
+      : 'Choose two dumps (.py) to compare, with their .pto files if you have them.');
+  }
+  return openFiles(files, current);
+}
+
+// ----------------------------------------------------------- dropping
+
+async function readDirectory(entry, prefix, out) {
+  const reader = entry.createReader();
+  for (;;) {
+    const batch = await new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+    if (!batch.length) break;
+    for (const child of batch) {
+      const path = `${prefix}/${child.name}`;
+      if (child.isDirectory) await readDirectory(child, path, out);
+      else out.push({ path, file: await new Promise((resolve, reject) => child.file(resolve, reject)) });
+    }
+  }
+}
+
+async function onDrop(event, current) {
+  event.preventDefault();
+  page.stats.received = performance.now();
+  $('dropzone').hidden = true;
+  const items = [...(event.dataTransfer.items || [])];
+  const folder = items.map((i) => i.webkitGetAsEntry?.()).find((e) => e?.isDirectory);
+  if (folder) {
+    const entries = [];
+    await readDirectory(folder, folder.name, entries);
+    return current() ? openFolder(entries, folder.name, current) : undefined;
+  }
+  return openFiles([...event.dataTransfer.files], current);
+}
+
+export function listenForDrops() {
+  let depth = 0;
+  window.addEventListener('dragenter', (e) => {
+    e.preventDefault();
+    depth++;
+    $('dropzone').hidden = false;
+  });
+  window.addEventListener('dragover', (e) => e.preventDefault());
+  window.addEventListener('dragleave', () => {
+    depth = Math.max(0, depth - 1);
+    if (!depth) $('dropzone').hidden = true;
+  });
+  window.addEventListener('drop', (e) => {
+    depth = 0;
+    const current = begin();
+    onDrop(e, current).catch(readFailed('the dropped files', current));
+  });
+}
+
+/** An action's failure to read its files, shown unless a later one took over. */
+function readFailed(what, current) {
+  return (error) => {
+    if (current()) showMessage('error', `Cannot read ${what}`, error.message);
+  };
+}
+
+/** The file and folder buttons, the pass pickers and the examples. */
+export function listenToInputs() {
+  $('file').addEventListener('change', (e) => {
+    const current = begin();
+    openFiles([...e.target.files], current).catch(readFailed('the chosen files', current));
+    e.target.value = '';
+  });
+  $('folder').addEventListener('change', (e) => {
+    const current = begin();
+    const files = [...e.target.files];
+    const entries = files.map((f) => ({ path: f.webkitRelativePath || f.name, file: f }));
+    const name = entries[0]?.path.split('/')[0] || 'the folder';
+    openFolder(entries, name, current).catch(readFailed(name, current));
+    e.target.value = '';
+  });
+  $('pass').addEventListener('change', (e) => {
+    page.pass = e.target.value;
+    if (!page.input?.entries) return;
+    const current = begin();
+    openFolder(page.input.entries, page.input.folderName, current).catch(readFailed(page.input.folderName, current));
+  });
+  $('compare-pass').addEventListener('change', (e) => {
+    page.comparePass = e.target.value;
+    if (!page.input?.entries) return;
+    const current = begin();
+    openFolder(page.input.entries, page.input.folderName, current).catch(readFailed(page.input.folderName, current));
+  });
+  $('compare-file').addEventListener('change', (e) => {
+    const current = begin();
+    compareFiles([...e.target.files], current).catch(readFailed('the chosen files', current));
+    e.target.value = '';
+  });
+  for (const button of document.querySelectorAll('[data-example]')) {
+    button.addEventListener('click', () => openExample(button.dataset.example));
+  }
+}
+
+async function openExample(id) {
+  const data = JSON.parse($('examples').textContent)[id];
+  if (data) await openExampleData(data);
+}
+
+/** Keeps `?dump=` (and `?pto=`, `?base=`) naming the dump shown (and the
+ * one it is compared with) when it came from a URL, so the page's link
+ * reopens it; any other source drops them. */
+function setLinkedDump(data) {
+  const params = new URLSearchParams();
+  if (data?.url) params.set('dump', data.url);
+  if (data?.url && data.ptoUrl) params.set('pto', data.ptoUrl);
+  if (data?.url && data.base?.url) params.set('base', data.base.url);
+  const search = params.toString() ? `?${params}` : '';
+  if (search !== location.search) history.replaceState(null, '', `${location.pathname}${search}${location.hash}`);
+}
+
+/** A dump by URL or inline text: { name, text | url, pto | ptoUrl, base },
+ * `base` the dump to compare it with ({ name, url }), or none. */
+async function openExampleData(data, { keepSearch = false } = {}) {
+  const current = begin();
+  if (!keepSearch) setLinkedDump(data);
+  try {
+    const fetchOk = async (url) => {
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`${url}: ${response.status} ${response.statusText}`);
+      return response;
+    };
+    // Bytes as published: the core, not the browser, judges the encoding.
+    const bytes = data.text != null ? new TextEncoder().encode(data.text).buffer : await (await fetchOk(data.url)).arrayBuffer();
+    const pto = data.pto ?? (data.ptoUrl ? await (await fetchOk(data.ptoUrl)).text() : null);
+    const baseBytes = data.base ? await (await fetchOk(data.base.url)).arrayBuffer() : null;
+    if (!current()) return;
+    page.input = { name: data.name, bytes, pto };
+    page.base = data.base ? { name: data.base.name, bytes: baseBytes, pto } : null;
+    hideFolderPickers();
+    await analyse(current);
+  } catch (error) {
+    if (current()) showMessage('error', `Cannot open ${data.name}`, error.message);
+  }
+}
+
+/** A hosted page's `?dump=<relative url>`: a dump published beside it. */
+export async function openLinkedDump() {
+  const source = dumpSource(location.search, location.href);
+  if (!source) return false;
+  if (source.error) {
+    begin();
+    showMessage('error', 'Cannot open the linked dump', source.error);
+    return true;
+  }
+  await openExampleData({ name: source.name, url: source.url, ptoUrl: source.ptoUrl, base: source.base }, { keepSearch: true });
+  return true;
+}

@@ -1,0 +1,82 @@
+// What the page says instead of, or above, the map (DOM): a message
+// (welcome, loading, error with the dump's line) and the printer's notes.
+import { dumpLines } from './core.js';
+import { clear, el } from './dom.js';
+import { $, page, setTitle } from './page-state.js';
+
+/** What only PyPTO's printer writes and the core read anyway: one line
+ * per kind, at its first line, above the cards (text only). */
+export function showNotes(model) {
+  const box = $('notes');
+  clear(box);
+  const kinds = new Map();
+  for (const note of model?.notes ?? []) {
+    const kind = kinds.get(note.text) ?? { first: note.line, times: 0 };
+    kind.times++;
+    kinds.set(note.text, kind);
+  }
+  box.hidden = kinds.size === 0;
+  if (!kinds.size) return;
+  const more = (model.note_count ?? 0) - model.notes.length;
+  box.append(el('strong', {}, 'Not Python, read anyway: this dump holds what only the compiler\'s printer writes'),
+    el('ul', {}, [...kinds].map(([text, { first, times }]) =>
+      el('li', {}, `line ${first}${times > 1 ? ` (and ${times - 1} more)` : ''}: ${text}`))));
+  if (more > 0) box.append(el('p', {}, `and ${more} more notes`));
+}
+
+/** Shows a message of `kind` ('loading', 'error') instead of the map; an
+ * error takes the dump shown away with it. */
+export function showMessage(kind, title, detail) {
+  page.tooltip.hide();
+  if (kind === 'error' || kind === 'loading') showNotes(null);
+  const box = $('message');
+  clear(box);
+  box.className = `message ${kind}`;
+  box.append(el('h2', {}, title));
+  if (detail) box.append(el('p', { class: 'detail' }, detail));
+  box.hidden = false;
+  $('cards').hidden = true;
+  $('legend').hidden = true;
+  if (kind === 'error') {
+    clear($('summary'));
+    $('summary').title = '';
+    clear($('cards')); // the refused dump's cards go, not only out of sight
+    setTitle(null);
+    page.cards = [];
+    page.compareView = null;
+    document.body.classList.remove('comparing');
+    page.finder.clear();
+    $('search').disabled = true;
+    $('copy-link').hidden = true;
+  }
+}
+
+/** Line `number` (1-based) of the dump, for showing where an error is. */
+function lineOf(bytes, number) {
+  let line = dumpLines(bytes)[number - 1];
+  if (line === undefined) return null;
+  if (number === 1) line = line.replace(/^\uFEFF/, ''); // a byte order mark is not shown
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
+/** Shows why the core refused the dump (`name`, its `bytes` for the line
+ * quoted); `drawLifetimes` draws it by lifetime instead, offered when the
+ * dump holds no addresses. */
+export function showError(name, error, bytes, drawLifetimes) {
+  if (error.side && page.base) {
+    const input = error.side === 'old' ? page.base : page.input;
+    name = `${input.name} (the ${error.side} side)`;
+    bytes = input.bytes;
+  }
+  const where = error.line ? `${name}, line ${error.line}` : name;
+  showMessage('error', `Cannot show ${where}`, error.message);
+  const context = bytes && error.line ? lineOf(bytes, error.line) : null;
+  if (context !== null) $('message').append(el('pre', { class: 'context' }, el('span', { class: 'ln' }, String(error.line)), context));
+  $('message').dataset.kind = error.kind || 'internal';
+  // No addresses (a build planned by ptoas, or a dump before allocation):
+  // what is live when, and how much it takes, can still be shown.
+  if (error.kind === 'unallocated' && !error.side && page.input && !page.base) {
+    $('message').append(el('p', {}, el('button', { class: 'draw-lifetimes', onclick: drawLifetimes }, 'Draw by size and lifetime'),
+      ' — buffers packed by when they live; the least any placement needs.'));
+  }
+}

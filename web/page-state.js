@@ -1,0 +1,36 @@
+// What the page's modules share: its state, its elements by id, its title.
+
+export const $ = (id) => document.getElementById(id);
+
+export const page = {
+  engine: null,
+  // The dump shown or being read: { name, bytes: ArrayBuffer, or file: File
+  // with bytes null until read, pto: string|null, entries, folderName };
+  // when comparing, `input` is the new one and `base` the old (same shape).
+  input: null,
+  base: null,
+  compareView: null, // the compare view shown, or null
+  embed: false, // ?embed: one function's map alone, in a docs page's iframe
+  fullView: null, // the embedded map's link to the full page
+  generation: 0, // counts the user's actions: only the last one's result is shown
+  topbarHeight: 56, // px, kept by trackTopbar
+  pass: 'AllocateMemoryAddr',
+  comparePass: '', // a folder's pass to compare with ('' for none)
+  cards: [],
+  lastPinned: null,
+  current: null, // the card the URL hash describes
+  currentSide: null, // and its side, in a compare view
+  tooltip: null,
+  finder: null,
+  shortcuts: null,
+  // Timings a benchmark can read (window.memoryMapStats), performance.now()
+  // of each step: a file arrived, its bytes read, the model back from the
+  // worker and parsed, its source lines put back, the cards made, the first
+  // card painted; and the core's own time in the worker, its heap.
+  stats: { received: 0, read: 0, modelled: 0, attached: 0, shown: 0, firstCardPainted: 0, coreMs: 0, heapBytes: 0 },
+};
+
+/** The page's title: the dump shown, or none. */
+export function setTitle(dump) {
+  document.title = dump ? `${dump} — Memory Map` : 'Memory Map';
+}
