@@ -1,5 +1,5 @@
 # Toolchain for the WASI build: Debian's clang against wasi-libc
-# (packages wasi-libc and libclang-rt-14-dev-wasm32; ../shared/toolchain.md).
+# (packages wasi-libc and libclang-rt-14-dev-wasm32, which tools/setup.sh installs).
 set(CMAKE_SYSTEM_NAME Generic) # CMake 3.25 has no WASI platform
 set(MM_WASI ON)
 set(CMAKE_SYSTEM_VERSION 1)

@@ -108,8 +108,8 @@ static void put_utf8(mm_buf *out, uint32_t cp) {
   size_t n;
   if (cp == 0) {
     /* U+0000 as C0 80 (modified UTF-8): a string stays a C string, and
-     * "m\0x" differs from "m\0y" (#21 item 5); the writers show it as
-     * U+0000 (json_writer.c) or \0. */
+     * "m\0x" and "m\0y" stay two bases, as Python's two strings are;
+     * the writers show it as U+0000 (json_writer.c) or \0. */
     b[0] = (char)0xC0;
     b[1] = (char)0x80;
     n = 2;

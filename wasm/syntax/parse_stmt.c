@@ -629,7 +629,7 @@ typedef struct decorators {
 
 /* A parameter told to the listener later: Python's ast lists *args and
  * **kwargs after the keyword-only ones, and so does upstream's count of
- * which parameter comes first in a slot (#21 item 4). */
+ * which parameter comes first in a slot. */
 typedef struct later_parameter {
   mm_node *name, *annotation;
   uint32_t line, end_line;

@@ -1,0 +1,71 @@
+// The core's folders are its stages, in the order a dump goes through
+// them (README, "How it is built"): a file may include its own stage's
+// headers and those of the stages before it, never one after it. The CLI
+// and the bench see the public header only, and the page's WebAssembly
+// exports are the header's boundary section.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { test } from 'node:test';
+
+import { root } from './helpers.mjs';
+
+const core = join(root, 'wasm');
+/** The stages, first to last; the boundary (wasm/ itself) comes last. */
+const STAGES = ['base', 'rules', 'syntax', 'syntax/fast', 'model', 'output', 'compare', ''];
+
+function filesUnder(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : /\.[ch]$/.test(name) ? [path] : [];
+  });
+}
+
+const stageOf = (path) => STAGES.indexOf(relative(core, path).split('/').slice(0, -1).join('/'));
+const includes = (path) =>
+  [...readFileSync(path, 'utf8').matchAll(/^#include "([^"]+)"/gm)].map((m) => m[1]);
+
+test('every file of the core sits in a stage folder', () => {
+  const strays = filesUnder(core).filter((path) => stageOf(path) < 0);
+  assert.deepEqual(strays.map((path) => relative(root, path)), []);
+});
+
+test('no stage includes a header of a later stage', () => {
+  const upward = [];
+  for (const path of filesUnder(core)) {
+    for (const header of includes(path)) {
+      if (header === 'memory_map.h') continue;
+      const target = join(core, header);
+      assert.ok(statSync(target, { throwIfNoEntry: false }), `${relative(root, path)} includes ${header}, which is not in wasm/`);
+      if (stageOf(target) > stageOf(path)) upward.push(`${relative(root, path)} -> ${header}`);
+    }
+  }
+  assert.deepEqual(upward, []);
+});
+
+test('the pipeline sits above its stages: only model.c and the boundary include pipeline.h', () => {
+  const users = filesUnder(core)
+    .filter((path) => includes(path).includes('model/pipeline.h'))
+    .map((path) => relative(core, path))
+    .sort();
+  assert.deepEqual(users, ['boundary.c', 'model/model.c']);
+});
+
+test('the CLI and the bench include the public header, no header of the core', () => {
+  const clients = [...readdirSync(join(root, 'tools')).filter((n) => /\.[ch]$/.test(n)).map((n) => join(root, 'tools', n)),
+    join(root, 'tests', 'bench', 'bench_core.c')];
+  for (const path of clients) {
+    const reaching = includes(path).filter((header) => header !== 'memory_map.h' && header.includes('/'));
+    assert.deepEqual(reaching, [], relative(root, path));
+  }
+});
+
+test('the WebAssembly exports are the header boundary section\'s functions', () => {
+  const header = readFileSync(join(root, 'include', 'memory_map.h'), 'utf8');
+  const section = header.slice(header.indexOf('One-call boundary */'), header.indexOf('end of the boundary'));
+  const declared = [...section.replace(/\/\*[\s\S]*?\*\//g, '').matchAll(/\b(mm_[a-z_]+)\s*\(/g)].map((m) => `_${m[1]}`);
+  assert.ok(declared.includes('_mm_analyze_json') && declared.includes('_mm_free'), declared.join());
+  const link = readFileSync(join(root, 'build', 'wasm', 'CMakeFiles', 'memory_map_core.dir', 'link.txt'), 'utf8');
+  const exported = link.match(/EXPORTED_FUNCTIONS=(\S+)/)[1].split(',');
+  assert.deepEqual(exported.filter((name) => /^_mm_[a-z]/.test(name)).sort(), declared.sort());
+});
