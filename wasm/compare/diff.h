@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "model/check.h"
+#include "model/anomalies.h"
 #include "model/model.h"
 
 typedef enum mm_function_status {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "compare/diff.h"
+#include "output/check_text.h"
 #include "output/json.h"
 
 static const char *const status_names[] = {"unchanged", "changed", "added", "removed"};

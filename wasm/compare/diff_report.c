@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "compare/diff.h"
+#include "output/check_text.h"
 #include "output/text_table.h"
 
 static const char *const status_names[] = {"unchanged", "changed", "added", "removed"};

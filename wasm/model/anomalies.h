@@ -1,7 +1,8 @@
-/* check.h: a function's anomalies, as `--check` finds and writes them
- * (check.c); the comparison of two dumps reads them too (diff.c). */
-#ifndef MM_CHECK_H
-#define MM_CHECK_H
+/* anomalies.h: a function's anomalies, as `--check` writes them
+ * (output/check_text.c) and the comparison of two dumps matches them
+ * (compare/diff.c). */
+#ifndef MM_ANOMALIES_H
+#define MM_ANOMALIES_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -40,9 +41,5 @@ mm_anomaly *mm__function_anomalies(const mm_function *fn, size_t *count);
 
 /* Whether `a` is a note (more partners than listed), not an anomaly. */
 bool mm__anomaly_is_note(const mm_anomaly *a);
-
-/* Writes `a` as a line of the check: `<label>:<line>: conflict in <fn>:
- * ...` (a note is indented, without a location). */
-void mm__anomaly_put(mm_buf *out, const char *label, const mm_function *fn, const mm_anomaly *a);
 
 #endif
