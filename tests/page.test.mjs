@@ -136,6 +136,13 @@ describe('getting a dump in', () => {
     await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
     assert.match(await page.locator('.lifetime-notice').innerText(), /No addresses in this dump \(ptoas assigns them\).*Vec 64 KB, 120 KB free above it/s);
     assert.equal(await page.locator('.window-band').count(), 2);
+    // Saved as SVG, it is the map drawn by lifetime, not the refusal.
+    const card = page.locator('.card.open').first();
+    await card.locator('.share-menu summary').click();
+    const [download] = await Promise.all([page.waitForEvent('download'), card.locator('.save-svg').click()]);
+    const svg = readFileSync(await download.path(), 'utf8');
+    assert.match(svg, /^<svg|^<\?xml/);
+    assert.match(await card.locator('.share-status').innerText(), /^saved mk__47_after_MaterializeValidShapeSymbols\..*\.svg$/);
     await finish(page);
   });
 

@@ -9,7 +9,7 @@ import { $, page } from './page-state.js';
 export async function exportMap(model, card, kind) {
   const input = page.input;
   const svg = await page.engine.svg(input.bytes.slice(0), {
-    dumpName: input.name, backend: $('backend').value || null, ptoText: input.pto,
+    dumpName: input.name, backend: $('backend').value || null, ptoText: input.pto, lifetimes: Boolean(input.lifetimes),
     fn: model.functions.indexOf(card.fn), ...card.exportView(),
   });
   const stem = `${input.name.replace(/\.py$/, '')}.${card.fn.name}`;
