@@ -240,8 +240,9 @@ char *mm_model_svg(const mm_model *model, size_t function, const mm_svg_options 
 
 /* What the page calls (the WebAssembly exports, listed by the build from
  * this section: every function declared between this heading and the
- * end-of-boundary line). Each takes the dump's bytes and an mm_options,
- * and returns one buffer owned by the caller (mm_free) with its length in
+ * end-of-boundary line). The three analyses take the dump's bytes and an
+ * mm_options (`without_source` set too when `flags` leave the source out)
+ * and return one buffer owned by the caller (mm_free) with its length in
  * `*out_len`: the answer, or the refusal's JSON (mm_error_to_json). NULL
  * only when out of memory.
  *

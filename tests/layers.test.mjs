@@ -25,8 +25,9 @@ const stageOf = (path) => STAGES.indexOf(relative(core, path).split('/').slice(0
 const includes = (path) =>
   [...readFileSync(path, 'utf8').matchAll(/^#include "([^"]+)"/gm)].map((m) => m[1]);
 
-test('every file of the core sits in a stage folder', () => {
-  const strays = filesUnder(core).filter((path) => stageOf(path) < 0);
+test('every file of the core sits in a stage folder, the boundary alone on top', () => {
+  const strays = filesUnder(core).filter((path) =>
+    stageOf(path) < 0 || (stageOf(path) === STAGES.length - 1 && !/^boundary\.[ch]$/.test(relative(core, path))));
   assert.deepEqual(strays.map((path) => relative(root, path)), []);
 });
 
@@ -68,4 +69,25 @@ test('the WebAssembly exports are the header boundary section\'s functions', () 
   const link = readFileSync(join(root, 'build', 'wasm', 'CMakeFiles', 'memory_map_core.dir', 'link.txt'), 'utf8');
   const exported = link.match(/EXPORTED_FUNCTIONS=(\S+)/)[1].split(',');
   assert.deepEqual(exported.filter((name) => /^_mm_[a-z]/.test(name)).sort(), declared.sort());
+});
+
+test('model/model.h is the model\'s data: it declares no function', () => {
+  const text = readFileSync(join(core, 'model', 'model.h'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+  assert.deepEqual([...text.matchAll(/^[a-z][\w\s*]*\b(mm_\w+)\s*\(/gm)].map((m) => m[1]), []);
+});
+
+test('the page writes mm_options and mm_svg_options at the offsets the core asserts', () => {
+  const asserted = readFileSync(join(core, 'boundary.c'), 'utf8');
+  const page = readFileSync(join(root, 'web', 'core.js'), 'utf8');
+  const layout = (name) => Object.fromEntries([...page.match(new RegExp(`const ${name} = \\{([^}]*)\\}`))[1]
+    .matchAll(/(\w+): (\d+)/g)].map((m) => [m[1], Number(m[2])]));
+  const fields = {
+    mm_options: [layout('OPTIONS'), { backend: 'backend', ptoText: 'pto_text', ptoLen: 'pto_len', withoutSource: 'without_source', lifetimes: 'lifetimes_only' }],
+    mm_svg_options: [layout('SVG_OPTIONS'), { lastLine: 'last_line', axisUsed: 'axis_used', hidden: 'hidden', zoom: 'zoom', mapWidth: 'map_width' }],
+  };
+  for (const [struct, [offsets, names]] of Object.entries(fields)) {
+    assert.match(asserted, new RegExp(`sizeof\\(${struct}\\) == ${offsets.bytes}\\b`), `${struct} is ${offsets.bytes} bytes`);
+    for (const [js, c] of Object.entries(names))
+      assert.match(asserted, new RegExp(`offsetof\\(${struct}, ${c}\\) == ${offsets[js]}\\b`), `${struct}.${c} at ${offsets[js]}`);
+  }
 });

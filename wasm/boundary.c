@@ -26,6 +26,14 @@ _Static_assert(sizeof(mm_svg_options) == 32 && offsetof(mm_svg_options, last_lin
                "mm_svg_options' layout is the page's: change web/core.js and the header with it");
 #endif
 
+/* `options` with the source lines not copied when the JSON leaves them
+ * out anyway. */
+static mm_options with_flags(const mm_options *options, unsigned flags) {
+  mm_options read = options ? *options : (mm_options){0};
+  if (flags & MM_JSON_WITHOUT_SOURCE) read.without_source = true;
+  return read;
+}
+
 char *mm_analyze_json(const char *input, size_t len, const mm_options *options, unsigned flags,
                       size_t *out_len) {
   return mm__analyze_json_with(input, len, options, flags, true, out_len);
@@ -33,8 +41,9 @@ char *mm_analyze_json(const char *input, size_t len, const mm_options *options, 
 
 char *mm__analyze_json_with(const char *input, size_t len, const mm_options *options,
                             unsigned flags, bool fast_path, size_t *out_len) {
+  mm_options read = with_flags(options, flags);
   mm_error error;
-  mm_model *model = mm__model_new_with(input, len, options, &error, fast_path);
+  mm_model *model = mm__model_new_with(input, len, &read, &error, fast_path);
   char *json =
       model ? mm_model_to_json_with(model, flags, out_len) : mm_error_to_json(&error, out_len);
   mm_model_free(model);
@@ -68,14 +77,15 @@ static char *comparison_json(const mm_model *old_model, const mm_model *new_mode
 char *mm_compare_json(const char *old_input, size_t old_len, const mm_options *old_options,
                       const char *new_input, size_t new_len, const mm_options *new_options,
                       unsigned flags, size_t *out_len) {
+  mm_options old_read = with_flags(old_options, flags), new_read = with_flags(new_options, flags);
   mm_error error;
-  mm_model *old_model = mm_model_new(old_input, old_len, old_options, &error);
+  mm_model *old_model = mm_model_new(old_input, old_len, &old_read, &error);
   if (!old_model) {
     char *json = refusal(&error, "old", out_len);
     mm_error_clear(&error);
     return json;
   }
-  mm_model *new_model = mm_model_new(new_input, new_len, new_options, &error);
+  mm_model *new_model = mm_model_new(new_input, new_len, &new_read, &error);
   if (!new_model) {
     char *json = refusal(&error, "new", out_len);
     mm_error_clear(&error);

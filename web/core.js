@@ -45,14 +45,14 @@ function copyIn(core, bytes, owned) {
   return ptr;
 }
 
-/** Copies a string into the heap (NUL-terminated); 0 for none. */
-const copyString = (core, text, owned) => (text ? copyIn(core, encoder.encode(text), owned) : 0);
+/** Copies a string into the heap (NUL-terminated); 0 for none (null). */
+const copyString = (core, text, owned) => (text == null ? 0 : copyIn(core, encoder.encode(text), owned));
 
 /** An mm_options in the heap for one dump (its pointer added to `owned`):
  * its name, an explicit backend, the case's .pto text, and the flags. */
 function optionsIn(core, { dumpName, backend = null, ptoText = null, withoutSource = false, lifetimes = false }, owned) {
   const pto = ptoText ? encoder.encode(ptoText) : null;
-  const fields = [copyString(core, dumpName, owned), copyString(core, backend, owned),
+  const fields = [copyString(core, dumpName, owned), copyString(core, backend || null, owned),
     pto ? copyIn(core, pto, owned) : 0, pto ? pto.length : 0];
   const ptr = copyIn(core, new Uint8Array(OPTIONS.bytes), owned);
   const view = new DataView(core.HEAPU8.buffer); // after every malloc: growing replaces the buffer
@@ -67,7 +67,7 @@ function optionsIn(core, { dumpName, backend = null, ptoText = null, withoutSour
 
 /** An mm_svg_options in the heap (its pointer added to `owned`). */
 function svgOptionsIn(core, { first, last, axis, hidden, zoom, mapWidth }, owned) {
-  const hiddenPtr = copyString(core, hidden.join(','), owned);
+  const hiddenPtr = copyString(core, hidden.length ? hidden.join(',') : null, owned);
   const ptr = copyIn(core, new Uint8Array(SVG_OPTIONS.bytes), owned);
   const view = new DataView(core.HEAPU8.buffer);
   view.setUint32(ptr + SVG_OPTIONS.firstLine, first, true);
@@ -156,19 +156,19 @@ export function compareDumpsJson(core, oldSide, newSide, { backend = null, witho
 /**
  * One function's map as an SVG document (the core's mm_analyze_svg): the
  * dump parsed again, then drawn as the page shows it.
- * @param options  { dumpName, backend, ptoText } as for analyzeDumpJson, and
+ * @param options  { dumpName, backend, ptoText, lifetimes } as for analyzeDumpJson, and
  *                 the view: { fn (index), first, last (lines; 0: all),
  *                 axis ('limit' | 'used'), hidden (space names), zoom,
  *                 mapWidth (px of lanes at zoom 1) }
  * @returns the SVG text
  * @throws DumpError when the core refuses the dump
  */
-export function dumpSvg(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, fn = 0, first = 0, last = 0,
-  axis = 'limit', hidden = [], zoom = 1, mapWidth = 0 } = {}) {
+export function dumpSvg(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, lifetimes = false, fn = 0,
+  first = 0, last = 0, axis = 'limit', hidden = [], zoom = 1, mapWidth = 0 } = {}) {
   const owned = [];
   try {
     const input = copyIn(core, bytes, owned);
-    const options = optionsIn(core, { dumpName, backend, ptoText }, owned);
+    const options = optionsIn(core, { dumpName, backend, ptoText, lifetimes }, owned);
     const view = svgOptionsIn(core, { first, last, axis, hidden, zoom, mapWidth }, owned);
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
     const out = core._mm_analyze_svg(input, bytes.length, options, fn, view, lenPtr);

@@ -42,7 +42,7 @@ typedef struct mm_tile_diff {
   uint32_t old_statements, new_statements;
 } mm_tile_diff;
 
-/* An anomaly (check.h) on one side that the other has not. */
+/* An anomaly (model/anomalies.h) on one side that the other has not. */
 typedef struct mm_anomaly_diff {
   mm_anomaly anomaly; /* on the new side when it appeared, else the old */
   bool appeared;

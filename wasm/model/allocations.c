@@ -16,7 +16,8 @@ bool mm__allocation_read(mm_vec *allocations, const char *src, const mm_node *ta
   /* kids: the callee, the space, then the size (the printer's form since
    * InitMemRef stopped writing an address), or an address, the size and
    * an id (the older form). */
-  if (!target || call->positional < 3 || !mm__is_dotted_ending(src, call->kids[0], "alloc") ||
+  if (!target || call->positional < 3 ||
+      !mm__is_dotted_call_of(src, call->kids[0], MM_WINDOW_CALL_ALLOC) ||
       !mm__is_memory_space(src, call->kids[1]))
     return true;
   const mm_node *size = call->kids[call->positional >= 5 ? 3 : 2];

@@ -193,7 +193,7 @@ static void call_statement(void *context, const mm_node *target, const mm_node *
     mm__allocation_read(&c->allocations, c->src, target, call, line, c->arena, c->diag);
   /* `pl.func_attr({...})`, the body's first line since 2026-08-12. */
   if (!target && c->statements.len == 1 && call->positional >= 2 &&
-      mm__is_dotted_ending(c->src, call->kids[0], "func_attr"))
+      mm__is_dotted_call_of(c->src, call->kids[0], MM_WINDOW_CALL_ATTRS))
     read_attrs(c, call->kids[1]);
 }
 

@@ -4,8 +4,6 @@
  * windows read, (packing by lifetime,) allocations, layout, windows
  * placed, liveness, idle spans (analyse and model_function below); then
  * the refusals. */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "model/allocations.h"
@@ -85,7 +83,7 @@ static bool model_function(void *context, const mm_function_reading *reading) {
 }
 
 /* The text check, then the parse, the general way or the fast path first
- * (fast/), the collector handing each function to model_function. */
+ * (syntax/fast/), the collector handing each function to model_function. */
 static bool analyse(mm_model *model, const char *input, size_t len, const mm_options *options,
                     bool fast_path, mm_diag *diag) {
   if (!mm__check_text(input, len, diag)) return false; /* text_check.c */

@@ -27,6 +27,12 @@ bool mm__is_dotted_ending(const char *src, const mm_node *node, const char *last
   return node->kind == N_ATTRIBUTE && mm__node_text_is(src, node, last) && is_dotted(node, &parts);
 }
 
+bool mm__is_dotted_call_of(const char *src, const mm_node *node, mm_window_call kind) {
+  size_t parts;
+  return node->kind == N_ATTRIBUTE && mm__window_call_kind(src + node->start, node->len) == kind &&
+         is_dotted(node, &parts);
+}
+
 /* A dotted name of two parts or more whose last part `rule` accepts (a
  * rule of tile_rules.h). */
 static bool is_dotted_with(const char *src, const mm_node *node,

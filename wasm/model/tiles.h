@@ -11,6 +11,7 @@
 #include "base/bytes.h"
 #include "base/diag.h"
 #include "rules/tile_rules.h"
+#include "rules/window_calls.h"
 #include "syntax/ast.h"
 
 typedef struct mm_tile_fields {
@@ -70,6 +71,10 @@ char *mm__value_op(const char *src, const mm_node *value, mm_arena *arena);
 /* Whether `node` is a dotted name (Name or Attribute chain) of at least two
  * parts whose last part is `last`. */
 bool mm__is_dotted_ending(const char *src, const mm_node *node, const char *last);
+
+/* Whether `node` is a dotted name of at least two parts whose last part
+ * names a call of `kind` (rules/window_calls.h). */
+bool mm__is_dotted_call_of(const char *src, const mm_node *node, mm_window_call kind);
 
 /* Whether `node`'s text is `word`: a name, an attribute's last part, a
  * keyword argument's name, a literal as written. */

@@ -1,5 +1,5 @@
-/* windows.h: reserved windows (model.md, "Reserved windows"): the calls
- * they are read from, and what a function's calls say of them. */
+/* windows.h: reserved windows (model.md, "Reserved windows"): read from
+ * a function's calls, then placed in their spaces (a stage after layout). */
 #ifndef MM_WINDOWS_H
 #define MM_WINDOWS_H
 

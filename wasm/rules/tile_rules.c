@@ -4,20 +4,6 @@
 #include "base/bytes.h"
 #include "base/identifiers.h"
 
-bool mm__is_tile_type(const char *text, size_t len) { return mm__span_is(text, len, "Tile"); }
-
-bool mm__is_memref_call(const char *text, size_t len) { return mm__span_is(text, len, "MemRef"); }
-
-bool mm__is_const_call(const char *text, size_t len) { return mm__span_is(text, len, "const"); }
-
-bool mm__is_space_namespace(const char *text, size_t len) { return mm__span_is(text, len, "Mem"); }
-
-bool mm__is_legacy_space_namespace(const char *text, size_t len) {
-  return mm__span_is(text, len, "MemorySpace");
-}
-
-bool mm__is_off_chip_space(const char *text, size_t len) { return mm__span_is(text, len, "DDR"); }
-
 bool mm__is_dtype_name(const char *s, size_t len) {
   bool cased = false;
   for (size_t i = 0; i < len;) {
@@ -38,8 +24,4 @@ bool mm__is_dtype_name(const char *s, size_t len) {
     i += n;
   }
   return cased;
-}
-
-size_t mm__op_prefix_len(const char *text, size_t len) {
-  return len > 3 && mm__bytes_equal(text, "pl.", 3) ? 3 : 0;
 }

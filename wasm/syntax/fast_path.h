@@ -1,5 +1,5 @@
 /* fast_path.h: the one hook between the general parser and the fast path
- * (wasm/fast/, which reads most statements of a dump straight from the
+ * (syntax/fast/, which reads most statements of a dump straight from the
  * bytes): where a statement starts, the parser asks it first, and it
  * either reads the statement (or a run of them, a for header, a def's
  * parameters), handing the listener the same events the general way

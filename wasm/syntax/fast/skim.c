@@ -13,7 +13,7 @@ static bool take_bytes(skim *k, const char *text, size_t n) {
   k->pos += n;
   return true;
 }
-/* `text` a string literal, as for span_is. */
+/* `text` a string literal: its length is known when compiled. */
 #define take(k, text) take_bytes(k, text, sizeof(text) - 1)
 
 /* A decimal integer within 2^53 (the caller restores pos on failure). A
@@ -64,8 +64,9 @@ static bool annotation_ends(skim *k) {
  * with any further elements after the space read as usual. In this form
  * every field sits where tiles.c's breadth-first walk finds it (elements
  * 0 to 3 at level 2), so no summaries are needed. Its words are the
- * printer's bytes; each is one tile_rules.h accepts, and finish_tile
- * asks those rules of what was read. False, with nothing consumed or
+ * printer's bytes, each one that tile_rules.h accepts (Tile, MemRef,
+ * const, Mem); finish_tile asks the rules of the type and the space it
+ * read, and the tests hold this reading to the general one's. False, with nothing consumed or
  * read, for any other form. */
 static bool take_printed_tile(skim *k, summary *ann, tile_facts *t) {
   size_t start = k->pos, loads = k->loads->len;

@@ -252,7 +252,6 @@ bool mm__skim_bound_name(skim *k);
 bool mm__skim_target_list(skim *k);
 /* The line of the last token read (inside brackets peek crosses lines). */
 uint32_t mm__skim_last_token_line(const skim *k, size_t floor);
-/* tiles.c's dtype test: no lower-case letter, at least one upper-case. */
 
 /* ------------------------------------------------ skim_memo.c */
 
