@@ -34,9 +34,14 @@ export async function model(text, options = {}) {
   return analyzeDump(core, bytes, { generalParser, ...options });
 }
 
-/** Runs a CLI (default: tools/memory-map) and returns status and output;
- * `input` goes to its standard input. */
-export function run(args, { command = cli, cwd = root, env = {}, input } = {}) {
+/** The CLI without its fast path (cmake -DMM_FAST_PATH=OFF). */
+export const generalCli = join(root, 'build', 'general', 'memory-map');
+
+/** Runs a CLI and returns status and output; `input` goes to its standard
+ * input. The default is tools/memory-map, or under MM_GENERAL_PARSER=1
+ * the build without the fast path, so that the CLI checks of the suites
+ * tests/general-parser.test.mjs runs again read the general way too. */
+export function run(args, { command = generalParser ? generalCli : cli, cwd = root, env = {}, input } = {}) {
   const result = spawnSync(command, args, {
     cwd,
     input,
