@@ -1,7 +1,7 @@
-// Hostile and broken inputs (issue 4's catalogue). Each entry makes its
-// bytes and says what must come out: a refusal (kind, line, message) or a
-// model that `check` accepts. tests/hostile-cli.test.mjs runs them through
-// the CLI, tests/hostile-page.test.mjs through the page.
+// Hostile and broken inputs. Each entry makes its bytes and says what must
+// come out: a refusal (kind, line, message) or a model that `check`
+// accepts. tests/hostile-cli.test.mjs runs them through the CLI,
+// tests/hostile-page.test.mjs through the page.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,6 +2,10 @@
 // build under Node otherwise (or with MEMORY_MAP_WASI=1): both must say the
 // same, byte for byte, on every corpus dump, every hostile input and every
 // fuzz regression, in every output (JSON, reports, page, errors, codes).
+// On every input the WASI build runs in this process (tests/wasi.mjs, one
+// compiled module); the page, --diff's page, relative paths and --help go
+// through tools/memory-map as a person runs it, a process per run, and a
+// few inputs check that both ways of running the WASI build agree.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,13 +14,16 @@ import { describe, test } from 'node:test';
 
 import { catalogue } from './catalogue.mjs';
 import { corpus, dumpWith, root, run, tileType } from './helpers.mjs';
+import { runWasi } from './wasi.mjs';
 
 const wasi = { MEMORY_MAP_WASI: '1' };
 const native = join(root, 'build', 'native', 'memory-map');
 const work = mkdtempSync(join(tmpdir(), 'mm-builds-'));
 
 /** Every file to compare: the corpus, the catalogue's small inputs, the fuzz regressions. */
+let found;
 function inputs() {
+  if (found) return found;
   const files = [];
   const walk = (dir) => {
     for (const name of readdirSync(dir, { withFileTypes: true })) {
@@ -34,8 +41,11 @@ function inputs() {
   }
   const fuzz = join(root, 'tests', 'fixtures', 'fuzz');
   for (const name of readdirSync(fuzz)) if (name.endsWith('.bin')) files.push(join(fuzz, name));
-  return files;
+  return (found = files);
 }
+
+/** Status, stdout and stderr, to compare whole. */
+const said = (r) => [r.status, r.stdout, r.stderr];
 
 describe('the native and the WASI command lines say the same, byte for byte', () => {
   test('tools/memory-map runs the native build when built, WASI when asked', () => {
@@ -48,11 +58,25 @@ describe('the native and the WASI command lines say the same, byte for byte', ()
     test(`${label} on ${inputs().length} inputs`, () => {
       for (const path of inputs()) {
         const a = run([path, ...flags], { command: native });
-        const b = run([path, ...flags], { env: wasi });
-        assert.deepEqual([b.status, b.stdout, b.stderr], [a.status, a.stdout, a.stderr], `${path} ${flags.join(' ')}`);
+        const b = runWasi([path, ...flags]);
+        assert.deepEqual(said(b), said(a), `${path} ${flags.join(' ')}`);
       }
     });
   }
+
+  test('the WASI build in this process says what tools/memory-map says under WASI', () => {
+    const fuzz = join(root, 'tests', 'fixtures', 'fuzz');
+    const some = [
+      join(corpus, 'real', 'vector_division.py'), // a model
+      join(corpus, 'real', 'pa3__12_after_AllocateMemoryAddr.py'), // a refusal
+      join(fuzz, readdirSync(fuzz).filter((n) => n.endsWith('.bin')).sort()[0]), // bytes
+    ];
+    for (const path of some) {
+      for (const flags of [['--json'], ['--check', '--summary']]) {
+        assert.deepEqual(said(runWasi([path, ...flags])), said(run([path, ...flags], { env: wasi })), `${path} ${flags.join(' ')}`);
+      }
+    }
+  });
 
   test('the page for a real dump and a case folder', () => {
     for (const path of [join(corpus, 'real', 'decode_fwd__41_after_MaterializeRuntimeScopes.py'), join(corpus, 'cases', 'decode_fwd')]) {
@@ -72,10 +96,11 @@ describe('the native and the WASI command lines say the same, byte for byte', ()
       const pair = ['--diff', join(passes, names[i]), join(passes, names[i + 1])];
       for (const flags of [[], ['--check'], ['--json']]) {
         const a = run([...pair, ...flags], { command: native });
-        const b = run([...pair, ...flags], { env: wasi });
-        assert.deepEqual([b.status, b.stdout, b.stderr], [a.status, a.stdout, a.stderr], `${names[i]} ${flags}`);
+        const b = runWasi([...pair, ...flags]);
+        assert.deepEqual(said(b), said(a), `${names[i]} ${flags}`);
       }
     }
+    // The page, as a person makes it: a process each.
     const pair = ['--diff', join(passes, names[0]), join(passes, names[3])];
     const a = join(work, 'native-diff.html');
     const b = join(work, 'wasi-diff.html');
@@ -103,7 +128,7 @@ describe('the native and the WASI command lines say the same, byte for byte', ()
     for (const args of cases) {
       const a = run(args, { command: native, cwd: work });
       const b = run(args, { env: wasi, cwd: work });
-      assert.deepEqual([b.status, b.stdout, b.stderr], [a.status, a.stdout, a.stderr], args.join(' '));
+      assert.deepEqual(said(b), said(a), args.join(' '));
       assert.ok(!`${a.stdout}${a.stderr}`.includes(work), `${args.join(' ')} names the path as given`);
     }
   });

@@ -1,5 +1,6 @@
 // The command line of docs/cli.md: path resolution, flags,
-// outputs, messages and exit codes, through tools/memory-map (WASI + Node).
+// outputs, messages and exit codes, through tools/memory-map (the native
+// build; tests/cli-builds.test.mjs holds the WASI build to it).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';

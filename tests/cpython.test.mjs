@@ -1,5 +1,5 @@
-// Where valid Python ends, as CPython 3.11 says (issue #21): each case is
-// judged by CPython's own parser, ast.parse (tests/oracle/verdict.py), and read by
+// Where valid Python ends, as CPython 3.11 says: each case is judged by
+// CPython's own parser, ast.parse (tests/oracle/verdict.py), and read by
 // the core through the fast path and the general parser alone; a dump
 // CPython accepts is modelled, one it refuses is refused on its line with
 // its message.
@@ -65,7 +65,7 @@ async function agreeOnLine(cases) {
 
 const blocks = (n) => [...Array(n).keys()].map((i) => `${'    '.repeat(i)}if a:`).concat(`${'    '.repeat(n)}pass`);
 
-describe('limits, as CPython counts them (#21 item 13)', () => {
+describe('limits, as CPython counts them', () => {
   test('200 nested parentheses are valid, 201 are not', () => agree([199, 200, 201].map((n) =>
     [`${n} parentheses`, dump(`x = ${'('.repeat(n)}a${')'.repeat(n)}`)])));
 
@@ -79,7 +79,7 @@ describe('limits, as CPython counts them (#21 item 13)', () => {
   ]));
 });
 
-describe('accepted but invalid, now refused as CPython does (#21 item 14)', () => {
+describe('invalid though close to valid: refused as CPython refuses it', () => {
   test('a bare * needs a named parameter after it, in def and lambda', () => agree([
     ['def f(*)', dump('def f(*):', '    pass')],
     ['def f(*,)', dump('def f(*,):', '    pass')],
@@ -104,7 +104,7 @@ describe('accepted but invalid, now refused as CPython does (#21 item 14)', () =
   ]));
 });
 
-describe('the line of an error at the end of the file (#21 items 11, 12)', () => {
+describe('the line of an error at the end of the file', () => {
   test('a final line break ends the last line; it does not start another', () => agree([
     ['an unterminated """ to the end', `${HEAD}\n        x = """abc\n        y\n`],
     ['an unterminated """ to the end, two breaks', `${HEAD}\n        x = """abc\n        y\n\n`],
@@ -116,7 +116,7 @@ describe('the line of an error at the end of the file (#21 items 11, 12)', () =>
   ]));
 });
 
-describe('\\N{...} escapes (#21 item 16)', () => {
+describe('\\N{...} escapes', () => {
   test('refused in a str or f-string with a clear message and line; literal in bytes and raw strings', async () => {
     for (const line of ['x = "\\N{EM DASH}"', 'x = f"{a}\\N{EM DASH}"', 'x = ("a",\n        "\\N{BULLET}")']) {
       const source = dump(line);
@@ -133,7 +133,7 @@ describe('\\N{...} escapes (#21 item 16)', () => {
   });
 });
 
-describe('which error, and where, when there are two (#21 items 9, 10, 12)', () => {
+describe('which error, and where, when there are two', () => {
   test('the rest of the file is tokenized: its tokenizer error, or a bracket never closed, is the one reported', () => agree([
     ['a stray ) after an earlier error', dump('x = = 1', 'y = 2)')],
     ['a bracket left open after an error on a later line', dump('x = (1,', 'y = = 2')],
@@ -172,7 +172,7 @@ describe('which error, and where, when there are two (#21 items 9, 10, 12)', () 
   ]));
 });
 
-describe('a target that cannot be bound: CPython\'s message and line (#21)', () => {
+describe('a target that cannot be bound: CPython\'s message and line', () => {
   test('annotated and augmented targets are judged once the annotation or value is read', () => agree([
     ['a call annotated', dump('f(): int = 1')],
     ['a tuple annotated', dump('a, b: int')],

@@ -1,8 +1,10 @@
 // Shared by the node:test suites: paths, the core module, running the CLI,
 // and small builders for hand-written dumps.
+import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { loadCore as loadNodeCore } from '../tools/load-core.mjs';
@@ -32,9 +34,14 @@ export async function model(text, options = {}) {
   return analyzeDump(core, bytes, { generalParser, ...options });
 }
 
-/** Runs a CLI (default: tools/memory-map) and returns status and output;
- * `input` goes to its standard input. */
-export function run(args, { command = cli, cwd = root, env = {}, input } = {}) {
+/** The CLI without its fast path (cmake -DMM_FAST_PATH=OFF). */
+export const generalCli = join(root, 'build', 'general', 'memory-map');
+
+/** Runs a CLI and returns status and output; `input` goes to its standard
+ * input. The default is tools/memory-map, or under MM_GENERAL_PARSER=1
+ * the build without the fast path, so that the CLI checks of the suites
+ * tests/general-parser.test.mjs runs again read the general way too. */
+export function run(args, { command = generalParser ? generalCli : cli, cwd = root, env = {}, input } = {}) {
   const result = spawnSync(command, args, {
     cwd,
     input,
@@ -43,6 +50,22 @@ export function run(args, { command = cli, cwd = root, env = {}, input } = {}) {
     maxBuffer: 64 * 1024 * 1024,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** A test for each C-level test program (tests/c/test_*.c) in
+ * build/<build>/: it exits 0, says all its checks passed, and no
+ * sanitizer speaks. */
+export function cTests(build) {
+  const names = readdirSync(join(root, 'tests', 'c')).filter((f) => /^test_.*\.c$/.test(f)).map((f) => f.slice(0, -2));
+  assert.ok(names.length > 0);
+  for (const name of names) {
+    test(`${name} (${build})`, () => {
+      const result = run([], { command: join(root, 'build', build, name) });
+      assert.equal(result.status, 0, result.stderr);
+      assert.doesNotMatch(result.stderr, /Sanitizer|runtime error/);
+      assert.match(result.stdout, /all checks passed/);
+    });
+  }
 }
 
 /** Corpus dumps where this model departs from the upstream tool on

@@ -1,7 +1,7 @@
-// Reading the map in Chromium (issue 6): the live profile, the pills'
-// peak and fragmentation, the peak composition, the line inspector,
-// anomalies and search with their jumps, deep links through a reload,
-// ?dump=, copy link and the shortcuts overlay. Checked by what shows.
+// Reading the map in Chromium: the live profile, the pills' peak and
+// fragmentation, the peak composition, the line inspector, anomalies and
+// search with their jumps, deep links through a reload, ?dump=, copy link
+// and the shortcuts overlay. Checked by what shows.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 

@@ -1,5 +1,5 @@
-// A fixed set of mutants of real dumps (#21), each read by the core through
-// the fast path and the general parser and by an oracle written from
+// A fixed set of mutants of real dumps, each read by the core through the
+// fast path and the general parser and by an oracle written from
 // docs/model.md on CPython's own ast: the same verdict, the same error
 // line, the same model (tests/mutants.mjs).
 import assert from 'node:assert/strict';

@@ -73,7 +73,7 @@ describe('compute functions', () => {
     assert.deepEqual(m.functions.map((f) => [f.name, f.ftype]), [['c', 'InCore']]);
   });
 
-  test('two type= (two decorators, or the keyword repeated): the last one wins, as upstream reads them (#21 item 2)', async () => {
+  test('two type= (two decorators, or the keyword repeated): the last one wins, as upstream reads them', async () => {
     const tile = tileType('Vec', 'mem_vec_1', 0, 64);
     const text = [
       'class P:',
@@ -93,7 +93,7 @@ describe('compute functions', () => {
     assert.deepEqual(m.functions.map((f) => [f.name, f.ftype]), [['a', 'AIV'], ['c', 'InCore']]);
   });
 
-  test('a decorator over lines: src_start is where its expression starts, as in Python\'s ast (#21 item 3)', async () => {
+  test('a decorator over lines: src_start is where its expression starts, as in Python\'s ast', async () => {
     const tile = tileType('Vec', 'mem_vec_1', 0, 64);
     const text = [
       'class P:',
@@ -240,8 +240,8 @@ describe('lexical lifetime', () => {
     });
   }
 
-  // #21 item 1: an annotated assignment that binds no tile is a binding of
-  // the name all the same (upstream's count): the tile lives over it.
+  // An annotated assignment that binds no tile is a binding of the name
+  // all the same (upstream's count): the tile lives over it.
   const others = [
     'pl.Scalar[pl.INDEX] = 1', 'int', 'pl.Tensor[[16, 64], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 4096), pl.Mem.DDR] = f()',
     'pl.Tile[[16, 64], pl.FP32, pl.MemRef("m9", n, 64), pl.Mem.Vec] = f()', // a MemRef offset the model cannot read
@@ -400,7 +400,7 @@ describe('overlaps', () => {
   });
 });
 
-describe('dtype: upper case as Python\'s str.isupper() says (#21 item 8)', () => {
+describe('dtype: upper case as Python\'s str.isupper() says', () => {
   test('non-ASCII names agree with CPython', async () => {
     // NFKC-stable names only: the others are refused by design (docs/model.md §13).
     const names = ['BF16', 'ÉF16', 'Éf16', 'ΣΑ', 'Σα', '℘', 'F_℘', 'ᾈ', 'A١', 'ᾼA', 'Ꭰ', 'ꭰ', 'ÀBÇ', 'ß', 'ẞ'];
@@ -413,7 +413,7 @@ describe('dtype: upper case as Python\'s str.isupper() says (#21 item 8)', () =>
   });
 });
 
-describe('the space attribute (#21 item 7)', () => {
+describe('the space attribute: Mem.<space>, alone or after names joined by dots', () => {
   for (const [space, found] of [['pl.Mem.Vec', true], ['Mem.Vec', true], ['a.b.Mem.Vec', true], ['(pl).Mem.Vec', true],
     ['f().Mem.Vec', false], ['x[0].Mem.Vec', false], ['pl.Mem', false]]) {
     test(`${space}: ${found ? 'names the space' : 'no space, no tile'}`, async () => {
@@ -424,7 +424,7 @@ describe('the space attribute (#21 item 7)', () => {
   }
 });
 
-describe('parameters in Python\'s order (#21 item 4)', () => {
+describe('parameters in Python\'s order', () => {
   test('in one slot, keyword-only parameters come before *args and **kwargs: the first is the box', async () => {
     const tile = tileType('Vec', 'm1', 0, 64);
     const m = await model(dumpWith(['return q'], { params: `, *p: ${tile}, q: ${tile}, **r: ${tile}` }));
@@ -434,7 +434,7 @@ describe('parameters in Python\'s order (#21 item 4)', () => {
   });
 });
 
-describe('a NUL in a string base (#21 item 5)', () => {
+describe('a NUL in a string base: part of the base\'s name', () => {
   test('"m\\0x" and "m\\x00y" are two bases, each its whole text; "m\\u0000x" is the first again', async () => {
     const m = await model(dumpWith([
       'a: pl.Tile[[16, 64], pl.FP32, pl.MemRef("m\\0x", pl.const(0, pl.INT64), 64), pl.Mem.Vec] = f()',
@@ -447,7 +447,7 @@ describe('a NUL in a string base (#21 item 5)', () => {
   });
 });
 
-describe('True and False where an integer is read: Python\'s bool is an int (#21 item 6)', () => {
+describe('True and False where an integer is read: Python\'s bool is an int', () => {
   test('offset, size and shape', async () => {
     const m = await model(dumpWith([
       'x: pl.Tile[[True, 64], pl.FP32, pl.MemRef("mem_vec_1", pl.const(True, pl.INT64), 64), pl.Mem.Vec] = f()',

@@ -1,11 +1,10 @@
 #!/usr/bin/env python3
 """An independent oracle of the memory-map model: from one pass dump, the
 compute functions (name, ftype, src_start, src_end, source), their spaces
-and their boxes, or the refusal, as ../shared/spec/model.md and
-docs/model.md (§2-§8, §13, "Where the core departs from Python, on
-purpose") define them.
+and their boxes, or the refusal, as docs/model.md (§2-§8, §13, "Where
+the core departs from Python, on purpose") defines them.
 
-Written from those two documents only, with CPython's own `ast`, and
+Written from that document only, with CPython's own `ast`, and
 without reading the C core, so that it can catch the core's mistakes.
 Only the upstream keys are computed (no windows, live profile or uses).
 
@@ -239,7 +238,7 @@ def function_type(fn):
             for kw in dec.keywords:
                 if kw.arg == "type":
                     parts = dotted(kw.value)
-                    ftype = parts[-1] if parts else None  # the last one wins (#21)
+                    ftype = parts[-1] if parts else None  # the last one wins, as upstream reads it
     return ftype
 
 
@@ -252,7 +251,7 @@ def candidate_functions(module):
 
 
 def parameters(fn):
-    """In ast's own grouping: positional, keyword-only, then *args, then **kwargs (#21)."""
+    """In ast's own grouping: positional, keyword-only, then *args, then **kwargs."""
     a = fn.args
     return a.posonlyargs + a.args + a.kwonlyargs + [p for p in (a.vararg, a.kwarg) if p]
 
@@ -304,7 +303,7 @@ def collect_tiles(fn):
             elif fields and name not in tiles:
                 tiles[name] = dict(name=name, **fields, op=op_of(node.value),
                                    start=node.lineno, end=node.end_lineno, depth=depth[id(node)])
-    # Every annotated binding of a tile's name grows it, even one with no tile (#21 item 1).
+    # Every annotated binding of a tile's name grows it, even one with no tile.
     for name, first, last in bindings:
         if name in tiles:
             grow(tiles[name], first, last)

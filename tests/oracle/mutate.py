@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Mutants of real dumps, as a compiler, an editor or a careless script
-might make them (#21): a statement deleted, duplicated or swapped with the
+might make them: a statement deleted, duplicated or swapped with the
 next, a name renamed, a line continued with a backslash, CRLF or CR line
 ends, a tab, a blank line or comment added, a block wrapped in `if True:`,
 a bracket dropped or added, a stray token, a BOM; and edits the model

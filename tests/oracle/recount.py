@@ -7,6 +7,8 @@ tool already checks (which functions, which boxes with which names, bytes
 and spaces). tests/windows.test.mjs compares the two.
 
 usage: recount.py DUMP < MODEL.json > RECOUNT.json
+       recount.py --batch < [{"dump": PATH, "model": MODEL}, ...] > [RECOUNT, ...]
+         (one process for many dumps)
 """
 import ast
 import json
@@ -102,22 +104,28 @@ def is_tile_annotation(node):
     return bool(parts) and len(parts) >= 2 and parts[-1] == "Tile"
 
 
-def name_lines(fn, names):
-    """The lines using any of `names`: every line of a statement or
-    parameter binding one with a tile annotation, every line reading one."""
-    lines = set()
+def name_lines_index(fn):
+    """For each name, the lines using it: every line of a statement or
+    parameter binding it with a tile annotation, every line reading it
+    (one walk of the function; name_lines() takes the union for a box)."""
+    index = {}
     params = fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs
     params += [a for a in (fn.args.vararg, fn.args.kwarg) if a]
     for arg in params:
-        if arg.arg in names and arg.annotation is not None and is_tile_annotation(arg.annotation):
-            lines.update(range(arg.lineno, arg.end_lineno + 1))
+        if arg.annotation is not None and is_tile_annotation(arg.annotation):
+            index.setdefault(arg.arg, set()).update(range(arg.lineno, arg.end_lineno + 1))
     for node in ast.walk(fn):
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) \
-                and node.target.id in names and is_tile_annotation(node.annotation):
-            lines.update(range(node.lineno, node.end_lineno + 1))
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in names:
-            lines.add(node.lineno)
-    return sorted(lines)
+                and is_tile_annotation(node.annotation):
+            index.setdefault(node.target.id, set()).update(range(node.lineno, node.end_lineno + 1))
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            index.setdefault(node.id, set()).add(node.lineno)
+    return index
+
+
+def name_lines(index, names):
+    """The lines using any of `names` (index: name_lines_index())."""
+    return sorted(set().union(*(index.get(n, set()) for n in names)))
 
 
 def idle(uses):
@@ -170,9 +178,10 @@ def recount_function(fn, model_fn, capacity):
         s["headroom"] = capacity[name] - s["hwm_with_reserved"] if name in capacity else None
     # Every statement below the def, nested ones too, on the line the AST gives it.
     statements = [n.lineno for n in ast.walk(fn) if isinstance(n, ast.stmt) and n is not fn]
+    index = name_lines_index(fn)
     out_boxes = []
     for b in boxes:
-        uses = name_lines(fn, {b["name"], *b["aliases"]})
+        uses = name_lines(index, {b["name"], *b["aliases"]})
         span = idle(uses)
         out_boxes.append({"uses": uses, "idle": span,
                           "idle_bytes_lines": b["size"] * (span[1] - span[0] + 1) if span else 0,
@@ -181,9 +190,10 @@ def recount_function(fn, model_fn, capacity):
             "statements": len(statements)}
 
 
-def main():
-    tree = ast.parse(open(sys.argv[1], encoding="utf-8").read())
-    model = json.load(sys.stdin)
+def recount(path, model):
+    """The recount of the dump at `path`, one entry per function of `model`."""
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read())
     capacity = CAPACITY[model["backend"]["name"]]
     defs = [fn for cls in tree.body if isinstance(cls, ast.ClassDef)
             for fn in cls.body if isinstance(fn, ast.FunctionDef)]
@@ -193,8 +203,17 @@ def main():
             at += 1
         out.append(recount_function(defs[at], f, capacity))
         at += 1
-    json.dump(out, sys.stdout)
+    return out
+
+
+def main(argv):
+    if argv[1:] == ["--batch"]:
+        json.dump([recount(item["dump"], item["model"]) for item in json.load(sys.stdin)], sys.stdout)
+    elif len(argv) == 2:
+        json.dump(recount(argv[1], json.load(sys.stdin)), sys.stdout)
+    else:
+        sys.exit(__doc__)
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv)
