@@ -37,14 +37,27 @@ async function inViewBelowBar(page, locator) {
 
 describe('the top bar', () => {
   for (const width of widths) {
-    test(`one row of at most 56 px at ${width} px, with a long dump name cut and whole in the title`, async () => {
+    test(`${width < 1400 ? 'two rows' : 'one row'} at ${width} px, a long dump name cut and whole in the title, the backend whole`, async () => {
       const page = await pageWith([longName()], { width });
       const bar = await rect(page.locator('#topbar'));
-      assert.ok(bar.height <= 56, `the bar is ${bar.height} px`);
+      // Below 1400 px the controls take a second row rather than hide the backend.
+      assert.ok(bar.height <= (width < 1400 ? 92 : 56), `the bar is ${bar.height} px`);
       const summary = page.locator('#summary');
       assert.ok((await rect(summary)).height <= 24, 'the summary keeps to one line');
       assert.match(await summary.getAttribute('title'), /^68296077217\.py · pass 68296077217 · 38 compute functions · 695 tiles · Ascend910B \(a2a3\) assumed/);
       assert.ok((await rect(page.locator('#backend'))).width <= 130, 'the backend select is no wider than its names');
+      // The backend every capacity rests on is shown whole, "assumed" too:
+      // the dump's name is what gets cut.
+      const shown = await summary.evaluate((bar) => {
+        const box = bar.getBoundingClientRect();
+        const assumed = bar.querySelector('.assumed').getBoundingClientRect();
+        const text = bar.querySelector('.summary-text');
+        return { inside: assumed.width > 0 && assumed.left >= box.left - 0.5 && assumed.right <= box.right + 0.5,
+          backend: bar.querySelector('.backend-info').textContent, nameCut: text.scrollWidth > text.clientWidth };
+      });
+      assert.ok(shown.inside, `"assumed" is in view at ${width} px`);
+      assert.equal(shown.backend, ' · Ascend910B (a2a3) assumed');
+      if (width < 1920) assert.ok(shown.nameCut, 'the rest of the line is what is cut');
       await finish(page);
     });
   }

@@ -51,11 +51,14 @@ function summary(model) {
   const parts = [model.dump, `pass ${model.pass_name}`, fns, `${tiles} tile${tiles === 1 ? '' : 's'}`,
     `${backend.name} (${backend.arch})${backend.detected ? '' : ' assumed: no -b and no ptoas/*.pto target arch'}`];
   $('summary').title = parts.join(' · ');
+  // The backend stays whole however narrow the bar: every capacity and
+  // headroom on the page depends on it, assumed or not.
   return [
-    el('span', { class: 'dump-name' }, model.dump),
-    el('span', {}, ` · pass ${model.pass_name}`),
-    el('span', {}, ` · ${fns}`),
-    el('span', {}, ` · ${tiles} tile${tiles === 1 ? '' : 's'}`),
+    el('span', { class: 'summary-text' },
+      el('span', { class: 'dump-name' }, model.dump),
+      el('span', {}, ` · pass ${model.pass_name}`),
+      el('span', {}, ` · ${fns}`),
+      el('span', {}, ` · ${tiles} tile${tiles === 1 ? '' : 's'}`)),
     el('span', { class: 'backend-info' }, ` · ${backend.name} (${backend.arch})`,
       backend.detected ? null : el('span', { class: 'assumed' }, ' assumed')),
   ];
@@ -157,8 +160,8 @@ function compareSummaryLine(data) {
   const { counts } = data.diff;
   const text = `${data.old.dump} → ${data.new.dump} · ${counts.functions.changed} of ${data.diff.functions.length} functions changed`;
   $('summary').title = text;
-  return [el('span', { class: 'dump-name' }, `${data.old.dump} → ${data.new.dump}`),
-    el('span', {}, ` · ${counts.functions.changed} of ${data.diff.functions.length} functions changed`)];
+  return [el('span', { class: 'summary-text' }, el('span', { class: 'dump-name' }, `${data.old.dump} → ${data.new.dump}`),
+    el('span', {}, ` · ${counts.functions.changed} of ${data.diff.functions.length} functions changed`))];
 }
 
 /** Shows two dumps compared: { old, new, diff } (source lines attached);
