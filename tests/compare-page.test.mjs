@@ -74,6 +74,16 @@ describe('two dumps dropped', () => {
     await page.waitForSelector('.compare-cards[data-complete="true"]');
     assert.deepEqual(await names(), diff.functions.map((x) => x.name));
     assert.equal(await page.locator('#anomaly-count').innerText(), `${diff.counts.tiles.longer + diff.counts.tiles.shorter + diff.counts.tiles.removed} changes`);
+    // Changes, but no regression: not in the alarm colours.
+    assert.match(await page.locator('#anomalies').getAttribute('class'), /\bquiet\b/);
+    const [border, alert] = await page.locator('#anomalies').evaluate((e) => {
+      const probe = document.body.appendChild(Object.assign(document.createElement('span'), { style: 'color: var(--alert)' }));
+      const colours = [getComputedStyle(e).borderTopColor, getComputedStyle(probe).color];
+      probe.remove();
+      return colours;
+    });
+    assert.notEqual(border, alert);
+    assert.equal(await page.locator('.compare-anomalies').count(), diff.functions.filter((x) => x.anomalies.length).length);
     assert.equal(await page.title(), '35_after_DeriveCallDirections.py → 41_after_MaterializeRuntimeScopes.py — Memory Map');
     await finish(page);
   });
@@ -119,6 +129,12 @@ describe('an edited copy of a real dump', () => {
     const tip = await page.locator('.tooltip').innerText();
     assert.match(tip, /moved: Vec mem_vec_14 \[16384, 32768\) → Vec mem_vec_14 \[100000, 116384\)/);
     assert.match(await page.locator('.compare-verdict').innerText(), /^2 regressions \(as --diff --check counts them\) · Vec \+17\.6 KB in silu$/);
+    // The function's head says what appeared beside its pill, in the alarm colours, and so does the bar.
+    const silu = cliDiff(dump41, edited()).functions.find((x) => x.name === 'silu');
+    const appeared = silu.anomalies.filter((a) => a.change === 'appeared').length;
+    assert.ok(appeared > 0);
+    assert.equal(await card.locator('.compare-anomalies.grew').innerText(), `${appeared} ${appeared === 1 ? 'anomaly' : 'anomalies'} appeared`);
+    assert.doesNotMatch(await page.locator('#anomalies').getAttribute('class'), /\bquiet\b/);
     await finish(page);
   });
 

@@ -311,7 +311,7 @@ test('a case folder with its own .pto gives each side its backend', () => {
 });
 
 describe('the page\'s reading of a comparison (web/diff.js)', async () => {
-  const { boxIndex, changeNotes, changeStops, compareSummary, hwmChange, orderPair, shownFunctions } = await import('../web/diff.js');
+  const { anomalyChange, boxIndex, changeNotes, changeStops, compareSummary, hwmChange, orderPair, shownFunctions } = await import('../web/diff.js');
   const tile = (name, base, offset, size) => `${name}: ${tileType('Vec', base, offset, size)} = pl.tile.create()`;
   const a = write(dumpWith([tile('a', 'mem_vec_1', 0, 512), tile('b', 'mem_vec_2', 512, 512), 'return a, b']));
   const b = write(dumpWith([tile('a', 'mem_vec_1', 1024, 512), tile('c', 'mem_vec_3', 512, 512), 'return a, c']));
@@ -340,6 +340,17 @@ describe('the page\'s reading of a comparison (web/diff.js)', async () => {
       ['new', 'kernel: c added'], ['new', 'kernel: a moved'], ['old', 'kernel: b removed'], // box order: by offset
     ]);
     assert.deepEqual(shownFunctions(diffOf(a, a), 'changed'), []);
+  });
+
+  test('a smaller high-water mark with a conflict that appeared: the card\'s head counts it', () => {
+    // b moves onto a's bytes while both live: 512 B less, and a conflict.
+    const apart = write(dumpWith([tile('a', 'mem_vec_1', 0, 512), tile('b', 'mem_vec_2', 1024, 512), 'return a, b']));
+    const onto = write(dumpWith([tile('a', 'mem_vec_1', 0, 512), tile('b', 'mem_vec_2', 256, 512), 'return a, b']));
+    const [worse] = diffOf(apart, onto).functions;
+    assert.equal(hwmChange(worse.spaces[0]).level, 'shrank');
+    assert.deepEqual(anomalyChange(worse), { appeared: 1, gone: 0 });
+    assert.deepEqual(anomalyChange(diffOf(onto, apart).functions[0]), { appeared: 0, gone: 1 });
+    assert.deepEqual(anomalyChange(fn), { appeared: 0, gone: 0 });
   });
 
   test('the older of two dumps: the lower pass number, else the order given', () => {

@@ -5,7 +5,7 @@
 // (docs/model.md §15); diff.js reads it.
 import { Card } from './card.js';
 import { clear, el } from './dom.js';
-import { boxIndex, changeClasses, changeNotes, changeStops, compareSummary, hwmChange, shownFunctions, signedBytes } from './diff.js';
+import { anomalyChange, boxIndex, changeClasses, changeNotes, changeStops, compareSummary, hwmChange, shownFunctions, signedBytes } from './diff.js';
 import { cycle } from './insight.js';
 import { ROW_HEIGHT, formatBytes } from './layout.js';
 import { boxFacts } from './tooltip.js';
@@ -102,7 +102,20 @@ export class CompareCard {
       el('span', { class: 'caret', 'aria-hidden': 'true' }), el('span', { class: 'fn-name' }, name),
       el('span', { class: 'ftype' }, ftype), el('span', { class: `status status-${status}` }, statusText[status]));
     this.element = el('section', { class: 'card compare-card', dataset: { function: name, status } },
-      el('header', { class: 'card-head' }, this.toggle, el('span', { class: 'compare-pills' }, this.fnDiff.spaces.map((s) => this.pill(s)))));
+      el('header', { class: 'card-head' }, this.toggle, el('span', { class: 'compare-pills' }, this.anomalyChips(),
+        this.fnDiff.spaces.map((s) => this.pill(s)))));
+  }
+
+  /** What appeared and went beside the pills: a smaller high-water mark
+   * does not read as all good when conflicts appeared with it. */
+  anomalyChips() {
+    const { appeared, gone } = anomalyChange(this.fnDiff);
+    const plural = (n) => `${n} ${n === 1 ? 'anomaly' : 'anomalies'}`;
+    const title = 'conflicts, tiles or windows over capacity, tiles not placed (as --diff --check counts them)';
+    return [
+      appeared ? el('span', { class: 'compare-anomalies grew', title: `${plural(appeared)} appeared: ${title}` }, `${plural(appeared)} appeared`) : null,
+      gone ? el('span', { class: 'compare-anomalies shrank', title: `${plural(gone)} gone: ${title}` }, `${plural(gone)} gone`) : null,
+    ];
   }
 
   pill(spaceDiff) {

@@ -68,6 +68,13 @@ export function hwmChange(spaceDiff) {
   };
 }
 
+/** A function's anomalies (conflicts, over capacity, tiles not placed)
+ * that appeared in the new dump and that went from the old one. */
+export function anomalyChange(fnDiff) {
+  const appeared = fnDiff.anomalies.filter((a) => a.change === 'appeared').length;
+  return { appeared, gone: fnDiff.anomalies.length - appeared };
+}
+
 /** The summary at the top: counts, and per space the largest change of
  * its high-water mark (by size; the first function when equal). */
 export function compareSummary(diff) {

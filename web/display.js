@@ -194,6 +194,7 @@ export function showCompare(data, onSwap = null) {
   const n = view.stops.length;
   $('anomalies').hidden = false;
   $('anomalies').classList.toggle('none', n === 0);
+  $('anomalies').classList.toggle('quiet', n > 0 && !data.diff.regressions);
   $('anomaly-count').textContent = n ? `${n} change${n === 1 ? '' : 's'}` : 'no changes';
   $('anomaly-count').title = 'Changed tiles, and conflicts or tiles over capacity that appeared or went. N / Shift+N: next / previous';
   const targets = view.searchTargets();

@@ -23,6 +23,7 @@ export class Finder {
     const n = this.anomalies.length;
     this.nodes.anomalies.hidden = false;
     this.nodes.anomalies.classList.toggle('none', n === 0);
+    this.nodes.anomalies.classList.remove('quiet'); // one dump: every anomaly is one
     this.nodes.anomalyCount.textContent = n ? `${n} anomal${n === 1 ? 'y' : 'ies'}` : 'no anomalies';
     this.nodes.anomalyCount.title = n
       ? 'As --check counts them: conflicting pairs (two bases, or a tile and a reserved window, sharing bytes while live), tiles or windows over capacity, and tiles not placed (their MemRef gives no address). N / Shift+N: next / previous'
