@@ -48,7 +48,10 @@ function summary(model) {
   const tiles = model.functions.reduce((n, f) => n + f.boxes.length, 0);
   const { backend } = model;
   const fns = `${model.functions.length} compute function${model.functions.length === 1 ? '' : 's'}`;
-  const parts = [model.dump, `pass ${model.pass_name}`, fns, `${tiles} tile${tiles === 1 ? '' : 's'}`,
+  // The core reads a pass from an `NN_after_<Pass>.py` name; any other
+  // name is its own pass_name, which says nothing the name does not.
+  const pass = model.pass_name !== model.dump.replace(/\.py$/, '') ? ` · pass ${model.pass_name}` : '';
+  const parts = [model.dump + pass, fns, `${tiles} tile${tiles === 1 ? '' : 's'}`,
     `${backend.name} (${backend.arch})${backend.detected ? '' : ' assumed: no -b and no ptoas/*.pto target arch'}`];
   $('summary').title = parts.join(' · ');
   // The backend stays whole however narrow the bar: every capacity and
@@ -56,7 +59,7 @@ function summary(model) {
   return [
     el('span', { class: 'summary-text' },
       el('span', { class: 'dump-name' }, model.dump),
-      el('span', {}, ` · pass ${model.pass_name}`),
+      pass ? el('span', {}, pass) : null,
       el('span', {}, ` · ${fns}`),
       el('span', {}, ` · ${tiles} tile${tiles === 1 ? '' : 's'}`)),
     el('span', { class: 'backend-info' }, ` · ${backend.name} (${backend.arch})`,
