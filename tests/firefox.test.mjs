@@ -189,8 +189,8 @@ describe('Firefox: what holds the space', () => {
     await page.waitForSelector(`${card} .panel-peak`);
     assert.match(await text(page, `${card} .panel-peak h2`), /^Peak of Mat: 260 KB live on line \d+$/);
     assert.deepEqual(await page.$$eval(`${card} .panel-peak .panel-tiles li .num`, (n) => n.map((x) => x.innerText)), ['128 KB', '128 KB', '2 KB', '2 KB']);
-    const first = await text(page, `${card} .panel-peak .tile-link`);
-    await page.click(`${card} .panel-peak .tile-link`);
+    const first = await text(page, `${card} .panel-peak .panel-tiles .tile-link`);
+    await page.click(`${card} .panel-peak .panel-tiles .tile-link`);
     assert.equal(await text(page, `${card} .chip-name`), first);
     await finish(page);
   });

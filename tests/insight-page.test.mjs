@@ -97,10 +97,15 @@ describe('live profile, peak and fragmentation', () => {
     const sizes = await peak.locator('.panel-tiles li .num').allInnerTexts();
     assert.deepEqual(sizes, ['128 KB', '128 KB', '2 KB', '2 KB']);
     // Every tile listed is highlighted on the map as live on that line.
-    const listed = await peak.locator('.tile-link').allInnerTexts();
+    const listed = await peak.locator('.panel-tiles .tile-link').allInnerTexts();
     for (const name of listed) assert.match(await card.locator(`.box[data-tile="${name}"]`).getAttribute('class'), /at-line/);
-    await peak.locator('.tile-link').first().click();
+    await peak.locator('.panel-tiles .tile-link').first().click();
     assert.equal(await card.locator('.chip-name').innerText(), listed[0]);
+    // What sets the mark: the tile ending at 260 KB, live before the peak line, one click from pinned.
+    assert.equal(await peak.locator('.panel-mark').innerText(),
+      'The mark is the end of w0_v2_inline311__tile at [135168, 266240), lines 60–66, not live on the peak line.');
+    await peak.locator('.panel-mark .tile-link').click();
+    assert.equal(await card.locator('.chip-name').innerText(), 'w0_v2_inline311__tile');
     await finish(page);
   });
 });

@@ -82,7 +82,7 @@ describe('reserved windows on the map', () => {
     const windowRow = peak.locator('.panel-windows li');
     assert.equal(await windowRow.count(), 1);
     assert.match(await windowRow.innerText(), /c2v_ring\s+32 KB\s+80\.0% \[0, 32768\)\s+all lines\s+cross-core ring/);
-    assert.deepEqual(await peak.locator('.tile-link').allInnerTexts(), ['a', 'b']);
+    assert.deepEqual(await peak.locator('.panel-tiles .tile-link').allInnerTexts(), ['a', 'b']);
     await finish(page);
   });
 

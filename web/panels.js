@@ -50,6 +50,26 @@ function spaceSection(space, group, onTile) {
     tileRows(group.tiles, group.bytes, onTile));
 }
 
+/** What ends at the space's high-water mark (the core's hwm_set_by): a
+ * tile (a button that pins it) or a reserved window; whether that tile is
+ * live on the peak line (if not, and there is fragmentation, it is what
+ * holds the mark above the peak). */
+function markSetter(fn, space, onTile) {
+  const by = space.hwm_set_by;
+  if (!by) return null;
+  if (by.reserved != null) {
+    const w = fn.reserved[by.reserved];
+    return el('p', { class: 'panel-mark' }, 'The mark is the end of reserved window ',
+      el('span', { class: 'window-name' }, w.name), ` at ${byteRange(w.base, w.size)}.`);
+  }
+  const box = fn.boxes[by.box];
+  const atPeak = (space.peak_boxes ?? []).includes(by.box);
+  return el('p', { class: 'panel-mark' }, 'The mark is the end of ',
+    el('button', { class: 'tile-link', title: 'Pin this tile', onclick: () => onTile(by.box) }, box.name),
+    ` at ${byteRange(box.offset, box.size)}, lines ${box.start}–${box.end}`,
+    atPeak ? '.' : ', not live on the peak line.');
+}
+
 /** The peak of one space: its figures, then the windows and tiles live there. */
 function peakSection(fn, space, onTile) {
   const tiles = peakTiles(fn, space);
@@ -62,6 +82,7 @@ function peakSection(fn, space, onTile) {
       space.reserved_bytes ? `, ${formatBytes(space.reserved_bytes)} of it reserved windows` : '',
       space.headroom == null ? '; ' : `, ${formatBytes(space.headroom)} headroom; `,
       `${formatBytes(space.fragmentation)} of the address space below it is unused at the peak (fragmentation).`),
+    markSetter(fn, space, onTile),
     windows.length ? windowRows(windows, space.peak_live) : null,
     tileRows(tiles, space.peak_live, onTile));
 }

@@ -324,13 +324,17 @@ static bool sum_spaces(mm_function *fn, const mm_backend *backend, mm_arena *are
       memset(u, 0, sizeof *u);
       u->space = t->space;
       u->hwm = t->offset + t->size;
+      u->hwm_box = (uint32_t)i + 1;
       u->bases = count_bases(fn, t->space, scratch);
       if (u->bases == UINT32_MAX) {
         mm__dealloc(scratch);
         return false;
       }
     }
-    if (t->offset + t->size > u->hwm) u->hwm = t->offset + t->size;
+    if (t->offset + t->size > u->hwm) {
+      u->hwm = t->offset + t->size;
+      u->hwm_box = (uint32_t)i + 1;
+    }
     u->tiles++;
   }
   for (size_t k = 0; k < fn->space_count; k++) {

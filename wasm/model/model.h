@@ -83,6 +83,10 @@ typedef struct mm_space_usage {
    * them, whether the backend gives a capacity, and whether the space
    * holds windows only (not in model.md's `spaces`). */
   int64_t reserved_bytes, hwm_all;
+  /* What sets the high-water mark: the first box (in box order) whose
+   * end is `hwm`, and the first window whose end is `hwm_all` when that
+   * is above every box; index + 1, 0 for none. */
+  uint32_t hwm_box, hwm_window;
   bool has_capacity, reserved_only;
   uint32_t tiles, bases;
   uint32_t over_capacity; /* boxes outside [0, limit) */

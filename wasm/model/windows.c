@@ -431,8 +431,11 @@ static bool place_space(mm_function *fn, mm_space_usage *u, mm_arena *arena) {
             collect_space(fn, u->space, &boxes, &windows);
   if (ok) {
     u->reserved_bytes = overlaps_and_union(fn, &windows);
-    for (size_t i = 0; i < windows.count; i++)
-      if (windows.items[i].hi > u->hwm_all) u->hwm_all = windows.items[i].hi;
+    for (size_t i = 0; i < windows.count; i++) {
+      if (windows.items[i].hi <= u->hwm_all) continue;
+      u->hwm_all = windows.items[i].hi;
+      u->hwm_window = (uint32_t)windows.items[i].index + 1;
+    }
     if (u->reserved_only && !u->has_capacity) u->limit = u->hwm_all;
     for (size_t i = 0; i < windows.count; i++) {
       mm_window *w = &fn->windows[windows.items[i].index];

@@ -179,6 +179,11 @@ static void put_space(mm_buf *out, const mm_function *fn, const mm_space_usage *
   put_int_list(out, ",\"peak_boxes\":", u->peak_box_count, u32_at, u->peak_boxes);
   put_int_field(out, ",\"reserved_bytes\":", u->reserved_bytes);
   put_int_field(out, ",\"hwm_with_reserved\":", u->hwm_all);
+  if (u->hwm_window) /* a window ends above every box */
+    put_int_field(out, ",\"hwm_set_by\":{\"reserved\":", u->hwm_window - 1);
+  else if (u->hwm_box)
+    put_int_field(out, ",\"hwm_set_by\":{\"box\":", u->hwm_box - 1);
+  if (u->hwm_window || u->hwm_box) mm__buf_putc(out, '}');
   put_null_or_int(out, ",\"headroom\":", u->has_capacity, u->limit - u->hwm_all);
   if (fn->by_lifetime) { /* no addresses: the peak is the least any placement needs */
     put_int_field(out, ",\"lower_bound\":", u->peak_live);
