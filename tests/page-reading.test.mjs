@@ -307,5 +307,28 @@ describe('accessibility (axe-core)', () => {
       assert.deepEqual(violations, []);
       await page.close();
     });
+
+    test(`no violation in the ${colorScheme} theme on a refused dump; its long line wraps, whole, at 1024 px`, async () => {
+      const { readFileSync } = await import('node:fs');
+      const { createRequire } = await import('node:module');
+      const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+      const page = await env.browser.newPage({ viewport: { width: 1024, height: 900 }, colorScheme, bypassCSP: true });
+      await page.goto(env.url);
+      const long = `x = f(${Array.from({ length: 40 }, (_, i) => `argument_${i}`).join(', ')}`; // no ')': a syntax error
+      await page.evaluate((text) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([text], 'broken.py'));
+        document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      }, `import pypto\n${long}\n`);
+      await page.waitForSelector('.message.error .context');
+      const box = await page.locator('.message .context').evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth, text: e.innerText }));
+      assert.ok(box.scroll <= box.client + 1, `the line is cut: ${box.scroll} px in ${box.client}`);
+      assert.ok(box.text.includes('argument_39'), 'the whole line is shown');
+      await page.addScriptTag({ content: axe });
+      const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+        .map((v) => `${v.id}: ${v.help} (${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')})`));
+      assert.deepEqual(violations, []);
+      await page.close();
+    });
   }
 });

@@ -56,7 +56,9 @@ function lineOf(bytes, number) {
   let line = dumpLines(bytes)[number - 1];
   if (line === undefined) return null;
   if (number === 1) line = line.replace(/^\uFEFF/, ''); // a byte order mark is not shown
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+  // Whole up to 1000 characters (a printed tile annotation is a few
+  // hundred); past that, a hostile line would fill the page.
+  return line.length > 1000 ? `${line.slice(0, 1000)}…` : line;
 }
 
 /** Shows why the core refused the dump (`name`, its `bytes` for the line
