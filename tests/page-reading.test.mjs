@@ -270,6 +270,28 @@ describe('tiny tiles and find', () => {
     await finish(page);
   });
 
+  for (const colorScheme of ['light', 'dark']) {
+    test(`a pinned sliver's name flag reads at 4.5:1 or more in the ${colorScheme} theme`, async () => {
+      const text = dumpWith([`big: ${tileType('Vec', 'm1', 0, 65536)} = f()`, `tiny: ${tileType('Vec', 'm2', 100000, 64)} = f(big)`, 'y = tiny']);
+      const page = await pageWith([{ name: 'k.py', text }], { width: 1024, colorScheme });
+      const sliver = page.locator('.box[data-tile="tiny"]');
+      await sliver.focus();
+      await page.keyboard.press('Enter');
+      const flag = sliver.locator('.sliver-flag');
+      await flag.waitFor();
+      const ratio = await flag.evaluate((e) => {
+        const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+        const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+          .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+        const style = getComputedStyle(e);
+        const [a, b] = [lum(rgb(style.color)), lum(rgb(style.backgroundColor))].sort((x, y) => y - x);
+        return (a + 0.05) / (b + 0.05);
+      });
+      assert.ok(ratio >= 4.5, `contrast ${ratio.toFixed(2)}`);
+      await finish(page);
+    });
+  }
+
   test('find matches function names too; Enter opens the card', async () => {
     const page = await pageWith([real()]);
     await page.fill('#search', 'qk_norm_3');
