@@ -82,6 +82,8 @@ describe('reserved windows on the map', () => {
     const windowRow = peak.locator('.panel-windows li');
     assert.equal(await windowRow.count(), 1);
     assert.match(await windowRow.innerText(), /c2v_ring\s+32 KB\s+80\.0% \[0, 32768\)\s+all lines\s+cross-core ring/);
+    // Will one more slot fit? Answered in the panel, not only on hover.
+    assert.equal(await windowRow.locator('.window-more').innerText(), 'one more slot: HWM 48 KB (49152 B) of 184 KB: fits');
     assert.deepEqual(await peak.locator('.panel-tiles .tile-link').allInnerTexts(), ['a', 'b']);
     await finish(page);
   });

@@ -5,6 +5,7 @@
 import { el } from './dom.js';
 import { byteRange, formatBytes, windowKind } from './layout.js';
 import { cardSpaces, inConflict, liveAt, peakTiles, peakWindows } from './insight.js';
+import { oneMoreSlot } from './reserved.js';
 
 const share = (part, whole) => (whole > 0 ? `${((part / whole) * 100).toFixed(1)}%` : '');
 
@@ -22,8 +23,9 @@ function tileRows(tiles, whole, onTile) {
         box.over_capacity ? el('span', { class: 'tag alert' }, 'over capacity') : null))));
 }
 
-/** One row per reserved window: live on every line, so in every list. */
-function windowRows(windows, whole) {
+/** One row per reserved window: live on every line, so in every list;
+ * a ring says what one more slot would make of the space's mark. */
+function windowRows(windows, whole, space) {
   return el('ol', { class: 'panel-tiles panel-windows' }, windows.map(({ index, window }) =>
     el('li', { dataset: { window: index } },
       el('span', { class: 'window-name' }, window.name),
@@ -31,7 +33,8 @@ function windowRows(windows, whole) {
       el('span', { class: 'muted' }, `${share(window.size, whole)} ${byteRange(window.base, window.size)}`),
       el('span', { class: 'muted' }, 'all lines'),
       el('span', { class: 'tags' }, el('span', { class: 'tag reserved' }, windowKind(window)),
-        window.conflicts_with.length ? el('span', { class: 'tag alert' }, 'conflict') : null))));
+        window.conflicts_with.length ? el('span', { class: 'tag alert' }, 'conflict') : null),
+      oneMoreSlot(window, space) ? el('span', { class: 'muted window-more' }, `one more slot: ${oneMoreSlot(window, space)}`) : null)));
 }
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -46,7 +49,7 @@ function spaceSection(space, group, onTile) {
   return el('section', { class: 'panel-space', dataset: { space: space.space } },
     el('h2', {}, heading, el('span', { class: 'muted' }, ` of ${formatBytes(space.limit)}`)),
     el('p', { class: 'muted panel-gap' }, gap),
-    group.windows.length ? windowRows(group.windows, group.bytes) : null,
+    group.windows.length ? windowRows(group.windows, group.bytes, space) : null,
     tileRows(group.tiles, group.bytes, onTile));
 }
 
@@ -83,7 +86,7 @@ function peakSection(fn, space, onTile) {
       space.headroom == null ? '; ' : `, ${formatBytes(space.headroom)} headroom; `,
       `${formatBytes(space.fragmentation)} of the address space below it is unused at the peak (fragmentation).`),
     markSetter(fn, space, onTile),
-    windows.length ? windowRows(windows, space.peak_live) : null,
+    windows.length ? windowRows(windows, space.peak_live, space) : null,
     tileRows(tiles, space.peak_live, onTile));
 }
 
