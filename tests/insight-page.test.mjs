@@ -111,6 +111,25 @@ describe('live profile, peak and fragmentation', () => {
 });
 
 describe('line inspector', () => {
+  test('a line clicked near the bottom stays under the pointer as its panel opens above the map', async () => {
+    const page = await pageWith([fixture('real/decode_fwd__41_after_MaterializeRuntimeScopes.py', '41_after_x.py')], { width: 1400, height: 900 });
+    const card = page.locator('.card[data-function="down_proj"]');
+    await card.locator('.card-toggle').click();
+    await card.locator('.row').first().waitFor();
+    // A line of the card scrolled to 40 px above the window's bottom edge.
+    const target = await card.locator('.row').nth(3).getAttribute('data-line');
+    const row = card.locator(`.row[data-line="${target}"]`);
+    await row.evaluate((r) => window.scrollBy(0, r.getBoundingClientRect().bottom - (innerHeight - 40)));
+    const before = await rect(row);
+    assert.ok(before.y > 500, `line ${target} at ${before.y} px`);
+    await page.mouse.click(before.x + 8, before.y + before.height / 2);
+    assert.match(await row.getAttribute('class'), /pinned-line/);
+    assert.ok(await card.locator('.panel').isVisible(), 'the line panel is open');
+    const after = await rect(row);
+    assert.ok(Math.abs(after.y - before.y) <= 2, `the line moved from ${before.y} to ${after.y} px`);
+    await finish(page);
+  });
+
   test('clicking a line number pins it: live tiles highlighted and listed with bytes per space; ↑/↓ move; Esc clears', async () => {
     const page = await pageWith([gap]);
     const card = page.locator('.card').first();

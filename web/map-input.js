@@ -55,7 +55,12 @@ export class MapInput {
       const row = e.target.closest('.row');
       if (!row || !window.getSelection().isCollapsed) return; // selecting text is not a click on the line
       const line = Number(row.dataset.line);
+      // The line panel opens above the map: the page scrolls by what it
+      // moved the clicked line, which stays under the pointer.
+      const before = row.getBoundingClientRect().top;
       card.pinLine(this.state.line === line ? null : line);
+      const after = map.source.element.querySelector(`.row[data-line="${line}"]`)?.getBoundingClientRect().top;
+      if (after !== undefined && Math.abs(after - before) >= 1) window.scrollBy(0, after - before);
     });
   }
 
