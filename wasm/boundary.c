@@ -109,8 +109,7 @@ char *mm_compare_json(const char *old_input, size_t old_len, const mm_options *o
 char *mm_analyze_svg(const char *input, size_t len, const mm_options *options, uint32_t function,
                      const mm_svg_options *svg, size_t *out_len) {
   /* The SVG draws no source line: the copy is never needed. */
-  mm_options lean = options ? *options : (mm_options){0};
-  lean.without_source = true;
+  mm_options lean = with_flags(options, MM_JSON_WITHOUT_SOURCE);
   mm_error error = {0};
   mm_model *model = mm_model_new(input, len, &lean, &error);
   char *result = NULL;

@@ -26,15 +26,17 @@ function tileRows(tiles, whole, onTile) {
 /** One row per reserved window: live on every line, so in every list;
  * a ring says what one more slot would make of the space's mark. */
 function windowRows(windows, whole, space) {
-  return el('ol', { class: 'panel-tiles panel-windows' }, windows.map(({ index, window }) =>
-    el('li', { dataset: { window: index } },
+  return el('ol', { class: 'panel-tiles panel-windows' }, windows.map(({ index, window }) => {
+    const more = oneMoreSlot(window, space);
+    return el('li', { dataset: { window: index } },
       el('span', { class: 'window-name' }, window.name),
       el('span', { class: 'num' }, formatBytes(window.size)),
       el('span', { class: 'muted' }, `${share(window.size, whole)} ${byteRange(window.base, window.size)}`),
       el('span', { class: 'muted' }, 'all lines'),
       el('span', { class: 'tags' }, el('span', { class: 'tag reserved' }, windowKind(window)),
         window.conflicts_with.length ? el('span', { class: 'tag alert' }, 'conflict') : null),
-      oneMoreSlot(window, space) ? el('span', { class: 'muted window-more' }, `one more slot: ${oneMoreSlot(window, space)}`) : null)));
+      more ? el('span', { class: 'muted window-more' }, `one more slot: ${more}`) : null);
+  }));
 }
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;

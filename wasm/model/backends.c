@@ -45,8 +45,7 @@ const char *mm__space_at(size_t rank) {
 size_t mm__space_find(const char *text, size_t len) {
   for (size_t i = 0; i < KNOWN_SPACES; i++) {
     const char *known = known_spaces[i].space;
-    if (len && known[0] == text[0] && strlen(known) == len && mm__bytes_equal(known, text, len))
-      return i;
+    if (len && known[0] == text[0] && mm__span_is(text, len, known)) return i;
   }
   return KNOWN_SPACES;
 }
@@ -86,8 +85,7 @@ static const mm_backend *backend_from_pto(const char *text, size_t len) {
     if (j >= len || text[j] != '"') continue;
     for (size_t b = 0; b < mm_backend_count(); b++) {
       const mm_backend *backend = mm_backend_at(b);
-      if (strlen(backend->arch) == j - begin && memcmp(backend->arch, text + begin, j - begin) == 0)
-        return backend;
+      if (mm__span_is(text + begin, j - begin, backend->arch)) return backend;
     }
     return NULL; /* the first attribute decides, even for an unknown arch */
   }

@@ -20,8 +20,7 @@ static mm_str function_type(const char *src, mm_node *const *decorators, size_t 
     if (d->kind != N_CALL || !mm__is_dotted_ending(src, d->kids[0], "function")) continue;
     for (uint32_t k = d->positional; k < d->count; k++) {
       const mm_node *kw = d->kids[k];
-      if (kw->len == 4 && memcmp(src + kw->start, "type", 4) == 0)
-        type = mm__dotted_last(src, kw->kids[0]);
+      if (mm__node_text_is(src, kw, "type")) type = mm__dotted_last(src, kw->kids[0]);
     }
   }
   return type;
@@ -88,7 +87,7 @@ static void push_binding(mm_collector *c, const mm_binding_event *event,
   b->name_len = event->name_len;
   b->line = event->line;
   b->end_line = event->end_line;
-  b->depth = event->is_param ? 0 : event->depth;
+  b->depth = event->depth; /* a parameter's is 0 */
   b->fields = *fields;
   b->op = op;
 }

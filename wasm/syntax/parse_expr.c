@@ -912,9 +912,9 @@ static bool parse_call_arguments(parser *p, mm_node *call) {
  * element. */
 static void skip_view_keyword(parser *p) {
   const mm_token *name = p_peek(p), *eq = p_peek_at(p, 1);
-  bool view = name->kind == TK_NAME &&
-              ((name->len == 9 && memcmp(p->src + name->start, "tile_view", 9) == 0) ||
-               (name->len == 11 && memcmp(p->src + name->start, "tensor_view", 11) == 0));
+  const char *text = p->src + name->start;
+  bool view = name->kind == TK_NAME && (mm__span_is(text, name->len, "tile_view") ||
+                                        mm__span_is(text, name->len, "tensor_view"));
   if (!view || eq->kind != TK_OP || eq->op != OP_EQUAL) return;
   p_advance(p);
   p_advance(p);

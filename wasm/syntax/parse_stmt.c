@@ -582,7 +582,7 @@ static bool at_match_statement(const parser *p) {
   if (colon->kind != TK_OP || colon->op != OP_COLON) return false;
   /* No block at all: a match statement still, missing its block. */
   return indent->kind != TK_INDENT ||
-         (kw->kind == TK_NAME && kw->len == 4 && memcmp(p->src + kw->start, "case", 4) == 0);
+         (kw->kind == TK_NAME && mm__span_is(p->src + kw->start, kw->len, "case"));
 }
 
 static void parse_match(parser *p, uint32_t depth) {
