@@ -8,11 +8,15 @@ import { describe, test } from 'node:test';
 
 import { corpusDumps, dumpWith, model, root, run, tileType } from './helpers.mjs';
 
-/** The first box in box order ending at the mark; else the first window
- * ending above every box at the mark with windows. */
+/** Of the boxes ending at the mark, the first in box order live on the
+ * peak line, else the first; but the first window ending above every box
+ * at the mark with windows. */
 function recount(fn, space) {
   const end = (b) => b.offset + b.size;
-  const box = fn.boxes.findIndex((b) => b.space === space.space && end(b) === space.hwm);
+  const atMark = (b) => b.space === space.space && end(b) === space.hwm;
+  const atPeak = (b) => space.peak_live > 0 && b.size > 0 && b.start <= space.peak_line && space.peak_line <= b.end;
+  const live = fn.boxes.findIndex((b) => atMark(b) && atPeak(b));
+  const box = live >= 0 ? live : fn.boxes.findIndex(atMark);
   const windows = fn.reserved.map((w, index) => ({ w, index }))
     .filter(({ w }) => w.space === space.space && w.placed !== false && w.base >= 0 && w.size > 0);
   const above = windows.find(({ w }) => w.base + w.size === space.hwm_with_reserved && w.base + w.size > space.hwm);

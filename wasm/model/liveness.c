@@ -153,17 +153,24 @@ static int compare_peak(const void *pa, const void *pb) {
 #define MM_SORT_COMPARE compare_peak
 #include "base/sort_impl.h"
 
-/* The boxes live on the peak line, largest first. */
+/* The boxes live on the peak line, largest first. Of the boxes ending at
+ * the high-water mark, the first live there is the one to name, when
+ * there is one: the mark is then no higher than the peak needs. */
 static bool peak_composition(mm_function *fn, mm_space_usage *u, space_scratch *s,
                              mm_arena *arena) {
   peak_entry *entries = (peak_entry *)s->events; /* big enough: 2 events a box */
   size_t n = 0;
-  for (size_t i = 0; i < s->member_count; i++) {
+  uint32_t mark_at_peak = 0;
+  for (size_t i = 0; i < s->member_count; i++) { /* members in box order */
     const mm_box *box = &fn->boxes[s->members[i]];
-    if (u->peak_live > 0 && box->tile->size > 0 && box->start <= u->peak_line &&
-        u->peak_line <= box->end)
-      entries[n++] = (peak_entry){box->tile->size, s->members[i]};
+    if (!(u->peak_live > 0 && box->tile->size > 0 && box->start <= u->peak_line &&
+          u->peak_line <= box->end))
+      continue;
+    entries[n++] = (peak_entry){box->tile->size, s->members[i]};
+    if (!mark_at_peak && box->tile->offset + box->tile->size == u->hwm)
+      mark_at_peak = s->members[i] + 1;
   }
+  if (mark_at_peak) u->hwm_box = mark_at_peak;
   if (!sort_peak(entries, n)) return false;
   u->peak_boxes = mm__arena_alloc(arena, (n ? n : 1) * sizeof *u->peak_boxes);
   if (!u->peak_boxes) return false;

@@ -83,9 +83,10 @@ typedef struct mm_space_usage {
    * them, whether the backend gives a capacity, and whether the space
    * holds windows only (not in model.md's `spaces`). */
   int64_t reserved_bytes, hwm_all;
-  /* What sets the high-water mark: the first box (in box order) whose
-   * end is `hwm`, and the first window whose end is `hwm_all` when that
-   * is above every box; index + 1, 0 for none. */
+  /* What sets the high-water mark: of the boxes whose end is `hwm`, the
+   * first (in box order) live on the peak line, else the first (layout.c,
+   * liveness.c); and the first window whose end is `hwm_all` when that is
+   * above every box; index + 1, 0 for none. */
   uint32_t hwm_box, hwm_window;
   bool has_capacity, reserved_only;
   uint32_t tiles, bases;
