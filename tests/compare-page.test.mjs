@@ -118,7 +118,7 @@ describe('an edited copy of a real dump', () => {
     const was = card.locator('.compare-side.old .box[data-tile="sigmoid_inline293__tile"]');
     assert.match(await moved.getAttribute('class'), /diff-moved/);
     assert.match(await was.getAttribute('class'), /diff-moved.*diff-was/);
-    await moved.dispatchEvent('pointerover');
+    await moved.hover();
     assert.match(await was.getAttribute('class'), /counterpart/);
     // The ghost sits where the old box is, in its lane: one byte scale.
     const ghost = await rect(card.locator('.compare-side.new .ghost'));
@@ -288,7 +288,7 @@ describe('accessibility (axe-core)', () => {
       await page.goto(env.url);
       await drop(page, [dump41, edited()]);
       await shown(page);
-      await page.locator('.compare-side.new .box[data-tile="sigmoid_inline293__tile"]').dispatchEvent('pointerover');
+      await page.locator('.compare-side.new .box[data-tile="sigmoid_inline293__tile"]').hover();
       await page.addScriptTag({ content: axe });
       const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
         .map((v) => `${v.id}: ${v.help} (${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')})`));

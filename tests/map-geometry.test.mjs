@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 
 import { HEADER_HEIGHT, MIN_BOX, ROW_HEIGHT, TICK_CHUNK } from '../web/layout.js';
 import {
-  MAP_SHARE, ghostGeometry, isSliver, mapHeight, scrollLeftToShow, scrollTopForLine, scrollTopToShow, tickChunksInView,
+  HIT_PX, MAP_SHARE, ghostGeometry, isSliver, mapHeight, nearestBox, scrollLeftToShow, scrollTopForLine, scrollTopToShow, tickChunksInView,
 } from '../web/map-geometry.js';
 
 describe('the map\'s height', () => {
@@ -34,6 +34,32 @@ describe('slivers', () => {
 
   test('a tile in no lane drawn (its space hidden) is not a sliver', () => {
     assert.equal(isSliver({ size: 64 }, undefined), false);
+  });
+});
+
+describe('the box a pointer is on', () => {
+  // px on one lane: a wide tile, a view over it, two slivers 1.75 px apart.
+  const wide = { index: 0, left: 100, width: 40 };
+  const view = { index: 1, left: 110, width: 10 };
+  const a = { index: 2, left: 10, width: 1.75 };
+  const b = { index: 3, left: 11.75, width: 1.75 };
+  test('inside a tile and a view over it: the view; beside the view: the tile', () => {
+    assert.equal(nearestBox([wide, view], 115), 1);
+    assert.equal(nearestBox([wide, view], 102), 0);
+  });
+  test('two slivers drawn 2 px wide over each other: the one whose centre is nearer', () => {
+    assert.equal(nearestBox([a, b], 11), 2);
+    assert.equal(nearestBox([a, b], 12.9), 3);
+    assert.equal(nearestBox([b, a], 11), 2, 'not by drawing order');
+  });
+  test('a sliver is reached within half of HIT_PX of its centre; a wide tile only on itself', () => {
+    const solo = { index: 4, left: 50, width: 1 };
+    assert.equal(nearestBox([solo], 51 + HIT_PX / 2 - 0.1), 4);
+    assert.equal(nearestBox([solo], 51 + HIT_PX / 2 + 0.1), -1);
+    assert.equal(nearestBox([wide], 99), -1);
+  });
+  test('the tile the pointer is on beats a sliver reaching over it', () => {
+    assert.equal(nearestBox([{ index: 5, left: 20, width: 30 }, { index: 6, left: 16, width: 1 }], 20.5), 5);
   });
 });
 

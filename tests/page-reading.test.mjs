@@ -221,7 +221,7 @@ describe('the keyboard', () => {
     const card = page.locator('.card').first();
     await card.locator('.zoom-out').focus();
     // From the toolbar, Tab goes to the map (through the buttons after it), not through every tile.
-    for (let i = 0; i < 12 && !(await page.evaluate(() => document.activeElement?.classList.contains('box'))); i++) await page.keyboard.press('Tab');
+    for (let i = 0; i < 16 && !(await page.evaluate(() => document.activeElement?.classList.contains('box'))); i++) await page.keyboard.press('Tab');
     const focused = () => page.evaluate(() => document.activeElement?.dataset.tile ?? document.activeElement?.className);
     assert.equal(await focused(), 't__tile');
     await page.keyboard.press('Tab');
@@ -247,6 +247,42 @@ describe('the keyboard', () => {
   });
 });
 
+describe('the left column keeps to the map', () => {
+  test('a line number the browser scrolls into view (find in page, a screen reader) moves the map with it', async () => {
+    const page = await pageWith([real()], { width: 1400, height: 800 });
+    const card = await openCard(page, 'down_proj');
+    // Rows below the map's window are drawn (overscan): the browser can scroll to the last.
+    const line = await card.locator('.row').evaluateAll((rows) => {
+      const bottom = rows[0].closest('.viewport').getBoundingClientRect().bottom;
+      const last = rows.at(-1);
+      return last.getBoundingClientRect().top > bottom + 100 ? Number(last.dataset.line) : null;
+    });
+    assert.ok(line, 'a line drawn below the window');
+    // How far each line number sits from the tiles starting on its line.
+    const offsets = () => card.evaluate((c) => [...c.querySelectorAll('.row')].map((r) => {
+      const box = [...c.querySelectorAll('.box')].find((b) => b.getAttribute('aria-label').includes(`lines ${r.dataset.line} to`));
+      return box ? r.getBoundingClientRect().top - box.getBoundingClientRect().top : null;
+    }).filter((d) => d !== null));
+    const [aligned] = await offsets();
+    await card.locator(`.row[data-line="${line}"]`).evaluate((r) => r.scrollIntoView({ block: 'center' }));
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const drift = (await offsets()).map((d) => d - aligned);
+    assert.ok(drift.length > 0, 'tiles starting on drawn lines');
+    assert.ok(drift.every((d) => Math.abs(d) < 0.5), `lines and their tiles moved apart by ${drift.join(', ')} px`);
+    // At the map's last line too, where the column's window meets its end.
+    await card.locator('.viewport').evaluate((v) => { v.scrollTop = v.scrollHeight; });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const atEnd = (await offsets()).map((d) => d - aligned);
+    assert.ok(atEnd.length > 0 && atEnd.every((d) => Math.abs(d) < 0.5), `at the end, apart by ${atEnd.join(', ')} px`);
+    assert.ok(await card.locator(`.row[data-line="${line}"]`).evaluate((r) => {
+      const map = r.closest('.viewport').getBoundingClientRect();
+      const row = r.getBoundingClientRect();
+      return row.top >= map.top && row.bottom <= map.bottom;
+    }), 'the line scrolled to shows, with the map moved to it');
+    await finish(page);
+  });
+});
+
 describe('tiny tiles and find', () => {
   test('a 2 px tile is hit 4 px either side of its centre; found, it shows its name beside it', async () => {
     const text = dumpWith([`big: ${tileType('Vec', 'm1', 0, 65536)} = f()`, `tiny: ${tileType('Vec', 'm2', 100000, 64)} = f(big)`, 'y = tiny']);
@@ -267,6 +303,67 @@ describe('tiny tiles and find', () => {
     await page.waitForFunction(() => /match/.test(document.getElementById('search-status').textContent));
     assert.ok(await sliver.locator('.sliver-flag').isVisible(), 'the found sliver is flagged');
     assert.equal(await sliver.locator('.sliver-flag').innerText(), 'tiny');
+    await finish(page);
+  });
+
+  test('a click at a 2 px tile\'s centre pins it, where 256 B tiles lie side by side in 184 KB (rope_qkv)', async () => {
+    const page = await pageWith([real()], { width: 1400 });
+    const card = await openCard(page, 'rope_qkv');
+    const seen = new Set();
+    const wrong = [];
+    let ambiguous = 0;
+    for (;;) {
+      // The next tile not yet clicked, in the middle of the map; clicked on
+      // the whole pixel nearest its centre, halfway down what shows of it.
+      const at = await card.evaluate((c, done) => {
+        const node = [...c.querySelectorAll('.lane[data-space="Vec"] .box')].find((n) => !done.includes(n.dataset.index));
+        if (!node) return null;
+        node.scrollIntoView({ block: 'center', inline: 'center' });
+        const map = c.querySelector('.viewport').getBoundingClientRect();
+        const r = node.getBoundingClientRect();
+        const y = Math.round((Math.max(r.top, map.top + 40) + Math.min(r.bottom, map.bottom)) / 2);
+        const x = Math.round(r.left + r.width / 2);
+        // The oracle: of the tiles drawn across row y, the one whose centre
+        // is nearest x; a tie within half a pixel is not this test's.
+        const across = [...c.querySelectorAll('.lane[data-space="Vec"] .box')].map((n) => n.getBoundingClientRect())
+          .filter((b) => b.top <= y && y < b.bottom).map((b) => Math.abs(b.left + b.width / 2 - x)).sort((a, b) => a - b);
+        return { index: node.dataset.index, name: node.dataset.tile, x, y, tie: across.length > 1 && across[1] - across[0] < 0.5 };
+      }, [...seen]);
+      if (!at) break;
+      seen.add(at.index);
+      if (at.tie) {
+        ambiguous++;
+        continue;
+      }
+      await page.mouse.click(at.x, at.y);
+      const pinned = await card.locator('.chip').isVisible() ? await card.locator('.chip-name').innerText() : null;
+      if (pinned !== at.name) wrong.push(`${at.name} → ${pinned}`);
+      if (pinned) await page.keyboard.press('Escape');
+    }
+    assert.ok(seen.size >= 40 && ambiguous <= seen.size / 10, `${seen.size} tiles, ${ambiguous} too close to tell`);
+    assert.deepEqual(wrong, []);
+    await finish(page);
+  });
+
+  test('a lane its space barely uses offers the used axis, which spreads its tiles; a busy lane does not', async () => {
+    const page = await pageWith([real()], { width: 1400 });
+    const card = await openCard(page, 'rope_qkv');
+    const offer = card.locator('.lane-head[data-space="Vec"] .fit-used');
+    const percent = (await card.locator('.pill[data-space="Vec"]').innerText()).match(/[\d.]+%/)[0];
+    assert.equal(await offer.innerText(), `${percent} used: fit`, 'the pill\'s share');
+    const spread = () => card.evaluate((c) => {
+      const lane = c.querySelector('.lane[data-space="Vec"]').getBoundingClientRect();
+      const right = Math.max(...[...c.querySelectorAll('.lane[data-space="Vec"] .box')].map((b) => b.getBoundingClientRect().right));
+      return (right - lane.left) / lane.width;
+    });
+    assert.ok(await spread() < 0.25, 'drawn to the capacity, the tiles sit in the lane\'s first quarter');
+    await offer.click();
+    assert.equal(await card.locator('.axis[data-axis="used"]').getAttribute('aria-pressed'), 'true');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.axis), 'used', 'the focus lands on the axis it chose');
+    assert.ok(await spread() > 0.5, 'drawn to the bytes used, they spread over the lane');
+    assert.equal(await card.locator('.fit-used').count(), 0);
+    const up = await openCard(page, 'up_proj');
+    assert.equal(await up.locator('.lane-head[data-space="Mat"] .fit-used').count(), 0, 'Mat uses half its capacity');
     await finish(page);
   });
 

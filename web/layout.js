@@ -14,6 +14,9 @@ export const GUTTER_WIDTH = 56; // px: line numbers when the IR source is closed
 export const CHAR_WIDTH = 7.2; // px of one character of the monospace source font
 export const USAGE_ALERT = 0.95; // a pill turns red at this usage
 export const USAGE_WARN = 0.8; // and amber at this one
+/** Below this share of its capacity a space's tiles crowd into a corner
+ * of a lane drawn to the capacity: the lane offers the 'used' axis. */
+export const USAGE_SPARSE = 0.25;
 
 /**
  * The bytes a lane covers: 0 → the capacity (`limit`) or the high-water mark
@@ -147,13 +150,13 @@ export function formatBytes(bytes) {
 
 /** A pill's figures: usage as a fraction, shown with one decimal, and its
  * level: 'alert' from 95 %, 'warn' from 80 % (the high-water mark counts
- * the space's reserved windows). */
+ * the space's reserved windows); `sparse` below USAGE_SPARSE. */
 export function usage(space) {
   const fraction = space.limit > 0 ? (space.hwm_with_reserved ?? space.hwm) / space.limit : 0;
   // Floored, so the shown figure agrees with the colour: red exactly from "95.0%".
   const percent = `${(Math.floor(fraction * 1000 + 1e-9) / 10).toFixed(1)}%`;
   const level = fraction >= USAGE_ALERT ? 'alert' : fraction >= USAGE_WARN ? 'warn' : 'ok';
-  return { fraction, percent, level, alert: level === 'alert' };
+  return { fraction, percent, level, alert: level === 'alert', sparse: fraction > 0 && fraction < USAGE_SPARSE };
 }
 
 /** "[4096, 135168)": bytes as the map counts them, start included, end not. */

@@ -22,9 +22,29 @@ export function mapHeight(windowHeight, topbarHeight, bodyHeight) {
 }
 
 /** A box drawn narrower than a label can show: found or pinned, it is
- * flagged with its name beside it, and gets a wider hit area. */
+ * flagged with its name beside it, and is hit within HIT_PX (nearestBox). */
 export function isSliver(box, lane) {
   return lane !== undefined && (Math.max(0, box.size) / lane.span) * lane.width < SLIVER_PX;
+}
+
+/** Which of the boxes drawn on one lane under a pointer `x` px into it
+ * the pointer is on: `candidates` [{ index, left, width }] in px, each drawn
+ * at least MIN_BOX wide and reached within HIT_PX of its centre if
+ * narrower. The nearest by the gap to its drawn edges wins; among boxes
+ * the pointer is inside, the narrowest (a view over its tile, a sliver
+ * widened over its neighbour), then the one whose centre is nearest.
+ * -1: none within reach. */
+export function nearestBox(candidates, x) {
+  let best = -1;
+  let bestKey = null;
+  for (const { index, left, width: drawn } of candidates) {
+    const width = Math.max(MIN_BOX, drawn);
+    const off = Math.abs(x - (left + width / 2));
+    if (off > Math.max(width, HIT_PX) / 2) continue;
+    const key = [Math.max(0, off - width / 2), width, off];
+    if (!bestKey || (key[0] - bestKey[0] || key[1] - bestKey[1] || key[2] - bestKey[2]) < 0) [best, bestKey] = [index, key];
+  }
+  return best;
 }
 
 /** How many runs of `runs` ([[first, last], ...], sorted, apart) have

@@ -4,9 +4,6 @@
 import { neighbourBox } from './insight.js';
 import { SPLIT_MAX, SPLIT_MIN, clampSplit, defaultSplit, stepZoom } from './layout.js';
 
-/** What a pointer over the map can be on, for the tooltip. */
-const HIT = '.box, .box-hit, .window-band';
-
 export class MapInput {
   /** Listens on the map of `card` (a MapView, `map`). */
   constructor(card, map) {
@@ -28,15 +25,13 @@ export class MapInput {
       card.side.onScroll(card);
     }, { passive: true });
     map.viewport.addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
-    lanesArea.addEventListener('pointerover', (e) => this.onHover(e));
-    lanesArea.addEventListener('pointermove', (e) => {
-      if (this.state.hovered || this.state.hoveredWindow) card.shared.tooltip.move(e.clientX, e.clientY);
-    });
-    lanesArea.addEventListener('pointerout', (e) => {
-      if (e.target.closest(HIT) && !e.relatedTarget?.closest?.(HIT)) this.onLeave();
-    });
+    // The pointer is on the box nearest to it (MapView.boxAt), not on the
+    // node under it: a 2 px tile beside a wider one is still reachable.
+    lanesArea.addEventListener('pointermove', (e) => this.onPointer(e));
+    lanesArea.addEventListener('pointerleave', () => this.onLeave());
     lanesArea.addEventListener('click', (e) => {
-      const box = map.boxOf(e.target);
+      const index = map.boxAt(e.clientX, e.clientY);
+      const box = index >= 0 ? card.fn.boxes[index] : null;
       if (box) card.pin(this.state.pinned === box ? null : box);
     });
     lanesArea.addEventListener('keydown', (e) => this.onMapKey(e));
@@ -161,16 +156,28 @@ export class MapInput {
     card.shared.tooltip.show(box, card.spaces.get(box.space), rect.right, rect.top, card.fn);
   }
 
-  onHover(e) {
-    const { card, state } = this;
-    const band = e.target.closest?.('.window-band');
-    if (band && !this.map.boxOf(e.target)) return this.onWindowHover(band, e);
-    const box = this.map.boxOf(e.target);
-    if (!box || box === state.hovered) return;
-    state.hoveredWindow = null;
-    state.hovered = box;
-    card.shared.tooltip.show(box, card.spaces.get(box.space), e.clientX, e.clientY, card.fn);
-    if (!state.pinned) card.highlight(box);
+  /** The pointer moved over the lanes: the box it is on (or else the
+   * reserved window) gets the tooltip and, with nothing pinned, the
+   * highlight. */
+  onPointer(e) {
+    const { card, map, state } = this;
+    const index = map.boxAt(e.clientX, e.clientY);
+    map.lanesArea.classList.toggle('on-box', index >= 0);
+    const band = index < 0 && e.target.closest?.('.window-band');
+    if (band) {
+      this.onWindowHover(band, e);
+      return card.shared.tooltip.move(e.clientX, e.clientY);
+    }
+    const box = index >= 0 ? card.fn.boxes[index] : null;
+    if (!box) return state.hovered || state.hoveredWindow ? this.onLeave() : undefined;
+    if (box !== state.hovered) {
+      state.hoveredWindow = null;
+      state.hovered = box;
+      map.markBox('hot', box);
+      card.shared.tooltip.show(box, card.spaces.get(box.space), e.clientX, e.clientY, card.fn);
+      if (!state.pinned) card.highlight(box);
+    }
+    card.shared.tooltip.move(e.clientX, e.clientY);
   }
 
   /** A reserved window's band: its tooltip; the highlight stays. */
@@ -187,6 +194,7 @@ export class MapInput {
     const { card, state } = this;
     state.hoveredWindow = null;
     state.hovered = null;
+    this.map.markBox('hot', null);
     card.shared.tooltip.hide();
     if (!state.pinned) card.highlight(null);
   }

@@ -6,10 +6,10 @@ import { clear, el } from './dom.js';
 import { inConflict, placedWindows, spaceHwm } from './insight.js';
 import {
   GUTTER_WIDTH, HEADER_HEIGHT, MIN_BOX, ROW_HEIGHT, SPLIT_MAX, SPLIT_MIN, TICK_CHUNK,
-  anchorAfterZoom, baseFactor, boxGeometry, byteRange, formatBytes, laneExtent, lanePercent, layoutLanes, slotText, tickLayers, useRuns, visibleLines,
+  anchorAfterZoom, baseFactor, boxGeometry, byteRange, formatBytes, laneExtent, lanePercent, layoutLanes, slotText, tickLayers, usage, useRuns, visibleLines,
 } from './layout.js';
 import {
-  HIT_PX, SPLITTER_WIDTH, ghostGeometry, isSliver, mapHeight, scrollLeftToShow, scrollTopForLine, scrollTopToShow, tickChunksInView,
+  SPLITTER_WIDTH, ghostGeometry, isSliver, mapHeight, nearestBox, scrollLeftToShow, scrollTopForLine, scrollTopToShow, tickChunksInView,
 } from './map-geometry.js';
 import { ProfileLayer, peakMark } from './profile.js';
 import { windowBand } from './reserved.js';
@@ -24,6 +24,7 @@ export class MapView {
     const { fn } = card;
     this.card = card;
     this.source = new SourceColumn(fn, card.shared.sourceLabel);
+    this.source.onDrift((dy) => { this.viewport.scrollTop += dy; });
     this.laneHeads = el('div', { class: 'lane-heads' });
     this.lanesArea = el('div', {
       class: 'lanes', tabindex: '0', role: 'group',
@@ -95,10 +96,7 @@ export class MapView {
     this.applyColumns();
     for (const [i, node] of this.rendered) {
       const box = this.card.fn.boxes[i];
-      const sliver = isSliver(box, this.laneOf(box.space));
-      node.classList.toggle('sliver', sliver);
-      this.setHitArea(i, false);
-      this.setHitArea(i, sliver);
+      node.classList.toggle('sliver', isSliver(box, this.laneOf(box.space)));
     }
     this.drawGhost(state.pinned ?? state.hovered ?? state.counterpart);
     const moved = anchorAfterZoom(x, before, this.lanes);
@@ -152,7 +150,6 @@ export class MapView {
     this.ghost = null;
     this.laneEls = new Map();
     this.rendered = new Map(); // box index -> its node, for the boxes drawn
-    this.hits = new Map(); // box index -> its hit area (slivers)
     this.tickState = new WeakMap();
     this.profiles = [];
     for (const lane of this.lanes.lanes) {
@@ -162,7 +159,8 @@ export class MapView {
         title: `${lane.space}: bytes ${byteRange(lane.lo, lane.span)}; high-water mark ${formatBytes(spaceHwm(space))}, capacity ${formatBytes(space.limit)}`,
       },
       el('span', { class: 'lane-name' }, lane.space),
-      el('span', { class: 'lane-figures' }, `${formatBytes(lane.lo)} … ${formatBytes(lane.lo + lane.span)}`));
+      el('span', { class: 'lane-figures' }, `${formatBytes(lane.lo)} … ${formatBytes(lane.lo + lane.span)}`),
+      this.fitOffer(space));
       const beyond = lane.lo < 0 || lane.lo + lane.span > space.limit;
       const laneEl = el('div', { class: 'lane', dataset: { space: lane.space } },
         el('div', { class: 'hwm-rule', title: `high-water mark ${formatBytes(spaceHwm(space))}`, style: { left: `${lanePercent(lane, spaceHwm(space))}%` } }),
@@ -185,6 +183,21 @@ export class MapView {
     this.updateBand();
     this.updateLineRule();
     this.drawGhost(this.state.pinned ?? this.state.hovered ?? this.state.counterpart);
+  }
+
+  /** A lane drawn to a capacity its space barely uses: the offer of the
+   * 'used' axis, which spreads the tiles over the lane (null: none). */
+  fitOffer(space) {
+    const { percent, sparse } = usage(space);
+    if (this.state.axis !== 'limit' || !sparse) return null;
+    return el('button', {
+      class: 'link fit-used',
+      onclick: () => {
+        this.card.setAxis('used');
+        this.card.toolbar.focusAxis('used'); // this button is gone
+      },
+      title: `${space.space} uses ${percent} of its capacity: draw the x axis to the bytes used`,
+    }, `${percent} used: fit`);
   }
 
   placeLane(head, laneEl, lane) {
@@ -214,7 +227,6 @@ export class MapView {
       if (!want.has(i) && node !== document.activeElement) {
         node.remove();
         this.rendered.delete(i);
-        this.setHitArea(i, false);
       }
     }
     for (const i of want) if (!this.rendered.has(i)) this.rendered.set(i, this.makeBox(i));
@@ -232,12 +244,12 @@ export class MapView {
     if (inConflict(box)) classes.push('conflict');
     if (box.over_capacity) classes.push('over');
     if (state.pinned === box) classes.push('pinned');
+    if (state.hovered === box) classes.push('hot');
     if (liveOn(box, state.line)) classes.push('at-line');
     if (state.matches.has(index)) classes.push('match');
     if (state.counterpart === box) classes.push('counterpart');
     classes.push(...this.card.side.boxClasses(index));
-    const sliver = isSliver(box, lane);
-    if (sliver) classes.push('sliver');
+    if (isSliver(box, lane)) classes.push('sliver');
     if (box.slots?.runtime) classes.push('slotted');
     const tall = box.end - box.start >= 1;
     const node = el('div', {
@@ -256,7 +268,6 @@ export class MapView {
     // A sliver's name shown beside it when found or pinned: it cannot hold it.
     el('span', { class: 'sliver-flag', 'aria-hidden': 'true' }, box.name));
     this.laneEls.get(box.space).lane.append(node);
-    this.setHitArea(index, sliver);
     return node;
   }
 
@@ -290,32 +301,29 @@ export class MapView {
     return strip;
   }
 
-  /** A sliver's hit area: at least HIT_PX wide, centred on it, under every
-   * drawn box (so it never takes a neighbour's clicks), in its lane. */
-  setHitArea(index, wanted) {
-    const hit = this.hits.get(index);
-    if (!wanted || hit) {
-      if (!wanted && hit) {
-        hit.remove();
-        this.hits.delete(index);
-      }
-      return;
-    }
+  /** The index of the box a pointer at (`clientX`, `clientY`) is on, by
+   * nearestBox among the boxes of the lane under it live on its line; -1:
+   * none. Slivers are hit by what is near, not by their 2 px. */
+  boxAt(clientX, clientY) {
     const { fn } = this.card;
-    const box = fn.boxes[index];
-    const g = boxGeometry(box, this.laneOf(box.space), fn.src_start);
-    const node = el('div', {
-      class: 'box-hit', dataset: { index }, 'aria-hidden': 'true',
-      // Centred on the box as drawn (at least MIN_BOX px wide).
-      style: { left: `calc(${g.left}% + max(${MIN_BOX}px, ${g.width}%) / 2 - ${HIT_PX / 2}px)`, width: `${HIT_PX}px`, top: `${g.top}px`, height: `${g.height}px` },
-    });
-    this.hits.set(index, node);
-    this.laneEls.get(box.space).lane.append(node);
+    for (const lane of this.lanes?.lanes ?? []) {
+      const r = this.laneEls.get(lane.space).lane.getBoundingClientRect();
+      if (clientX < r.left || clientX >= r.right || r.width <= 0) continue;
+      const line = fn.src_start + Math.floor((clientY - r.top) / ROW_HEIGHT);
+      const candidates = [];
+      fn.boxes.forEach((box, index) => {
+        if (box.space !== lane.space || box.start > line || box.end < line) return;
+        const g = boxGeometry(box, lane, fn.src_start);
+        candidates.push({ index, left: (g.left / 100) * r.width, width: (g.width / 100) * r.width });
+      });
+      return nearestBox(candidates, clientX - r.left);
+    }
+    return -1;
   }
 
-  /** The box of a node of the map (a box or a sliver's hit area), or null. */
+  /** The box of a node of the map, or null. */
   boxOf(target) {
-    const node = target.closest?.('.box, .box-hit');
+    const node = target.closest?.('.box');
     return node ? this.card.fn.boxes[Number(node.dataset.index)] : null;
   }
 

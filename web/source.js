@@ -20,6 +20,19 @@ export class SourceColumn {
     this.pinnedLine = null;
   }
 
+  /** The browser may scroll the window itself to show a row (find in
+   * page, a screen reader, scrollIntoView): that scroll is handed to the
+   * map (`scrollBy(dy)`) and the window goes back to 0, where the rows'
+   * transform puts the map's lines. */
+  onDrift(scrollBy) {
+    this.window.addEventListener('scroll', () => {
+      const dy = this.window.scrollTop;
+      if (!dy) return;
+      this.window.scrollTop = 0;
+      scrollBy(dy);
+    }, { passive: true });
+  }
+
   /** Resizes the window to the visible height. */
   setHeight(height) {
     this.window.style.height = `${height}px`;

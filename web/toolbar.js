@@ -53,6 +53,10 @@ export class Toolbar {
     this.zoomLevel.textContent = formatZoom(zoom);
   }
 
+  focusAxis(axis) {
+    this.axisButtons.find((b) => b.dataset.axis === axis)?.focus();
+  }
+
   showAxis(axis) {
     for (const b of this.axisButtons) b.setAttribute('aria-pressed', String(b.dataset.axis === axis));
   }
