@@ -248,6 +248,39 @@ describe('ways in', () => {
     await finish(page);
   });
 
+  test('a folder\'s "compare with" lands as Compare… does: the verdict in view, changed functions shown', async () => {
+    const dump32 = fixture(`${passes}/32_after_AllocateMemoryAddr.py`);
+    writeFileSync(join(work, dump41.name), dump41.text);
+    /** Where a comparison lands: the verdict inside the window, below the top bar, and the filter. */
+    const landing = (page) => page.evaluate(() => {
+      const verdict = document.querySelector('.compare-verdict').getBoundingClientRect();
+      const bar = document.getElementById('topbar').getBoundingClientRect();
+      return { verdictInView: verdict.top >= bar.bottom && verdict.bottom <= innerHeight, filter: document.querySelector('.filter[aria-pressed="true"]').dataset.filter };
+    });
+    const expected = { verdictInView: true, filter: 'changed' };
+    // Compare… with two dumps on a fresh page: the reference.
+    const fresh = await openPage(env.browser, env.url);
+    await fresh.setInputFiles('#compare-file', [join(work, dump41.name), join(corpus, passes, dump32.name)]);
+    await shown(fresh);
+    assert.deepEqual(await landing(fresh), expected);
+    await finish(fresh);
+    for (const width of [1024, 1400]) {
+      const page = await openPage(env.browser, env.url, { width });
+      await page.setInputFiles('#folder', join(corpus, 'cases', 'decode_fwd'));
+      await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
+      await page.selectOption('#compare-pass', 'MaterializeRuntimeScopes');
+      await shown(page);
+      assert.deepEqual(await landing(page), expected, `folder → compare with, ${width} px`);
+      // Back to the one dump, then Compare… with one dump from there.
+      await page.selectOption('#compare-pass', '');
+      await page.waitForSelector('#cards[data-complete="true"] > .card.open .box');
+      await page.setInputFiles('#compare-file', join(work, dump41.name));
+      await shown(page);
+      assert.deepEqual(await landing(page), expected, `Compare… from the dump shown, ${width} px`);
+      await finish(page);
+    }
+  });
+
   test('Compare… with one dump compares it with the dump shown', async () => {
     const page = await openPageWith(env.browser, env.url, [dump41]);
     writeFileSync(join(work, dump35.name), dump35.text);

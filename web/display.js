@@ -170,6 +170,10 @@ function compareSummaryLine(data) {
 /** Shows two dumps compared: { old, new, diff } (source lines attached);
  * `onSwap` swaps them, where the page has both dumps to run again. */
 export function showCompare(data, onSwap = null) {
+  // Read before the first card rewrites it. A comparison opens on its
+  // summary however it was asked for: the hash a single dump's card wrote
+  // (no side) names a view of that dump, not of this.
+  const wanted = page.current && !page.currentSide ? null : parseLink(location.hash);
   page.tooltip.hide();
   page.finder.clear();
   const view = new CompareView(data, {
@@ -204,7 +208,6 @@ export function showCompare(data, onSwap = null) {
   page.finder.setSearch(targets.model, targets.cards);
   $('search').disabled = false;
   $('copy-link').hidden = false;
-  const wanted = parseLink(location.hash);
   if (wanted) view.applyView(wanted);
 }
 
