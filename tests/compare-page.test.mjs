@@ -281,6 +281,40 @@ describe('ways in', () => {
     }
   });
 
+  test('two dumps of the same name are told apart wherever the comparison names them', async () => {
+    const name = '32_after_AllocateMemoryAddr.py';
+    const dump32 = fixture(`${passes}/${name}`);
+    /** Every place a side is named: the summary, each map's label, the top bar, the title. */
+    const names = (page) => page.evaluate(() => {
+      const text = (selector) => document.querySelector(selector).textContent;
+      const [old, neu] = ['old', 'new'].map((side) => text(`.compare-card.open .compare-side.${side} .side-label`).replace(/^(old|new)\s*/, ''));
+      return { summary: text('.compare-sides'), old, new: neu, bar: text('#summary .dump-name'), title: document.title };
+    });
+    const apart = (seen, a, b) => {
+      assert.notEqual(seen.old, seen.new);
+      assert.ok(seen.old.includes(a) && seen.new.includes(b), `${seen.old} | ${seen.new}`);
+      for (const where of ['summary', 'bar', 'title']) {
+        const i = seen[where].indexOf(seen.old);
+        assert.ok(i >= 0 && seen[where].indexOf(seen.new, i + seen.old.length) > 0, `${where}: ${seen[where]}`);
+      }
+    };
+    // Two files of that name (a dump and the same pass after a change): no
+    // paths, told apart by their sizes.
+    const page = await compared([dump32, { name, text: dump41.text }]);
+    const dropped = await names(page);
+    apart(dropped, name, name);
+    assert.match(dropped.old, /\d KB\)$/);
+    await finish(page);
+    // Published at two paths: the shortest suffix that differs.
+    const linked = await openPage(env.browser);
+    await linked.route('**/builds/*/passes_dump/*.py', (route) =>
+      route.fulfill({ body: route.request().url().includes('/v1/') ? dump32.text : dump41.text, contentType: 'text/plain' }));
+    await linked.goto(`${env.url}?dump=builds/v2/passes_dump/${name}&base=builds/v1/passes_dump/${name}`);
+    await shown(linked);
+    apart(await names(linked), `v1/passes_dump/${name}`, `v2/passes_dump/${name}`);
+    await finish(linked);
+  });
+
   test('Compare… with one dump compares it with the dump shown', async () => {
     const page = await openPageWith(env.browser, env.url, [dump41]);
     writeFileSync(join(work, dump35.name), dump35.text);
