@@ -146,6 +146,8 @@ export function showModel(model, current = () => true) {
     $('copy-link').hidden = false;
     const target = wanted && page.cards.find((c) => c.fn.name === wanted.fn);
     if (target) target.applyView(wanted);
+    // A frame shows a few rows: it opens on the first tiles, unless the link names a tile or line.
+    if (page.embed && !wanted?.tile && !wanted?.line) page.cards[0]?.map.scrollToFirstTiles();
     cards.dataset.complete = 'true';
   };
   requestAnimationFrame(() => setTimeout(() => { page.stats.firstCardPainted = performance.now(); }));

@@ -9,7 +9,7 @@ import {
   anchorAfterZoom, baseFactor, boxGeometry, byteRange, formatBytes, laneExtent, lanePercent, layoutLanes, slotText, tickLayers, useRuns, visibleLines,
 } from './layout.js';
 import {
-  HIT_PX, SPLITTER_WIDTH, ghostGeometry, isSliver, mapHeight, scrollLeftToShow, scrollTopForLine, scrollTopToShow, tickChunksInView,
+  HIT_PX, SPLITTER_WIDTH, ghostGeometry, isSliver, mapHeight, openingScroll, scrollLeftToShow, scrollTopForLine, scrollTopToShow, tickChunksInView,
 } from './map-geometry.js';
 import { ProfileLayer, peakMark } from './profile.js';
 import { windowBand } from './reserved.js';
@@ -412,6 +412,16 @@ export class MapView {
     const v = this.viewport;
     const to = scrollLeftToShow(x, left, v.scrollLeft, v.clientWidth);
     if (to !== v.scrollLeft) v.scrollLeft = to;
+  }
+
+  /** Scrolls to the first tiles, their lane's name in view (openingScroll). */
+  scrollToFirstTiles() {
+    const v = this.viewport;
+    const to = openingScroll(this.card.fn.boxes, this.lanes.lanes, this.card.fn.src_start, v.clientWidth - this.lanesLeft());
+    if (!to) return;
+    v.scrollTop = to.top;
+    v.scrollLeft = to.left;
+    this.draw();
   }
 
   /** Brings reserved window `index`'s band into view. */
