@@ -248,6 +248,73 @@ describe('ways in', () => {
     await finish(page);
   });
 
+  test('a folder\'s "compare with" lands as Compare… does: the verdict in view, changed functions shown', async () => {
+    const dump32 = fixture(`${passes}/32_after_AllocateMemoryAddr.py`);
+    writeFileSync(join(work, dump41.name), dump41.text);
+    /** Where a comparison lands: the verdict inside the window, below the top bar, and the filter. */
+    const landing = (page) => page.evaluate(() => {
+      const verdict = document.querySelector('.compare-verdict').getBoundingClientRect();
+      const bar = document.getElementById('topbar').getBoundingClientRect();
+      return { verdictInView: verdict.top >= bar.bottom && verdict.bottom <= innerHeight, filter: document.querySelector('.filter[aria-pressed="true"]').dataset.filter };
+    });
+    const expected = { verdictInView: true, filter: 'changed' };
+    // Compare… with two dumps on a fresh page: the reference.
+    const fresh = await openPage(env.browser, env.url);
+    await fresh.setInputFiles('#compare-file', [join(work, dump41.name), join(corpus, passes, dump32.name)]);
+    await shown(fresh);
+    assert.deepEqual(await landing(fresh), expected);
+    await finish(fresh);
+    for (const width of [1024, 1400]) {
+      const page = await openPage(env.browser, env.url, { width });
+      await page.setInputFiles('#folder', join(corpus, 'cases', 'decode_fwd'));
+      await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
+      await page.selectOption('#compare-pass', 'MaterializeRuntimeScopes');
+      await shown(page);
+      assert.deepEqual(await landing(page), expected, `folder → compare with, ${width} px`);
+      // Back to the one dump, then Compare… with one dump from there.
+      await page.selectOption('#compare-pass', '');
+      await page.waitForSelector('#cards[data-complete="true"] > .card.open .box');
+      await page.setInputFiles('#compare-file', join(work, dump41.name));
+      await shown(page);
+      assert.deepEqual(await landing(page), expected, `Compare… from the dump shown, ${width} px`);
+      await finish(page);
+    }
+  });
+
+  test('two dumps of the same name are told apart wherever the comparison names them', async () => {
+    const name = '32_after_AllocateMemoryAddr.py';
+    const dump32 = fixture(`${passes}/${name}`);
+    /** Every place a side is named: the summary, each map's label, the top bar, the title. */
+    const names = (page) => page.evaluate(() => {
+      const text = (selector) => document.querySelector(selector).textContent;
+      const [old, neu] = ['old', 'new'].map((side) => text(`.compare-card.open .compare-side.${side} .side-label`).replace(/^(old|new)\s*/, ''));
+      return { summary: text('.compare-sides'), old, new: neu, bar: text('#summary .dump-name'), title: document.title };
+    });
+    const apart = (seen, a, b) => {
+      assert.notEqual(seen.old, seen.new);
+      assert.ok(seen.old.includes(a) && seen.new.includes(b), `${seen.old} | ${seen.new}`);
+      for (const where of ['summary', 'bar', 'title']) {
+        const i = seen[where].indexOf(seen.old);
+        assert.ok(i >= 0 && seen[where].indexOf(seen.new, i + seen.old.length) > 0, `${where}: ${seen[where]}`);
+      }
+    };
+    // Two files of that name (a dump and the same pass after a change): no
+    // paths, told apart by their sizes.
+    const page = await compared([dump32, { name, text: dump41.text }]);
+    const dropped = await names(page);
+    apart(dropped, name, name);
+    assert.match(dropped.old, /\d KB\)$/);
+    await finish(page);
+    // Published at two paths: the shortest suffix that differs.
+    const linked = await openPage(env.browser);
+    await linked.route('**/builds/*/passes_dump/*.py', (route) =>
+      route.fulfill({ body: route.request().url().includes('/v1/') ? dump32.text : dump41.text, contentType: 'text/plain' }));
+    await linked.goto(`${env.url}?dump=builds/v2/passes_dump/${name}&base=builds/v1/passes_dump/${name}`);
+    await shown(linked);
+    apart(await names(linked), `v1/passes_dump/${name}`, `v2/passes_dump/${name}`);
+    await finish(linked);
+  });
+
   test('Compare… with one dump compares it with the dump shown', async () => {
     const page = await openPageWith(env.browser, env.url, [dump41]);
     writeFileSync(join(work, dump35.name), dump35.text);

@@ -311,7 +311,7 @@ test('a case folder with its own .pto gives each side its backend', () => {
 });
 
 describe('the page\'s reading of a comparison (web/diff.js)', async () => {
-  const { anomalyChange, boxIndex, changeNotes, changeStops, compareSummary, hwmChange, orderPair, shownFunctions } = await import('../web/diff.js');
+  const { anomalyChange, boxIndex, changeNotes, changeStops, compareSummary, hwmChange, orderPair, shownFunctions, sideLabels } = await import('../web/diff.js');
   const tile = (name, base, offset, size) => `${name}: ${tileType('Vec', base, offset, size)} = pl.tile.create()`;
   const a = write(dumpWith([tile('a', 'mem_vec_1', 0, 512), tile('b', 'mem_vec_2', 512, 512), 'return a, b']));
   const b = write(dumpWith([tile('a', 'mem_vec_1', 1024, 512), tile('c', 'mem_vec_3', 512, 512), 'return a, c']));
@@ -357,5 +357,25 @@ describe('the page\'s reading of a comparison (web/diff.js)', async () => {
     const pair = (x, y) => orderPair({ name: x }, { name: y }).map((d) => d.name);
     assert.deepEqual(pair('10_after_B.py', '9_after_A.py'), ['9_after_A.py', '10_after_B.py']);
     assert.deepEqual(pair('x.py', '3_after_A.py'), ['x.py', '3_after_A.py']);
+  });
+
+  test('two sides of one name are told apart: the shortest path suffix that differs, else size, time, old and new', () => {
+    const name = '12_after_AllocateMemoryAddr.py';
+    assert.deepEqual(sideLabels({ name: '9_after_A.py', size: 1 }, { name: '10_after_B.py', size: 2 }), ['9_after_A.py', '10_after_B.py']);
+    assert.deepEqual(sideLabels({ name, path: `build_a/case/passes_dump/${name}` }, { name, path: `build_b/case/passes_dump/${name}` }),
+      [`build_a/case/passes_dump/${name}`, `build_b/case/passes_dump/${name}`]);
+    assert.deepEqual(sideLabels({ name, path: `v1/passes_dump/${name}` }, { name, path: `x/v2/passes_dump/${name}` }),
+      [`v1/passes_dump/${name}`, `v2/passes_dump/${name}`]);
+    assert.deepEqual(sideLabels({ name, path: `passes_dump/${name}` }, { name, path: `old/passes_dump/${name}` }),
+      [`passes_dump/${name}`, `old/passes_dump/${name}`], 'one path the tail of the other');
+    // The same path (one file twice), or a path on one side only: what the files say.
+    assert.deepEqual(sideLabels({ name, path: `a/${name}`, size: 48128 }, { name, path: `a/${name}`, size: 49152 }),
+      [`${name} (47 KB)`, `${name} (48 KB)`]);
+    assert.deepEqual(sideLabels({ name, path: `a/${name}`, size: 100 }, { name, size: 200 }), [`${name} (100 B)`, `${name} (200 B)`]);
+    const [old, neu] = sideLabels({ name, size: 100, modified: Date.UTC(2026, 7, 21, 10, 2) }, { name, size: 100, modified: Date.UTC(2026, 7, 21, 11, 2) });
+    assert.notEqual(old, neu);
+    assert.ok(old.startsWith(`${name} (`) && neu.startsWith(`${name} (`), `${old} | ${neu}`);
+    assert.deepEqual(sideLabels({ name, size: 100 }, { name, size: 100 }), [`${name} (old)`, `${name} (new)`]);
+    assert.deepEqual(sideLabels({ name }, { name }), [`${name} (old)`, `${name} (new)`]);
   });
 });

@@ -332,6 +332,36 @@ describe('deep links', () => {
     await finish(page);
   });
 
+  test('an embed opens on its first tiles with their lane\'s label in view, at any zoom, in both themes', async () => {
+    // fa_fused_aiv: rows of its ring alone before the first tile; k_proj
+    // at zoom 2: a zoom about the middle hid Mat's label and first tiles.
+    for (const [hash, width, height] of [['#fn=fa_fused_aiv', 700, 500], ['#fn=k_proj&zoom=2', 700, 500], ['#fn=k_proj&zoom=6', 1024, 560]]) {
+      for (const colorScheme of ['light', 'dark']) {
+        const page = await openPage(env.browser, `${env.url}?embed&theme=${colorScheme}&dump=${example}${hash}`, { width, height, colorScheme });
+        await settled(page);
+        const seen = await page.evaluate(() => {
+          const map = document.querySelector('.card.open .viewport');
+          const v = map.getBoundingClientRect();
+          const left = map.querySelector('.corner').getBoundingClientRect().right;
+          const head = map.querySelector('.head-row').getBoundingClientRect().bottom;
+          // Inside the part of the map that shows: right of the line
+          // numbers, below the lane header, within the frame.
+          const inside = (r, top) => r.width > 0 && r.left >= left - 0.5 && r.right <= Math.min(v.right, innerWidth) + 0.5 && r.top >= top - 0.5 && r.bottom <= Math.min(v.bottom, innerHeight) + 0.5;
+          const rows = [...map.querySelectorAll('.box')].map((b) => b.getBoundingClientRect())
+            .map((r) => ({ left: Math.max(r.left, left), right: Math.min(r.right, v.right), top: Math.max(r.top, head), bottom: Math.min(r.bottom, v.bottom) }))
+            .map((r) => ({ ...r, width: r.right - r.left, height: r.bottom - r.top }));
+          return {
+            tiles: rows.filter((r) => r.width >= 2 && r.height >= 18).length,
+            labels: [...map.querySelectorAll('.lane-name')].filter((n) => inside(n.getBoundingClientRect(), v.top)).map((n) => n.textContent),
+          };
+        });
+        assert.ok(seen.tiles >= 1, `${hash} ${colorScheme}: no tile in view`);
+        assert.ok(seen.labels.length >= 1, `${hash} ${colorScheme}: no lane label in view`);
+        await finish(page);
+      }
+    }
+  });
+
   test('a linked dump served by the site (any same-origin path) renders with its anomalies', async () => {
     const page = await openPage(env.browser);
     await page.route('**/published/anomalous.py', (route) => route.fulfill({ body: anomalous.text, contentType: 'text/plain' }));

@@ -5,7 +5,8 @@ import { describe, test } from 'node:test';
 
 import { HEADER_HEIGHT, MIN_BOX, ROW_HEIGHT, TICK_CHUNK } from '../web/layout.js';
 import {
-  HIT_PX, MAP_SHARE, ghostGeometry, isSliver, mapHeight, nearestBox, scrollLeftToShow, scrollTopForLine, scrollTopToShow, tickChunksInView,
+  HIT_PX, MAP_SHARE, ghostGeometry, isSliver, mapHeight, nearestBox, openingScroll, scrollLeftToShow, scrollTopForLine, scrollTopToShow,
+  tickChunksInView,
 } from '../web/map-geometry.js';
 
 describe('the map\'s height', () => {
@@ -131,6 +132,23 @@ describe('where a jump scrolls the map', () => {
     assert.equal(scrollLeftToShow(2000, left, 0, 800), 2000 - left - 40);
     assert.equal(scrollLeftToShow(400, left, 1000, 800), 400 - left - 40, 'hidden under the left column');
     assert.equal(scrollLeftToShow(60, left, 100, 800), 0, 'never before the sheet\'s start');
+  });
+
+  test('an embed opens on the first tile\'s rows, a line above, with its lane\'s left edge (its name) at the lanes\' left', () => {
+    const lanes = [{ space: 'Mat', lo: 0, span: 524288, left: 0, width: 1600 }, { space: 'Left', lo: 0, span: 65536, left: 1600, width: 200 }];
+    const box = (space, offset, start) => ({ space, offset, size: 1024, start });
+    // The first tile in Left: its lane's edge; a tile on the same line further left wins.
+    assert.deepEqual(openingScroll([box('Mat', 0, 60), box('Left', 0, 40)], lanes, 10, 600), { top: 29 * ROW_HEIGHT, left: 1600 });
+    assert.deepEqual(openingScroll([box('Left', 4096, 40), box('Mat', 1024, 40)], lanes, 10, 600), { top: 29 * ROW_HEIGHT, left: 0 });
+    // Zoomed in: Mat's first tile too far right to show with Mat's name; the next one that can is shown.
+    assert.deepEqual(openingScroll([box('Mat', 400000, 40), box('Mat', 8192, 45)], lanes, 10, 600), { top: 34 * ROW_HEIGHT, left: 0 });
+    // None can: the first tile, 40 px into the lanes.
+    const far = 400000 / 524288 * 1600;
+    assert.deepEqual(openingScroll([box('Mat', 400000, 40)], lanes, 10, 600), { top: 29 * ROW_HEIGHT, left: far - 40 });
+    // A tile on the function's first line: the top; a hidden space's tiles (no lane) do not count; none: null.
+    assert.deepEqual(openingScroll([box('Mat', 0, 10)], lanes, 10, 600), { top: 0, left: 0 });
+    assert.deepEqual(openingScroll([box('Vec', 0, 20), box('Mat', 0, 50)], lanes, 10, 600), { top: 39 * ROW_HEIGHT, left: 0 });
+    assert.equal(openingScroll([box('Vec', 0, 20)], lanes, 10, 600), null);
   });
 });
 

@@ -1,6 +1,7 @@
 // Running the core on the dumps chosen: each user action supersedes the
 // ones still under way, and only its result (the map, or why not) shows.
 import { attachSource } from './core.js';
+import { sideLabels } from './diff.js';
 import { showCompare, showModel } from './display.js';
 import { showError, showMessage } from './messages.js';
 import { $, page } from './page-state.js';
@@ -21,7 +22,11 @@ export function begin() {
 /** The two dumps compared: both read, the core compares them in the worker. */
 async function analyseCompare(current) {
   const { input, base } = page;
-  showMessage('loading', `Comparing ${base.name} with ${input.name}…`);
+  const facts = (side) => ({
+    name: side.name, path: side.path, size: side.file?.size ?? side.bytes?.byteLength, modified: side.file?.lastModified,
+  });
+  [base.label, input.label] = sideLabels(facts(base), facts(input));
+  showMessage('loading', `Comparing ${base.label} with ${input.label}…`);
   const backend = $('backend').value || null;
   const { stats } = page;
   stats.firstCardPainted = 0;
@@ -39,11 +44,11 @@ async function analyseCompare(current) {
     attachSource(data.new, input.bytes);
     stats.attached = performance.now();
     Object.assign(stats, page.engine.stats);
-    showCompare(data, swapCompared);
+    showCompare(data, swapCompared, [base.label, input.label]);
     stats.shown = performance.now();
     requestAnimationFrame(() => setTimeout(() => { stats.firstCardPainted = performance.now(); }));
   } catch (error) {
-    if (current()) showError(`${base.name} → ${input.name}`, error, null);
+    if (current()) showError(`${base.label} → ${input.label}`, error, null);
   }
 }
 

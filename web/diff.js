@@ -124,3 +124,27 @@ export function orderPair(a, b) {
   const y = number(b.name);
   return x !== null && y !== null && y < x ? [b, a] : [a, b];
 }
+
+/**
+ * What the comparison calls its two sides, never the same: their names;
+ * for one name, the shortest path suffix that differs (`v1/passes_dump/x.py`)
+ * when both paths are known, else the name with what tells the files apart
+ * (size in KB, then time modified), else `(old)` and `(new)`. Each side is
+ * { name, path?, size?, modified? }; returns [old, new].
+ */
+export function sideLabels(old, neu) {
+  if (old.name !== neu.name) return [old.name, neu.name];
+  const parts = [old, neu].map((s) => (s.path ?? '').split('/').filter(Boolean));
+  if (parts.every((p) => p.length)) {
+    for (let k = 2; k <= Math.max(parts[0].length, parts[1].length); k++) {
+      const [a, b] = parts.map((p) => p.slice(-k).join('/'));
+      if (a !== b) return [a, b];
+    }
+  }
+  const tellApart = [(s) => s.size != null && formatBytes(s.size), (s) => s.modified != null && new Date(s.modified).toLocaleString()];
+  for (const detail of tellApart) {
+    const [a, b] = [old, neu].map(detail);
+    if (a && b && a !== b) return [`${old.name} (${a})`, `${neu.name} (${b})`];
+  }
+  return [`${old.name} (old)`, `${old.name} (new)`];
+}

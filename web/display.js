@@ -3,6 +3,7 @@
 // and the widths and heights the cards' maps are laid out by.
 import { Card } from './card.js';
 import { CompareView } from './compare.js';
+import { sideLabels } from './diff.js';
 import { clear, el } from './dom.js';
 import { exportMap } from './export.js';
 import { formatLink, fullPageUrl, parseLink } from './link.js';
@@ -145,6 +146,8 @@ export function showModel(model, current = () => true) {
     $('copy-link').hidden = false;
     const target = wanted && page.cards.find((c) => c.fn.name === wanted.fn);
     if (target) target.applyView(wanted);
+    // A frame shows a few rows: it opens on the first tiles, unless the link names a tile or line.
+    if (page.embed && !wanted?.tile && !wanted?.line) page.cards[0]?.map.scrollToFirstTiles();
     cards.dataset.complete = 'true';
   };
   requestAnimationFrame(() => setTimeout(() => { page.stats.firstCardPainted = performance.now(); }));
@@ -168,8 +171,15 @@ function compareSummaryLine(data) {
 }
 
 /** Shows two dumps compared: { old, new, diff } (source lines attached);
- * `onSwap` swaps them, where the page has both dumps to run again. */
-export function showCompare(data, onSwap = null) {
+ * `onSwap` swaps them, where the page has both dumps to run again;
+ * `labels` name the sides wherever the view names them (diff.js sideLabels). */
+export function showCompare(data, onSwap = null, labels = sideLabels({ name: data.old.dump }, { name: data.new.dump })) {
+  [data.old.dump, data.new.dump] = labels;
+  [data.diff.old.dump, data.diff.new.dump] = labels;
+  // Read before the first card rewrites it. A comparison opens on its
+  // summary however it was asked for: the hash a single dump's card wrote
+  // (no side) names a view of that dump, not of this.
+  const wanted = page.current && !page.currentSide ? null : parseLink(location.hash);
   page.tooltip.hide();
   page.finder.clear();
   const view = new CompareView(data, {
@@ -204,7 +214,6 @@ export function showCompare(data, onSwap = null) {
   page.finder.setSearch(targets.model, targets.cards);
   $('search').disabled = false;
   $('copy-link').hidden = false;
-  const wanted = parseLink(location.hash);
   if (wanted) view.applyView(wanted);
 }
 

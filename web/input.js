@@ -69,12 +69,12 @@ export async function openFolder(entries, folderName, current = begin()) {
     return showMessage('error', `Cannot open ${folderName}`, resolved.error);
   }
   const pto = resolved.pto.length ? await ptoText(resolved.pto.map((e) => e.file)) : null;
-  const input = { name: resolved.dump.name, file: resolved.dump.file, bytes: null, pto, entries, folderName };
+  const input = { name: resolved.dump.name, path: resolved.dump.path, file: resolved.dump.file, bytes: null, pto, entries, folderName };
   page.input = input;
   if (page.comparePass) {
     const other = resolveFolder(entries, page.comparePass, folderName);
     if (other.dump) {
-      const [older, newer] = orderPair({ name: other.dump.name, file: other.dump.file, bytes: null, pto }, input);
+      const [older, newer] = orderPair({ name: other.dump.name, path: other.dump.path, file: other.dump.file, bytes: null, pto }, input);
       page.base = older;
       page.input = { ...newer, entries, folderName };
     }
@@ -211,6 +211,16 @@ function setLinkedDump(data) {
   if (search !== location.search) history.replaceState(null, '', `${location.pathname}${search}${location.hash}`);
 }
 
+/** The path of a dump's URL on the site, decoded (a comparison names a
+ * side by it when both have one name); undefined for inline text. */
+function urlPath(url) {
+  try {
+    return url ? decodeURIComponent(new URL(url, location.href).pathname) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A dump by URL or inline text: { name, text | url, pto | ptoUrl, base },
  * `base` the dump to compare it with ({ name, url }), or none. */
 async function openExampleData(data, { keepSearch = false } = {}) {
@@ -227,8 +237,8 @@ async function openExampleData(data, { keepSearch = false } = {}) {
     const pto = data.pto ?? (data.ptoUrl ? await (await fetchOk(data.ptoUrl)).text() : null);
     const baseBytes = data.base ? await (await fetchOk(data.base.url)).arrayBuffer() : null;
     if (!current()) return;
-    page.input = { name: data.name, bytes, pto };
-    page.base = data.base ? { name: data.base.name, bytes: baseBytes, pto } : null;
+    page.input = { name: data.name, path: urlPath(data.url), bytes, pto };
+    page.base = data.base ? { name: data.base.name, path: urlPath(data.base.url), bytes: baseBytes, pto } : null;
     hideFolderPickers();
     await analyse(current);
   } catch (error) {

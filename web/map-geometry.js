@@ -1,6 +1,6 @@
 // Where things go on a card's map, in px, as pure functions with no DOM:
 // the map's height, scroll targets, slivers, tick strips in view, ghosts.
-import { HEADER_HEIGHT, MIN_BOX, ROW_HEIGHT, TICK_CHUNK } from './layout.js';
+import { HEADER_HEIGHT, MIN_BOX, ROW_HEIGHT, TICK_CHUNK, lanePercent } from './layout.js';
 
 export const SPLITTER_WIDTH = 6; // px
 /** px: a box drawn narrower than this is a sliver (see isSliver). */
@@ -104,6 +104,23 @@ export function scrollTopToShow(line, srcStart, rect, topbarHeight, windowHeight
 export function scrollLeftToShow(x, left, scrollLeft, clientWidth) {
   if (x < scrollLeft + left || x > scrollLeft + clientWidth - 40) return Math.max(0, x - left - 40);
   return scrollLeft;
+}
+
+/** Where a map shown in a few rows (an embed) opens: { top, left } of its
+ * scroll, the first tile's rows a line down and its lane's left edge at
+ * the lanes' left, so the tile and the lane's name both show; the first
+ * tile that can show so when a zoomed-in lane holds the first ones too far
+ * right (else that tile 40 px in). `lanes`: those drawn; `width`: px of
+ * lanes in view. null when no tile is drawn. */
+export function openingScroll(boxes, lanes, srcStart, width) {
+  const drawn = boxes.flatMap((box) => {
+    const lane = lanes.find((l) => l.space === box.space);
+    return lane ? [{ box, lane, x: lane.left + (lanePercent(lane, box.offset) / 100) * lane.width }] : [];
+  }).sort((a, b) => a.box.start - b.box.start || a.x - b.x);
+  const fits = (d) => d.x - d.lane.left < width - 40;
+  const first = drawn.find(fits) ?? drawn[0];
+  if (!first) return null;
+  return { top: Math.max(0, (first.box.start - srcStart - 1) * ROW_HEIGHT), left: fits(first) ? first.lane.left : first.x - 40 };
 }
 
 /** A moved or resized tile's ghost: its old bytes `place` ({ offset, size }

@@ -9,7 +9,7 @@ import {
   anchorAfterZoom, baseFactor, boxGeometry, byteRange, formatBytes, laneExtent, lanePercent, layoutLanes, slotText, tickLayers, usage, useRuns, visibleLines,
 } from './layout.js';
 import {
-  SPLITTER_WIDTH, ghostGeometry, isSliver, mapHeight, nearestBox, scrollLeftToShow, scrollTopForLine, scrollTopToShow, tickChunksInView,
+  SPLITTER_WIDTH, ghostGeometry, isSliver, mapHeight, nearestBox, openingScroll, scrollLeftToShow, scrollTopForLine, scrollTopToShow, tickChunksInView,
 } from './map-geometry.js';
 import { ProfileLayer, peakMark } from './profile.js';
 import { windowBand } from './reserved.js';
@@ -420,6 +420,16 @@ export class MapView {
     const v = this.viewport;
     const to = scrollLeftToShow(x, left, v.scrollLeft, v.clientWidth);
     if (to !== v.scrollLeft) v.scrollLeft = to;
+  }
+
+  /** Scrolls to the first tiles, their lane's name in view (openingScroll). */
+  scrollToFirstTiles() {
+    const v = this.viewport;
+    const to = openingScroll(this.card.fn.boxes, this.lanes.lanes, this.card.fn.src_start, v.clientWidth - this.lanesLeft());
+    if (!to) return;
+    v.scrollTop = to.top;
+    v.scrollLeft = to.left;
+    this.draw();
   }
 
   /** Brings reserved window `index`'s band into view. */

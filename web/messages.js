@@ -67,7 +67,7 @@ function lineOf(bytes, number) {
 export function showError(name, error, bytes, drawLifetimes) {
   if (error.side && page.base) {
     const input = error.side === 'old' ? page.base : page.input;
-    name = `${input.name} (the ${error.side} side)`;
+    name = `${input.label} (the ${error.side} side)`;
     bytes = input.bytes;
   }
   const where = error.line ? `${name}, line ${error.line}` : name;

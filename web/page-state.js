@@ -4,9 +4,11 @@ export const $ = (id) => document.getElementById(id);
 
 export const page = {
   engine: null,
-  // The dump shown or being read: { name, bytes: ArrayBuffer, or file: File
-  // with bytes null until read, pto: string|null, entries, folderName };
-  // when comparing, `input` is the new one and `base` the old (same shape).
+  // The dump shown or being read: { name, path (in a folder or on the site,
+  // when known), bytes: ArrayBuffer, or file: File with bytes null until
+  // read, pto: string|null, entries, folderName }; when comparing, `input`
+  // is the new one and `base` the old (same shape), each with the `label`
+  // the comparison names it by.
   input: null,
   base: null,
   compareView: null, // the compare view shown, or null
