@@ -300,6 +300,36 @@ describe('the page\'s Share menu (Chromium)', () => {
     await finish(page);
   });
 
+  test('Save SVG carries what the card shows a reviewer: names, peak, profile, headroom, the ring\'s kind; dark in the dark theme', async () => {
+    for (const colorScheme of ['light', 'dark']) {
+      const page = await openPage(env.browser, env.url, { colorScheme });
+      await drop(page, [fixture('real/decode_fwd__41_after_MaterializeRuntimeScopes.py', '41_after_MaterializeRuntimeScopes.py')]);
+      await settled(page);
+      const card = page.locator('[data-function="fa_fused_aiv"]');
+      await card.locator('.card-toggle').click();
+      await card.locator('.box').first().waitFor();
+      await card.locator('.share-menu summary').click();
+      const [download] = await Promise.all([page.waitForEvent('download'), card.locator('.save-svg').click()]);
+      const path = join(work, `review.page.${colorScheme}.svg`);
+      await download.saveAs(path);
+      const svg = read(path);
+      const fn = modelOf(real).functions.find((f) => f.name === 'fa_fused_aiv');
+      assertNamesReadable(svg, fn);
+      assertPeaks(svg, fn);
+      const text = svg.texts.join(' ');
+      const w = fn.reserved[0];
+      assert.ok(text.includes(`${w.name} · ${windowKind(w)}`), 'the ring\'s kind');
+      assert.ok(text.includes(`one more slot: ${oneMoreSlot(w, fn.spaces[0])}`), 'one more slot');
+      // The page's own background, so the image reads as the card did.
+      assert.equal(svg.background, await page.evaluate(() => {
+        const probe = document.createElement('canvas').getContext('2d');
+        probe.fillStyle = getComputedStyle(document.body).backgroundColor;
+        return probe.fillStyle;
+      }));
+      await finish(page);
+    }
+  });
+
   test('a page the command line wrote has no Share menu (it holds the model, not the dump)', async () => {
     const dump = join(work, 'vector_division.py');
     copyFileSync(join(corpus, 'real', 'vector_division.py'), dump);
