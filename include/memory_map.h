@@ -218,21 +218,28 @@ char *mm_diff_check_text(const mm_diff *diff, size_t *out_len, size_t *regressio
 /* ------------------------------------------------------------------ SVG */
 
 /* What mm_model_svg draws. Zeroed, or NULL: the whole function, every
- * space, lanes up to each capacity, 960 px of lanes at zoom 1. */
+ * space, lanes up to each capacity, 960 px of lanes at zoom 1, the live
+ * profiles, the light theme. */
 typedef struct mm_svg_options {
   uint32_t first_line, last_line; /* dump lines drawn; 0: the function's first / last */
   bool axis_used;                 /* lanes up to the high-water mark (the page's `used`) */
   const char *hidden;             /* spaces left out, comma-separated ("Mat,Left"); NULL: none */
   double zoom;                    /* <= 0: 1 */
   uint32_t map_width;             /* px of lanes at zoom 1; 0: 960 */
+  bool dark;                      /* the page's dark theme's colours */
+  bool hide_profile;              /* no live profile nor peak tick (the page's toggle) */
 } mm_svg_options;
 
 /* Function `function`'s map as a standalone SVG document (UTF-8): a header
- * (function, type, dump, backend, lines, each space's usage), a lane per
- * space on one byte scale with its high-water mark, the reserved windows,
- * a box per tile (its name, bytes and lines in a <title>), line numbers.
- * Owned by the caller (mm_free); NULL when out of memory or `function` is
- * out of range. */
+ * (function, type, dump, backend, lines; each space's usage and headroom
+ * as the page's pills give them; each space's peak, high-water mark, what
+ * sets it, and its reserved windows with what they hold and what one more
+ * slot would do), a lane per space on one byte scale with its high-water
+ * mark, live profile and peak, the reserved windows, a box per tile, line
+ * numbers, and a key giving the name of every box and window too narrow
+ * to show it, by the number it shows. Each box has its name, bytes and
+ * lines in a <title> too. Owned by the caller (mm_free); NULL when out of
+ * memory or `function` is out of range. */
 char *mm_model_svg(const mm_model *model, size_t function, const mm_svg_options *options,
                    size_t *out_len);
 
@@ -252,7 +259,7 @@ char *mm_model_svg(const mm_model *model, size_t function, const mm_svg_options 
  * 0, backend at 4, pto_text at 8, pto_len at 12, without_source at 16,
  * lifetimes_only at 17; mm_svg_options is 32 bytes, first_line at 0,
  * last_line at 4, axis_used at 8, hidden at 12, zoom at 16, map_width at
- * 24. */
+ * 24, dark at 28, hide_profile at 29. */
 
 /* The model's JSON, written with MM_JSON_* `flags`. */
 char *mm_analyze_json(const char *input, size_t len, const mm_options *options, unsigned flags,

@@ -22,7 +22,9 @@ _Static_assert(sizeof(mm_options) == 20 && offsetof(mm_options, backend) == 4 &&
 _Static_assert(sizeof(mm_svg_options) == 32 && offsetof(mm_svg_options, last_line) == 4 &&
                    offsetof(mm_svg_options, axis_used) == 8 &&
                    offsetof(mm_svg_options, hidden) == 12 && offsetof(mm_svg_options, zoom) == 16 &&
-                   offsetof(mm_svg_options, map_width) == 24,
+                   offsetof(mm_svg_options, map_width) == 24 &&
+                   offsetof(mm_svg_options, dark) == 28 &&
+                   offsetof(mm_svg_options, hide_profile) == 29,
                "mm_svg_options' layout is the page's: change web/core.js and the header with it");
 #endif
 

@@ -276,7 +276,7 @@ export class Card {
     const { first, last } = linesInView(v.scrollTop, v.clientHeight, this.fn.src_start, this.fn.src_end);
     return {
       first, last, axis: this.state.axis, hidden: [...this.state.hidden], zoom: this.state.zoom,
-      mapWidth: this.shared.mapWidth() - GUTTER_WIDTH,
+      mapWidth: this.shared.mapWidth() - GUTTER_WIDTH, profile: this.state.profile,
     };
   }
 

@@ -25,7 +25,7 @@ export class DumpError extends Error {
 // boundary.c asserts the same offsets at build time).
 const MM_JSON_WITHOUT_SOURCE = 1;
 const OPTIONS = { bytes: 20, dumpName: 0, backend: 4, ptoText: 8, ptoLen: 12, withoutSource: 16, lifetimes: 17 };
-const SVG_OPTIONS = { bytes: 32, firstLine: 0, lastLine: 4, axisUsed: 8, hidden: 12, zoom: 16, mapWidth: 24 };
+const SVG_OPTIONS = { bytes: 32, firstLine: 0, lastLine: 4, axisUsed: 8, hidden: 12, zoom: 16, mapWidth: 24, dark: 28, hideProfile: 29 };
 // Keeps a byte order mark: the core's `source` lines are the bytes as they are.
 const sourceDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
@@ -66,7 +66,7 @@ function optionsIn(core, { dumpName, backend = null, ptoText = null, withoutSour
 }
 
 /** An mm_svg_options in the heap (its pointer added to `owned`). */
-function svgOptionsIn(core, { first, last, axis, hidden, zoom, mapWidth }, owned) {
+function svgOptionsIn(core, { first, last, axis, hidden, zoom, mapWidth, dark, profile }, owned) {
   const hiddenPtr = copyString(core, hidden.length ? hidden.join(',') : null, owned);
   const ptr = copyIn(core, new Uint8Array(SVG_OPTIONS.bytes), owned);
   const view = new DataView(core.HEAPU8.buffer);
@@ -76,6 +76,8 @@ function svgOptionsIn(core, { first, last, axis, hidden, zoom, mapWidth }, owned
   view.setUint32(ptr + SVG_OPTIONS.hidden, hiddenPtr, true);
   view.setFloat64(ptr + SVG_OPTIONS.zoom, zoom, true);
   view.setUint32(ptr + SVG_OPTIONS.mapWidth, Math.round(mapWidth), true);
+  view.setUint8(ptr + SVG_OPTIONS.dark, dark ? 1 : 0);
+  view.setUint8(ptr + SVG_OPTIONS.hideProfile, profile ? 0 : 1);
   return ptr;
 }
 
@@ -159,17 +161,18 @@ export function compareDumpsJson(core, oldSide, newSide, { backend = null, witho
  * @param options  { dumpName, backend, ptoText, lifetimes } as for analyzeDumpJson, and
  *                 the view: { fn (index), first, last (lines; 0: all),
  *                 axis ('limit' | 'used'), hidden (space names), zoom,
- *                 mapWidth (px of lanes at zoom 1) }
+ *                 mapWidth (px of lanes at zoom 1), dark (the dark theme's
+ *                 colours), profile (the live profiles and peak ticks) }
  * @returns the SVG text
  * @throws DumpError when the core refuses the dump
  */
 export function dumpSvg(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, lifetimes = false, fn = 0,
-  first = 0, last = 0, axis = 'limit', hidden = [], zoom = 1, mapWidth = 0 } = {}) {
+  first = 0, last = 0, axis = 'limit', hidden = [], zoom = 1, mapWidth = 0, dark = false, profile = true } = {}) {
   const owned = [];
   try {
     const input = copyIn(core, bytes, owned);
     const options = optionsIn(core, { dumpName, backend, ptoText, lifetimes }, owned);
-    const view = svgOptionsIn(core, { first, last, axis, hidden, zoom, mapWidth }, owned);
+    const view = svgOptionsIn(core, { first, last, axis, hidden, zoom, mapWidth, dark, profile }, owned);
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
     const out = core._mm_analyze_svg(input, bytes.length, options, fn, view, lenPtr);
     const text = decoder.decode(takeJsonBytes(core, out, lenPtr));

@@ -2,15 +2,17 @@
 // PNG on the clipboard (drawn by the core), and the link to the view.
 import { el } from './dom.js';
 import { $, page } from './page-state.js';
+import { isDark } from './theme.js';
 
-/** Share → Copy as PNG or Save SVG of `card`'s map as shown: the core
- * draws it as SVG (mm_analyze_svg); a PNG is that SVG drawn at twice the
- * size. Returns what happened, for the card to say. */
+/** Share → Copy as PNG or Save SVG of `card`'s map as shown (in the
+ * page's theme, with the live profile when it is on): the core draws it
+ * as SVG (mm_analyze_svg); a PNG is that SVG drawn at twice the size.
+ * Returns what happened, for the card to say. */
 export async function exportMap(model, card, kind) {
   const input = page.input;
   const svg = await page.engine.svg(input.bytes.slice(0), {
     dumpName: input.name, backend: $('backend').value || null, ptoText: input.pto, lifetimes: Boolean(input.lifetimes),
-    fn: model.functions.indexOf(card.fn), ...card.exportView(),
+    fn: model.functions.indexOf(card.fn), dark: isDark(), ...card.exportView(),
   });
   const stem = `${input.name.replace(/\.py$/, '')}.${card.fn.name}`;
   if (kind === 'svg') {

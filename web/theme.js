@@ -10,6 +10,12 @@ export function setTheme(theme) {
   $('theme').title = `Theme: ${theme}${theme === 'auto' ? ' (follows the system)' : ''}; click for ${THEMES[(THEMES.indexOf(theme) + 1) % THEMES.length]}`;
 }
 
+/** Whether the page shows its dark theme (chosen, or the system's). */
+export function isDark() {
+  const theme = document.documentElement.dataset.theme;
+  return theme === 'dark' || (theme !== 'light' && matchMedia('(prefers-color-scheme: dark)').matches);
+}
+
 /** The theme button: auto → light → dark → auto. */
 export function listenToTheme() {
   $('theme').addEventListener('click', () => {

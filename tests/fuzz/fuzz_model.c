@@ -64,7 +64,9 @@ static void draw(const mm_model *model, const uint8_t *data, size_t size) {
                               (pick & 4) != 0,
                               pick & 8 ? "Vec,Mat" : NULL,
                               pick & 16 ? 0.2 : 64,
-                              pick & 32 ? 1 : 0};
+                              pick & 32 ? 1 : 0,
+                              (pick & 64) != 0,
+                              (pick & 128) != 0};
     size_t len = 0;
     char *svg = mm_model_svg(model, i, &options, &len);
     if (svg &&
