@@ -208,6 +208,34 @@ describe('Firefox: what holds the space', () => {
   });
 });
 
+describe('Firefox: how the map is drawn', () => {
+  test('a reserved ring is hatched, not a flat fill that reads as a tile', async () => {
+    const page = await pageWith([decodeFwd()]);
+    const card = await openCard(page, 'fa_fused_aiv');
+    // A strip across the ring's band below its label, where no tile is live yet.
+    const band = await rect(page, `${card} .lane[data-space="Vec"] .window-band`);
+    const label = await rect(page, `${card} .lane[data-space="Vec"] .window-label`);
+    const clip = { x: Math.round(band.x + 4), y: Math.round(label.y + label.height + 12), width: Math.round(Math.min(120, band.width - 8)), height: 1 };
+    const png = await page.screenshot({ clip, encoding: 'base64' });
+    const changes = await page.evaluate(async (data) => {
+      const image = new Image();
+      image.src = `data:image/png;base64,${data}`;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      [canvas.width, canvas.height] = [image.naturalWidth, image.naturalHeight];
+      const context = canvas.getContext('2d');
+      context.drawImage(image, 0, 0);
+      const { data: px } = context.getImageData(0, 0, canvas.width, 1);
+      let count = 0;
+      for (let i = 4; i < canvas.width * 4; i += 4) if (Math.abs(px[i] - px[i - 4]) + Math.abs(px[i + 1] - px[i - 3]) + Math.abs(px[i + 2] - px[i - 2]) > 24) count++;
+      return { count, width: canvas.width };
+    }, png);
+    // Stripes 9 px apart cross a row about width / 9 times, twice each.
+    assert.ok(changes.count >= changes.width / 9, `${changes.count} changes of colour across ${changes.width} px`);
+    await finish(page);
+  });
+});
+
 describe('Firefox: comparing and embedding', () => {
   test('two dumps dropped: the compare view, both maps of a changed function side by side', async () => {
     const passes = 'cases/decode_fwd/passes_dump';
@@ -216,6 +244,38 @@ describe('Firefox: comparing and embedding', () => {
     await page.waitForSelector('.compare-cards[data-complete="true"] .compare-card.open .compare-side.new .box');
     assert.equal(await text(page, '#summary .dump-name'), '32_after_AllocateMemoryAddr.py → 41_after_MaterializeRuntimeScopes.py');
     assert.equal(await page.$$eval('.compare-card.open .compare-side .lanes', (n) => n.length), 2);
+    await finish(page);
+  });
+
+  test('the dark theme\'s compare view: its maps\' scrollbar tracks are dark too', async () => {
+    const passes = 'cases/decode_fwd/passes_dump';
+    const page = await openPage(env.browser, env.url);
+    await drop(page, [fixture(`${passes}/41_after_MaterializeRuntimeScopes.py`), fixture(`${passes}/32_after_AllocateMemoryAddr.py`)]);
+    await page.waitForSelector('.compare-cards[data-complete="true"] .compare-card.open .compare-side.new .box');
+    while (await page.evaluate(() => document.documentElement.dataset.theme) !== 'dark') await page.click('#theme');
+    const side = '.compare-card.open .compare-side.new .viewport';
+    await page.evaluate((s) => document.querySelector(s).scrollIntoView({ block: 'center' }), side);
+    // In the page's coordinates: Firefox's screenshot clip counts from the document's top.
+    const v = await page.$eval(side, (n) => {
+      const r = n.getBoundingClientRect();
+      return { x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height };
+    });
+    const bar = await page.$eval(side, (n) => n.offsetWidth - n.clientWidth);
+    // The vertical scrollbar's column, top to bottom: its track is dark where the thumb is not.
+    const png = await page.screenshot({ clip: { x: Math.round(v.x + v.width - bar / 2), y: Math.round(v.y + 60), width: 1, height: Math.round(v.height - 80) }, encoding: 'base64' });
+    const light = await page.evaluate(async (data) => {
+      const image = new Image();
+      image.src = `data:image/png;base64,${data}`;
+      await image.decode();
+      const context = Object.assign(document.createElement('canvas'), { width: 1, height: image.naturalHeight }).getContext('2d');
+      context.drawImage(image, 0, 0);
+      const px = context.getImageData(0, 0, 1, image.naturalHeight).data;
+      let least = 1;
+      for (let i = 0; i < px.length; i += 4) least = Math.min(least, (0.2126 * px[i] + 0.7152 * px[i + 1] + 0.0722 * px[i + 2]) / 255);
+      return least;
+    }, png);
+    assert.ok(bar > 0, 'the map has a scrollbar');
+    assert.ok(light < 0.3, `the track's darkest pixel's lightness ${light.toFixed(2)}`);
     await finish(page);
   });
 

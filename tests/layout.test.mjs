@@ -41,9 +41,10 @@ describe('layout', () => {
   test('bytes, usage and mentions', () => {
     assert.deepEqual([formatBytes(512), formatBytes(1536), formatBytes(188416), formatBytes(4480), formatBytes(1048576)],
       ['512 B', '1.5 KB', '184 KB', '4.38 KB', '1 MB']);
-    assert.deepEqual(usage({ hwm: 62260, limit: 65536 }), { fraction: 62260 / 65536, percent: '95.0%', level: 'alert', alert: true });
-    assert.deepEqual(usage({ hwm: 62259, limit: 65536 }), { fraction: 62259 / 65536, percent: '94.9%', level: 'warn', alert: false });
+    assert.deepEqual(usage({ hwm: 62260, limit: 65536 }), { fraction: 62260 / 65536, percent: '95.0%', level: 'alert', alert: true, sparse: false });
+    assert.deepEqual(usage({ hwm: 62259, limit: 65536 }), { fraction: 62259 / 65536, percent: '94.9%', level: 'warn', alert: false, sparse: false });
     assert.deepEqual(usage({ hwm: 52428, limit: 65536 }).level, 'ok', '79.99 %');
+    assert.deepEqual([16383, 16384, 0].map((hwm) => usage({ hwm, limit: 65536 }).sparse), [true, false, false], 'under a quarter; an unused space is not offered a fit');
     assert.deepEqual(usage({ hwm: 52429, limit: 65536 }).level, 'warn', '80.0 %');
     assert.deepEqual([usage({ hwm: 65536, limit: 65536 }).percent, usage({ hwm: 328, limit: 65536 }).percent, usage({ hwm: 14290, limit: 65536 }).percent],
       ['100.0%', '0.5%', '21.8%']);
