@@ -247,6 +247,28 @@ describe('the keyboard', () => {
   });
 });
 
+describe('card headers', () => {
+  for (const width of widths) {
+    test(`at ${width} px every pill shows what is free whole, and every function's name whole`, async () => {
+      const page = await pageWith([real()], { width });
+      const cut = await page.evaluate(() => {
+        const clipped = (n) => n.scrollWidth > n.clientWidth + 0.5;
+        const pills = [...document.querySelectorAll('.card .pill')];
+        return {
+          pills: pills.length,
+          free: pills.filter((p) => p.querySelector('.pill-headroom')).length,
+          pillsCut: pills.filter(clipped).map((p) => p.textContent),
+          namesCut: [...document.querySelectorAll('.card .fn-name')].filter((n) => clipped(n) || clipped(n.closest('.card-toggle'))).map((n) => n.textContent),
+        };
+      });
+      assert.ok(cut.pills >= 60 && cut.free === cut.pills, `${cut.free} of ${cut.pills} pills say what is free`);
+      assert.deepEqual(cut.pillsCut, []);
+      assert.deepEqual(cut.namesCut, []);
+      await finish(page);
+    });
+  }
+});
+
 describe('the left column keeps to the map', () => {
   test('a line number the browser scrolls into view (find in page, a screen reader) moves the map with it', async () => {
     const page = await pageWith([real()], { width: 1400, height: 800 });

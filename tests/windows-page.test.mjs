@@ -88,6 +88,50 @@ describe('reserved windows on the map', () => {
     await finish(page);
   });
 
+  test('by keyboard: the band is a Tab stop whose tooltip and name say whether one more slot fits; Enter pins its line', async () => {
+    const page = await pageWith([ring]);
+    const card = page.locator('.card').first();
+    await card.locator('.zoom-out').focus();
+    // Tab to the map, which hands the focus to a tile.
+    for (let i = 0; i < 16 && !(await page.evaluate(() => document.activeElement?.classList.contains('box'))); i++) await page.keyboard.press('Tab');
+    assert.ok(await page.evaluate(() => document.activeElement.classList.contains('box')));
+    await page.keyboard.press('Shift+Tab');
+    const band = card.locator('.window-band');
+    assert.ok(await band.evaluate((b) => b === document.activeElement), 'Shift+Tab from the tile reaches the ring');
+    assert.match(await band.getAttribute('aria-label'), /c2v_ring.*one more slot: HWM 48 KB \(49152 B\) of 184 KB: fits$/);
+    assert.match(await page.locator('.tooltip').innerText(), /one more slot\s+HWM 48 KB \(49152 B\) of 184 KB: fits/);
+    await page.keyboard.press('Enter');
+    assert.match(await card.locator('.panel-head').innerText(), /^Line 8/);
+    assert.match(await card.locator('.panel').innerText(), /one more slot: HWM 48 KB \(49152 B\) of 184 KB: fits/);
+    await finish(page);
+  });
+
+  test('the Table lists the ring with one more slot, sorts by any column, and a name goes to its tile', async () => {
+    const page = await pageWith([ring]);
+    const card = page.locator('.card').first();
+    await card.locator('.table-toggle').click();
+    const rows = () => card.locator('.box-table tbody tr').evaluateAll((rs) => rs.map((r) => [...r.cells].map((c) => c.textContent)));
+    const ringRow = (await rows()).find((r) => r[0] === 'c2v_ring');
+    assert.ok(ringRow, 'the reserved window has a row');
+    assert.deepEqual(ringRow.slice(1, 5), ['Vec', '(reserved)', '32 KB', '[0, 32768)']);
+    // The same words as the peak panel's and the tooltip's.
+    assert.match(ringRow[8], /^cross-core ring, 4 × 8 KB; one more slot: HWM 48 KB \(49152 B\) of 184 KB: fits$/);
+    const size = card.locator('.box-table th', { hasText: 'size' });
+    const sizes = async () => (await rows()).map((r) => r[4].match(/\[(\d+), (\d+)\)/).slice(1).reduce((a, b) => b - a));
+    await size.locator('button').click();
+    assert.equal(await size.getAttribute('aria-sort'), 'ascending');
+    assert.deepEqual(await sizes(), [4096, 4096, 32768]);
+    await size.locator('button').click();
+    assert.equal(await size.getAttribute('aria-sort'), 'descending');
+    assert.deepEqual(await sizes(), [32768, 4096, 4096]);
+    await card.locator('.box-table th', { hasText: 'live lines' }).locator('button').click();
+    assert.deepEqual((await rows()).map((r) => r[0]), ['c2v_ring', 'a', 'b'], 'the ring holds its bytes from the first line');
+    await card.locator('.box-table td button', { hasText: /^b$/ }).click();
+    assert.ok(await card.locator('.box-table').isHidden(), 'back on the map');
+    assert.equal(await card.locator('.chip-name').innerText(), 'b');
+    await finish(page);
+  });
+
   test('a window past the capacity is an anomaly: N opens its card and pins its line', async () => {
     const text = dumpWith([
       "big = pl.system.reserve_buffer(name='big', size=8192, base=184320)", // 8: past 184 KB

@@ -25,7 +25,9 @@ function pill(space, column, onclick) {
     class: `pill ${level}`, dataset: { space: space.space }, title, onclick, tabindex: '-1',
     style: { gridColumn: String(column), '--used': `${Math.min(100, fraction * 100)}%` },
   },
-  el('span', { class: 'pill-space' }, space.space), ` ${percent}`,
+  // Short of room, the pill lets go of its bytes, then of its percent (the
+  // fill shows it): what is free, the headroom question, stays (style.css).
+  el('span', { class: 'pill-space' }, space.space), el('span', { class: 'pill-percent' }, ` ${percent}`),
   el('span', { class: 'pill-bytes' }, ` · ${formatBytes(hwm)} / ${formatBytes(space.limit)}`),
   free ? el('span', { class: 'pill-headroom' }, free) : null);
 }

@@ -347,7 +347,7 @@ export class Card {
   setTable(shown) {
     this.state.table = shown;
     this.toolbar.showTable(shown);
-    if (shown && !this.tableWrap.firstChild) this.tableWrap.append(boxTable(this.fn));
+    if (shown && !this.tableWrap.firstChild) this.tableWrap.append(boxTable(this.fn, this.spaces, (index) => this.reveal(index)));
     this.tableWrap.hidden = !shown;
     this.viewport.hidden = shown;
   }

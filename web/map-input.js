@@ -43,6 +43,9 @@ export class MapInput {
     lanesArea.addEventListener('focusin', (e) => {
       const box = map.boxOf(e.target);
       if (box) this.showTooltip(box, e.target.getBoundingClientRect());
+      const band = !box && e.target.closest('.window-band');
+      // Its tooltip beside the part of the band in view.
+      if (band) this.onWindowHover(band, { clientX: band.getBoundingClientRect().right, clientY: map.viewport.getBoundingClientRect().top + 60 });
     });
     lanesArea.addEventListener('focusout', () => this.onLeave());
     this.listenSplitter();
@@ -133,6 +136,8 @@ export class MapInput {
    * line, + / − / 0 zoom. */
   onMapKey(e) {
     const { card, state } = this;
+    const band = e.target.closest('.window-band');
+    if (band && e.key === 'Enter') return card.revealWindow(Number(band.dataset.window));
     const box = this.map.boxOf(e.target);
     if (!box || e.ctrlKey || e.metaKey || e.altKey) return;
     const index = Number(e.target.closest('.box').dataset.index);

@@ -164,7 +164,7 @@ export class MapView {
       const beyond = lane.lo < 0 || lane.lo + lane.span > space.limit;
       const laneEl = el('div', { class: 'lane', dataset: { space: lane.space } },
         el('div', { class: 'hwm-rule', title: `high-water mark ${formatBytes(spaceHwm(space))}`, style: { left: `${lanePercent(lane, spaceHwm(space))}%` } }),
-        placedWindows(fn, lane.space).map(({ index, window }) => windowBand(window, index, lane)),
+        placedWindows(fn, lane.space).map(({ index, window }) => windowBand(window, index, lane, space)),
         // Past the capacity (or before 0): marked, so boxes there read as out of bounds.
         beyond ? el('div', { class: 'capacity-rule', title: `capacity ${formatBytes(space.limit)}`, style: { left: `${lanePercent(lane, space.limit)}%` } }) : null,
         beyond ? el('div', { class: 'out-of-bounds', style: { left: `${lanePercent(lane, space.limit)}%`, right: '0' } }) : null,

@@ -1,17 +1,76 @@
-// The table view of a card: every box with its facts.
+// The table view of a card: every box and reserved window with its facts,
+// sortable by any column. tableRows and sortRows are pure (tested in
+// Node); boxTable draws them.
 import { el } from './dom.js';
 import { inConflict } from './insight.js';
-import { byteRange, formatBytes } from './layout.js';
+import { byteRange, formatBytes, windowKind } from './layout.js';
+import { oneMoreSlot } from './reserved.js';
 
-export function boxTable(fn) {
-  const note = (b) => [b.view && 'view', inConflict(b) && 'conflict', b.over_capacity && 'over capacity',
-    b.aliases.length && `+${b.aliases.length}: ${b.aliases.join(', ')}`].filter(Boolean).join('; ');
-  const idle = (b) => (b.idle ? `${b.idle[0]}–${b.idle[1]} (${b.idle[1] - b.idle[0] + 1})` : '–');
-  const head = ['name', 'space', 'base', 'size', 'bytes', 'live lines', 'uses', 'longest idle', 'note'];
-  return el('table', { class: 'box-table' },
-    el('thead', {}, el('tr', {}, head.map((h) => el('th', { scope: 'col' }, h)))),
-    el('tbody', {}, fn.boxes.map((b) => el('tr', { class: inConflict(b) ? 'conflict' : null, dataset: { tile: b.name } },
-      el('td', {}, b.name), el('td', {}, b.space), el('td', {}, b.base), el('td', { class: 'num' }, formatBytes(b.size)),
-      el('td', { class: 'num' }, byteRange(b.offset, b.size)), el('td', { class: 'num' }, `${b.start}–${b.end}`),
-      el('td', { class: 'num' }, String(b.uses?.length ?? '')), el('td', { class: 'num' }, idle(b)), el('td', {}, note(b))))));
+/** The columns: heading, and whether it sorts as a number. */
+export const COLUMNS = [
+  ['name', false], ['space', false], ['base', false], ['size', true], ['bytes', true],
+  ['live lines', true], ['uses', true], ['longest idle', true], ['note', false],
+];
+
+const boxNote = (b) => [b.view && 'view', inConflict(b) && 'conflict', b.over_capacity && 'over capacity',
+  b.aliases.length && `+${b.aliases.length}: ${b.aliases.join(', ')}`].filter(Boolean).join('; ');
+
+function boxRow(b, index) {
+  const idle = b.idle ? b.idle[1] - b.idle[0] + 1 : -1;
+  return {
+    box: index, conflict: inConflict(b),
+    cells: [b.name, b.space, b.base, formatBytes(b.size), byteRange(b.offset, b.size), `${b.start}–${b.end}`,
+      String(b.uses?.length ?? ''), b.idle ? `${b.idle[0]}–${b.idle[1]} (${idle})` : '–', boxNote(b)],
+    keys: [b.name, b.space, b.base, b.size, b.offset, b.start, b.uses?.length ?? 0, idle, boxNote(b)],
+  };
+}
+
+function windowRow(w, space, fn) {
+  const more = space && oneMoreSlot(w, space);
+  const note = [windowKind(w), more && `one more slot: ${more}`,
+    (w.conflict_count ?? w.conflicts_with.length) && 'conflict', w.over_capacity && 'over capacity'].filter(Boolean).join('; ');
+  const conflict = Boolean(w.conflicts_with.length || w.over_capacity || w.overlaps_reserved !== undefined);
+  return {
+    box: -1, conflict,
+    cells: [w.name, w.space, w.kind === 'pinned' ? '(pinned)' : '(reserved)', formatBytes(w.size), byteRange(w.base, w.size),
+      `${fn.src_start}–${fn.src_end}`, '–', '–', note],
+    keys: [w.name, w.space, '', w.size, w.base, fn.src_start, -1, -1, note],
+  };
+}
+
+/** The table's rows for `fn` (its boxes, then its placed reserved windows;
+ * `spaces`: name → space, for a ring's one-more-slot figure). */
+export function tableRows(fn, spaces) {
+  const windows = (fn.reserved ?? []).filter((w) => w.placed);
+  return [...fn.boxes.map(boxRow), ...windows.map((w) => windowRow(w, spaces.get(w.space), fn))];
+}
+
+/** `rows` ordered by column `column`, ascending unless `descending`;
+ * equal keys keep their order. */
+export function sortRows(rows, column, descending) {
+  const numeric = COLUMNS[column][1];
+  const order = (a, b) => (numeric ? a.keys[column] - b.keys[column] : String(a.keys[column]).localeCompare(String(b.keys[column]), 'en', { numeric: true }));
+  return rows.map((row, i) => ({ row, i }))
+    .sort((a, b) => (descending ? -1 : 1) * order(a.row, b.row) || a.i - b.i)
+    .map(({ row }) => row);
+}
+
+/** The table of `fn`'s boxes and windows; a column's heading sorts by it
+ * (again: the other way); a tile's name goes to it on the map (`onTile`). */
+export function boxTable(fn, spaces, onTile) {
+  const rows = tableRows(fn, spaces).map((row) => ({
+    ...row,
+    node: el('tr', { class: row.conflict ? 'conflict' : null, dataset: { tile: row.cells[0] } }, row.cells.map((text, c) => el('td', { class: COLUMNS[c][1] ? 'num' : null },
+      c === 0 && row.box >= 0 ? el('button', { class: 'link', title: 'Show this tile on the map', onclick: () => onTile(row.box) }, text) : text))),
+  }));
+  const body = el('tbody', {}, rows.map((r) => r.node));
+  let sorted = { column: -1, descending: false };
+  const heads = COLUMNS.map(([name], column) => el('th', { scope: 'col', 'aria-sort': 'none' },
+    el('button', { class: 'sort', onclick: () => sortBy(column) }, name)));
+  const sortBy = (column) => {
+    sorted = { column, descending: sorted.column === column && !sorted.descending };
+    heads.forEach((h, c) => h.setAttribute('aria-sort', c !== column ? 'none' : sorted.descending ? 'descending' : 'ascending'));
+    body.append(...sortRows(rows, column, sorted.descending).map((r) => r.node));
+  };
+  return el('table', { class: 'box-table' }, el('thead', {}, el('tr', {}, heads)), body);
 }
