@@ -269,6 +269,34 @@ describe('card headers', () => {
   }
 });
 
+describe('tooltips', () => {
+  test('a tooltip wraps between words, not inside them', async () => {
+    const page = await pageWith([real()], { width: 1400 });
+    const card = await openCard(page, 'online_softmax');
+    // The tile with the longest list of aliases (280 characters).
+    const tile = card.locator('.box[data-tile="mi_new_inline130__row_major_tmp_v2"]');
+    await tile.scrollIntoViewIfNeeded();
+    await tile.hover();
+    await page.locator('.tooltip:not([hidden])').waitFor();
+    const split = await page.locator('.tooltip').evaluate((tip) => {
+      const broken = [];
+      const walker = document.createTreeWalker(tip, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const match of node.data.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+          if (lines.size > 1) broken.push(match[0]);
+        }
+      }
+      return { broken, lines: Math.round(tip.getBoundingClientRect().height) };
+    });
+    assert.deepEqual(split.broken, []);
+    await finish(page);
+  });
+});
+
 describe('the left column keeps to the map', () => {
   test('a line number the browser scrolls into view (find in page, a screen reader) moves the map with it', async () => {
     const page = await pageWith([real()], { width: 1400, height: 800 });
@@ -442,6 +470,21 @@ describe('accessibility (axe-core)', () => {
       await openCard(page, 'down_proj');
       await page.locator('.card[data-function="down_proj"] .pill[data-space="Right"]').click();
       await page.locator('.card[data-function="down_proj"] .box[data-tile="a0_v2_inline39__tile"]').click();
+      await page.addScriptTag({ content: axe });
+      const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+        .map((v) => `${v.id}: ${v.help} (${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')})`));
+      assert.deepEqual(violations, []);
+      await page.close();
+    });
+
+    test(`no violation in the ${colorScheme} theme in an embed, its ring's band focused`, async () => {
+      const { readFileSync } = await import('node:fs');
+      const { createRequire } = await import('node:module');
+      const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+      const page = await env.browser.newPage({ viewport: { width: 700, height: 500 }, colorScheme, bypassCSP: true });
+      await page.goto(`${env.url}?embed&theme=${colorScheme}&dump=examples/decode_fwd/32_after_AllocateMemoryAddr.py#fn=fa_fused_aiv`);
+      await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
+      await page.locator('.window-band').first().focus();
       await page.addScriptTag({ content: axe });
       const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
         .map((v) => `${v.id}: ${v.help} (${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')})`));

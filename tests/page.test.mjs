@@ -84,6 +84,23 @@ describe('getting a dump in', () => {
     await finish(together);
   });
 
+  test('a .pto opened alone: after a refused dump it says it was applied; before any dump it waits for the next', async () => {
+    const a5 = { name: 'a.pto', text: 'module attributes {pto.target_arch = "a5"}' };
+    const page = await pageWith([{ name: 'broken.py', text: 'import pypto\nx = f(\n' }]);
+    await drop(page, [a5]);
+    await page.waitForSelector('#message .pto-note');
+    assert.match(await page.locator('#message').innerText(), /^Cannot show broken\.py, line 2[\s\S]*a\.pto was applied for the chip: the dump is still refused\.$/);
+    await finish(page);
+    const first = await openPage(env.browser, env.url);
+    await drop(first, [a5]);
+    await first.waitForFunction(() => /a\.pto read/.test(document.getElementById('message').textContent));
+    assert.match(await first.locator('#message').innerText(), /names the chip for the next dump you open/);
+    await drop(first, [{ name: 'k.py', text: dumpWith([`d: ${tileType('Bias', 'm', 0, 1024)} = f()`]) }]);
+    await first.waitForFunction(() => document.getElementById('summary').textContent.includes('Ascend950'));
+    assert.match(await first.locator('.pill').innerText(), /25\.0% · 1 KB \/ 4 KB/);
+    await finish(first);
+  });
+
   test('the backend selector overrides detection', async () => {
     const page = await pageWith([{ name: 'k.py', text: dumpWith([`d: ${tileType('Acc', 'm', 0, 131072)} = f()`]) }]);
     assert.match(await page.locator('.pill').innerText(), /100\.0% · 128 KB \/ 128 KB/);

@@ -19,12 +19,18 @@ async function ptoText(files) {
 export async function openFiles(files, current = begin()) {
   const dumps = files.filter((f) => !f.name.endsWith('.pto'));
   const pto = files.filter((f) => f.name.endsWith('.pto'));
+  const ptoNames = pto.map((f) => f.name).sort().join(', ');
   if (!dumps.length && pto.length && page.input) {
-    // A .pto dropped after the dump: it only sets the backend.
+    // A .pto dropped after the dump: it only sets the backend (and says so
+    // if the dump is refused again).
     const text = await ptoText(pto);
     if (!current()) return;
-    page.input = { ...page.input, pto: text };
+    page.input = { ...page.input, pto: text, ptoAfter: ptoNames };
     return analyse(current);
+  }
+  if (!dumps.length && pto.length) {
+    page.pendingPto = { names: ptoNames, text: await ptoText(pto) };
+    return showMessage('note', `${ptoNames} read`, 'It names the chip for the next dump you open: drop a pass dump (.py) or a build_output/<case>/ folder.');
   }
   if (!dumps.length) return showMessage('error', 'Nothing to show', 'Drop a pass dump (.py), a build_output/<case>/ folder, or a .pto with a dump.');
   if (dumps.length > 2) return showMessage('error', `${dumps.length} dumps at once`, 'Drop one dump to see it, or two to compare them (the lower pass number is the old one).');
@@ -36,10 +42,9 @@ export async function openFiles(files, current = begin()) {
   page.input = newer;
   page.base = older;
   hideFolderPickers();
-  if (pto.length) {
-    const text = await ptoText(pto);
-    for (const input of inputs) input.pto = text;
-  }
+  const text = pto.length ? await ptoText(pto) : page.pendingPto?.text;
+  page.pendingPto = null;
+  if (text) for (const input of inputs) input.pto = text;
   return current() ? analyse(current) : undefined;
 }
 

@@ -75,6 +75,7 @@ export function showError(name, error, bytes, drawLifetimes) {
   const context = bytes && error.line ? lineOf(bytes, error.line) : null;
   if (context !== null) $('message').append(el('pre', { class: 'context' }, el('span', { class: 'ln' }, String(error.line)), context));
   $('message').dataset.kind = error.kind || 'internal';
+  if (page.input?.ptoAfter && !page.base) $('message').append(el('p', { class: 'pto-note' }, `${page.input.ptoAfter} was applied for the chip: the dump is still refused.`));
   // No addresses (a build planned by ptoas, or a dump before allocation):
   // what is live when, and how much it takes, can still be shown.
   if (error.kind === 'unallocated' && !error.side && page.input && !page.base) {

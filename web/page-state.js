@@ -11,6 +11,8 @@ export const page = {
   // the comparison names it by.
   input: null,
   base: null,
+  // A .pto opened with no dump: { names, text }, for the next dump opened.
+  pendingPto: null,
   compareView: null, // the compare view shown, or null
   embed: false, // ?embed: one function's map alone, in a docs page's iframe
   fullView: null, // the embedded map's link to the full page
