@@ -52,6 +52,7 @@ typedef enum mm_status {
 typedef struct mm_error {
   mm_status status;
   uint32_t line;    /* 1-based input line, 0 when not tied to a line */
+  uint32_t column;  /* 1-based, in characters (code points) of that line; 0 when not known */
   char *message;    /* NUL-terminated, owned by this struct */
   char **functions; /* MM_ERR_UNALLOCATED: the functions refused */
   size_t function_count;
@@ -175,8 +176,8 @@ char *mm_model_summary_text(const mm_model *model, size_t *out_len);
 char *mm_model_notes_text(const mm_model *model, const char *label, size_t *out_len);
 
 /* Writes an error as JSON: {"error": <status name>, "message": ..., "line":
- * N, "functions": [...]} ("line" and "functions" only when set). Ownership
- * as for mm_model_to_json. */
+ * N, "column": N, "functions": [...]} ("line", "column" and "functions"
+ * only when set). Ownership as for mm_model_to_json. */
 char *mm_error_to_json(const mm_error *error, size_t *out_len);
 
 /* ------------------------------------------------------------ Comparison */

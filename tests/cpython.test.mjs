@@ -241,4 +241,27 @@ describe('a target that cannot be bound: CPython\'s message and line', () => {
     ['$ then an unmatched )', dump('x = 1 $', 'y = 2', 'z = 3)')],
     ['$ alone', dump('x = 1 $', 'y = (1,')],
   ]));
+
+  test('the column the page marks is where CPython points, counted in characters', async () => {
+    const cases = [
+      ['a bracket never closed', dump('x = f(')], ['one closed by another kind', dump('x = (1]')],
+      ['a $ after a non-ASCII string', dump('y = "é" + $')], ['a ? after a non-ASCII name', dump('x = é ?')],
+      ['a line ending in an operator', dump('a = 1 +')], ['a bracket never closed after é', dump('é = (1, 2')],
+      ['two values', dump('x = 1 2')], ['= =', dump('y = = 1')], ['an unmatched )', dump('x = )')],
+      ['a keyword argument with no value', dump('x = a.b(1, 2, c=)')], ['a non-printable character', dump('x = 1\u0007')],
+    ];
+    const result = spawnSync('python3', [join(root, 'tests', 'oracle', 'verdict.py'), '--offset'], { input: JSON.stringify(cases.map(([, s]) => s)), encoding: 'utf8' });
+    const { verdicts } = JSON.parse(result.stdout);
+    for (const [i, [name, source]] of cases.entries()) {
+      // CPython reads the dump as bytes: its offset counts bytes of the line.
+      const line = Buffer.from(source.split('\n')[verdicts[i].line - 1]);
+      const column = Array.from(line.subarray(0, verdicts[i].offset - 1).toString('utf8')).length + 1;
+      for (const generalParser of [false, true]) {
+        await assert.rejects(model(source, { generalParser }), (e) => {
+          assert.deepEqual([e.line, e.column], [verdicts[i].line, column], `${name}: ${e.message} vs ${verdicts[i].message}`);
+          return true;
+        });
+      }
+    }
+  });
 });

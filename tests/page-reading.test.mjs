@@ -452,6 +452,19 @@ describe('tiny tiles and find', () => {
   });
 });
 
+describe('a refused dump', () => {
+  test('names the line and column, and marks the word there in the quoted line', async () => {
+    const page = await pageWith([{ name: 'broken.py', text: 'import pypto\ny = "é" + size_of(x, $)\n' }]);
+    const message = page.locator('#message');
+    assert.match(await message.locator('h2').innerText(), /^Cannot show broken\.py, line 2, column (\d+)$/);
+    const column = Number((await message.locator('h2').innerText()).match(/column (\d+)/)[1]);
+    const line = Array.from('y = "é" + size_of(x, $)');
+    assert.equal(await message.locator('.context mark').innerText(), line[column - 1], 'the character the column counts to');
+    assert.equal(line[column - 1], '$', 'where CPython points');
+    await finish(page);
+  });
+});
+
 describe('accessibility (axe-core)', () => {
   for (const colorScheme of ['light', 'dark']) {
     test(`no violation in the ${colorScheme} theme with a dump loaded, a card open, a tile and a line pinned`, async () => {

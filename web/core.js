@@ -8,13 +8,15 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** A refused or unreadable dump: `kind` is the core's status name
- * ("syntax", "no_tiles", ...), `line` the input line or 0. */
+ * ("syntax", "no_tiles", ...), `line` the input line or 0, `column` the
+ * character it points at on that line (1-based) or 0. */
 export class DumpError extends Error {
   constructor(report) {
     super(report.message);
     this.name = 'DumpError';
     this.kind = report.error;
     this.line = report.line || 0;
+    this.column = report.column || 0;
     this.functions = report.functions || [];
     this.side = report.side || null; // comparing: "old" or "new"
   }

@@ -9,10 +9,11 @@ const SUPERSEDE_BYTES = 2 * 1024 * 1024;
 
 /** A refusal from the core, or a failure to run it, as the page shows it. */
 export class EngineError extends Error {
-  constructor({ kind, message, line, side }) {
+  constructor({ kind, message, line, column, side }) {
     super(message);
     this.kind = kind;
     this.line = line || 0;
+    this.column = column || 0;
     this.side = side || null; // comparing: the refused side, "old" or "new"
   }
 }
@@ -22,7 +23,7 @@ function settleModel(request, json) {
   try {
     request.resolve(parseModel(new Uint8Array(json)));
   } catch (error) {
-    request.reject(new EngineError({ kind: error.kind || 'internal', message: error.message, line: error.line, side: error.side }));
+    request.reject(new EngineError({ kind: error.kind || 'internal', message: error.message, line: error.line, column: error.column, side: error.side }));
   }
 }
 

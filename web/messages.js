@@ -61,6 +61,16 @@ function lineOf(bytes, number) {
   return line.length > 1000 ? `${line.slice(0, 1000)}…` : line;
 }
 
+/** `line`'s text with the word (or character) at `column` (1-based, in
+ * characters; 0: none) in a <mark>. */
+export function markColumn(line, column) {
+  const chars = Array.from(line);
+  if (!column || column > chars.length) return [line];
+  const rest = chars.slice(column - 1).join('');
+  const word = rest.match(/^[\p{L}\p{N}_]+/u)?.[0] ?? Array.from(rest)[0];
+  return [chars.slice(0, column - 1).join(''), el('mark', {}, word), rest.slice(word.length)];
+}
+
 /** Shows why the core refused the dump (`name`, its `bytes` for the line
  * quoted); `drawLifetimes` draws it by lifetime instead, offered when the
  * dump holds no addresses. */
@@ -70,10 +80,12 @@ export function showError(name, error, bytes, drawLifetimes) {
     name = `${input.label} (the ${error.side} side)`;
     bytes = input.bytes;
   }
-  const where = error.line ? `${name}, line ${error.line}` : name;
+  const where = error.line ? `${name}, line ${error.line}${error.column ? `, column ${error.column}` : ''}` : name;
   showMessage('error', `Cannot show ${where}`, error.message);
   const context = bytes && error.line ? lineOf(bytes, error.line) : null;
-  if (context !== null) $('message').append(el('pre', { class: 'context' }, el('span', { class: 'ln' }, String(error.line)), context));
+  if (context !== null) {
+    $('message').append(el('pre', { class: 'context' }, el('span', { class: 'ln' }, String(error.line)), ...markColumn(context, error.column)));
+  }
   $('message').dataset.kind = error.kind || 'internal';
   if (page.input?.ptoAfter && !page.base) $('message').append(el('p', { class: 'pto-note' }, `${page.input.ptoAfter} was applied for the chip: the dump is still refused.`));
   // No addresses (a build planned by ptoas, or a dump before allocation):

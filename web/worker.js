@@ -98,7 +98,7 @@ self.onmessage = async ({ data }) => {
     if (!error.kind) corePromise = null;
     self.postMessage({
       id,
-      error: { kind: error.kind || 'internal', message: String(error.message || error), line: error.line || 0 },
+      error: { kind: error.kind || 'internal', message: String(error.message || error), line: error.line || 0, column: error.column || 0 },
     });
   }
 };

@@ -1,6 +1,7 @@
 """CPython's verdict on each source (a JSON list on standard input): "ok"
 when its parser accepts it (ast.parse, what the upstream tool reads dumps
-with), else {"line", "message"} of the SyntaxError. The oracle of
+with), else {"line", "message"} of the SyntaxError, and with --offset its
+"offset" (the 1-based character it points at). The oracle of
 tests/cpython.test.mjs (this machine's Python: 3.11)."""
 import ast
 import json
@@ -12,5 +13,8 @@ for source in json.load(sys.stdin):
         ast.parse(source.encode("utf-8"), "dump.py")  # bytes, as a file is read: a leading BOM is dropped
         out.append("ok")
     except SyntaxError as error:
-        out.append({"line": error.lineno, "message": error.msg})
+        verdict = {"line": error.lineno, "message": error.msg}
+        if "--offset" in sys.argv:
+            verdict["offset"] = error.offset
+        out.append(verdict)
 print(json.dumps({"version": sys.version.split()[0], "verdicts": out}))

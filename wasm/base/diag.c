@@ -7,13 +7,28 @@
 
 #include "base/arena.h"
 
-void mm__diag_set(mm_diag *diag, mm_status status, uint32_t line, const char *format, ...) {
-  if (diag->status != MM_OK) return;
+static void record(mm_diag *diag, mm_status status, uint32_t line, uint32_t at, const char *format,
+                   va_list args) {
   diag->status = status;
   diag->line = line;
+  diag->at = at;
+  vsnprintf(diag->message, sizeof diag->message, format, args);
+}
+
+void mm__diag_set(mm_diag *diag, mm_status status, uint32_t line, const char *format, ...) {
+  if (diag->status != MM_OK) return;
   va_list args;
   va_start(args, format);
-  vsnprintf(diag->message, sizeof diag->message, format, args);
+  record(diag, status, line, 0, format, args);
+  va_end(args);
+}
+
+void mm__diag_set_at(mm_diag *diag, mm_status status, uint32_t line, uint32_t offset,
+                     const char *format, ...) {
+  if (diag->status != MM_OK) return;
+  va_list args;
+  va_start(args, format);
+  record(diag, status, line, offset < UINT32_MAX ? offset + 1 : 0, format, args);
   va_end(args);
 }
 

@@ -21,11 +21,26 @@
 #include "syntax/parser.h"
 #include "syntax/text_check.h"
 
-static void fail(mm_error *error, const mm_diag *diag) {
+/* The 1-based column, in code points, of byte `at - 1` of `input` (0: not known). */
+static uint32_t column_of(const char *input, size_t len, uint32_t at) {
+  if (!at || !input || at > len) return 0;
+  size_t offset = at - 1, start = offset;
+  while (start > 0 && input[start - 1] != '\n' && input[start - 1] != '\r')
+    start--;
+  if (start == 0 && len >= 3 && memcmp(input, "\xEF\xBB\xBF", 3) == 0)
+    start = 3; /* a BOM is not shown */
+  uint32_t column = 1;
+  for (size_t i = start; i < offset; i++)
+    column += ((unsigned char)input[i] & 0xC0) != 0x80; /* not a continuation byte */
+  return column;
+}
+
+static void fail(mm_error *error, const mm_diag *diag, const char *input, size_t len) {
   if (!error) return;
   mm_error_clear(error);
   error->status = diag->status;
   error->line = diag->line;
+  error->column = column_of(input, len, diag->at);
   error->message = mm__strdup(diag->message);
 }
 
@@ -127,7 +142,7 @@ mm_model *mm__model_new_with(const char *input, size_t len, const mm_options *op
   mm_model *model = mm__alloc(sizeof *model);
   if (!model) {
     mm__diag_set(&diag, MM_ERR_NO_MEMORY, 0, "out of memory");
-    fail(error, &diag);
+    fail(error, &diag, NULL, 0);
     return NULL;
   }
   memset(model, 0, sizeof *model);
@@ -148,7 +163,7 @@ mm_model *mm__model_new_with(const char *input, size_t len, const mm_options *op
   }
   if (!mm__diag_failed(&diag) && mm_model_box_count(model) == 0) mm__refuse_no_tiles(model, &diag);
   if (mm__diag_failed(&diag)) {
-    fail(error, &diag);
+    fail(error, &diag, input, len);
   } else if (model->by_lifetime || !mm__refuse_unallocated(model, error)) {
     return model;
   }

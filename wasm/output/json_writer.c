@@ -499,6 +499,9 @@ void mm__json_error_fields(mm_buf *out, const mm_error *error) {
   if (error->line) {
     put_int_field(out, ",\"line\":", error->line);
   }
+  if (error->column) {
+    put_int_field(out, ",\"column\":", error->column);
+  }
   if (error->function_count) {
     mm__buf_puts(out, ",\"functions\":[");
     for (size_t i = 0; i < error->function_count; i++) {

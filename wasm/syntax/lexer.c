@@ -162,13 +162,13 @@ static void invalid_character(lexer *lx) {
   size_t n;
   uint32_t cp = decode_utf8(lx->src, lx->pos, &n);
   if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && mm__identifier_class(cp) & MM_IDENT_UNPRINTABLE))
-    mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "invalid non-printable character U+%04X",
-                 (unsigned)cp);
+    mm__diag_set_at(lx->diag, MM_ERR_SYNTAX, lx->line, (uint32_t)lx->pos,
+                    "invalid non-printable character U+%04X", (unsigned)cp);
   else if (cp < 0x80) /* `$`, `?`, `!`: a token to CPython's tokenizer; its parser refuses it */
-    mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "%s", ASCII_REFUSED);
+    mm__diag_set_at(lx->diag, MM_ERR_SYNTAX, lx->line, (uint32_t)lx->pos, "%s", ASCII_REFUSED);
   else
-    mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "invalid character '%.*s' (U+%04X)", (int)n,
-                 lx->src + lx->pos, (unsigned)cp);
+    mm__diag_set_at(lx->diag, MM_ERR_SYNTAX, lx->line, (uint32_t)lx->pos,
+                    "invalid character '%.*s' (U+%04X)", (int)n, lx->src + lx->pos, (unsigned)cp);
 }
 
 /* A name Python would read as another one: it normalises names to NFKC
@@ -521,10 +521,11 @@ static void track_bracket(lexer *lx, uint8_t op) {
     }
     lx->brackets[lx->depth] = c;
     lx->bracket_lines[lx->depth] = lx->line;
+    lx->bracket_offsets[lx->depth] = (uint32_t)lx->pos;
     lx->depth++;
   } else if (op == OP_RPAR || op == OP_RSQB || op == OP_RBRACE) {
     if (lx->depth <= lx->base_depth) {
-      mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->line, "unmatched '%c'", c);
+      mm__diag_set_at(lx->diag, MM_ERR_SYNTAX, lx->line, (uint32_t)lx->pos, "unmatched '%c'", c);
       return;
     }
     char open = lx->brackets[lx->depth - 1];
@@ -532,12 +533,14 @@ static void track_bracket(lexer *lx, uint8_t op) {
     if (c != expected) {
       uint32_t open_line = lx->bracket_lines[lx->depth - 1];
       if (open_line != lx->line)
-        mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->line,
-                     "closing parenthesis '%c' does not match opening parenthesis '%c' on line %u",
-                     c, open, (unsigned)open_line);
+        mm__diag_set_at(
+            lx->diag, MM_ERR_SYNTAX, lx->line, (uint32_t)lx->pos,
+            "closing parenthesis '%c' does not match opening parenthesis '%c' on line %u", c, open,
+            (unsigned)open_line);
       else
-        mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->line,
-                     "closing parenthesis '%c' does not match opening parenthesis '%c'", c, open);
+        mm__diag_set_at(lx->diag, MM_ERR_SYNTAX, lx->line, (uint32_t)lx->pos,
+                        "closing parenthesis '%c' does not match opening parenthesis '%c'", c,
+                        open);
       return;
     }
     lx->depth--;
@@ -674,8 +677,9 @@ static void scan_token(lexer *lx, bool *line_start) {
 
 static void end_of_input(lexer *lx) {
   if (lx->depth > lx->base_depth) {
-    mm__diag_set(lx->diag, MM_ERR_SYNTAX, lx->bracket_lines[lx->depth - 1], "'%c' was never closed",
-                 lx->brackets[lx->depth - 1]);
+    mm__diag_set_at(lx->diag, MM_ERR_SYNTAX, lx->bracket_lines[lx->depth - 1],
+                    lx->bracket_offsets[lx->depth - 1], "'%c' was never closed",
+                    lx->brackets[lx->depth - 1]);
     return;
   }
   const mm_token *last = lx->count > lx->first ? mm__lexer_at(lx, lx->count - 1) : NULL;
@@ -919,8 +923,9 @@ void mm__lex_rest_errors(const char *input, size_t end, uint32_t stopped_line, m
     *diag = rest; /* the tokenizer's error wins */
   } else if (lx.depth > 0 && lx.bracket_lines[lx.depth - 1] < stopped_line) {
     diag->status = MM_OK;
-    mm__diag_set(diag, MM_ERR_SYNTAX, lx.bracket_lines[lx.depth - 1], "'%c' was never closed",
-                 lx.brackets[lx.depth - 1]);
+    mm__diag_set_at(diag, MM_ERR_SYNTAX, lx.bracket_lines[lx.depth - 1],
+                    lx.bracket_offsets[lx.depth - 1], "'%c' was never closed",
+                    lx.brackets[lx.depth - 1]);
   }
   mm__lexer_free(&lx);
 }

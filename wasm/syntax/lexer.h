@@ -148,7 +148,8 @@ typedef struct mm_lexer {
   mm_vec lines;                    /* uint32_t: byte offset where each line begins, [0] = line 1 */
   char brackets[MM_MAX_BRACKETS];
   uint32_t bracket_lines[MM_MAX_BRACKETS];
-  int depth, base_depth; /* open brackets; 1 inside an f-string part */
+  uint32_t bracket_offsets[MM_MAX_BRACKETS]; /* where each was opened, for the error's column */
+  int depth, base_depth;                     /* open brackets; 1 inside an f-string part */
   int indents[MM_MAX_INDENT + 1], alt_indents[MM_MAX_INDENT + 1];
   int indent_top;
   mm_diag *diag;

@@ -47,7 +47,8 @@ void mm__parser_error_at(parser *p, const mm_token *tok, const char *message) {
   } else if (tok->kind == TK_END) {
     mm__diag_set(p->diag, MM_ERR_SYNTAX, tok->line, "%s (unexpected end of file)", message);
   } else if (tok->kind == TK_NEWLINE) {
-    mm__diag_set(p->diag, MM_ERR_SYNTAX, tok->line, "%s (unexpected end of line)", message);
+    mm__diag_set_at(p->diag, MM_ERR_SYNTAX, tok->line, tok->start, "%s (unexpected end of line)",
+                    message);
   } else {
     /* Quote the token so the user can find it on the line; long tokens
      * (strings) are cut, and a cut never splits a UTF-8 sequence. */
@@ -57,8 +58,8 @@ void mm__parser_error_at(parser *p, const mm_token *tok, const char *message) {
       while (n > 0 && ((unsigned char)p->src[tok->start + n] & 0xC0) == 0x80)
         n--;
     }
-    mm__diag_set(p->diag, MM_ERR_SYNTAX, tok->line, "%s at '%.*s%s'", message, (int)n,
-                 p->src + tok->start, n < tok->len ? "..." : "");
+    mm__diag_set_at(p->diag, MM_ERR_SYNTAX, tok->line, tok->start, "%s at '%.*s%s'", message,
+                    (int)n, p->src + tok->start, n < tok->len ? "..." : "");
   }
 }
 
