@@ -35,8 +35,8 @@ for (const theme of ['light', 'dark']) {
   await page.screenshot({ path: join(root, 'docs', `map-${theme}.png`) });
   await page.close();
 }
-// The page at the narrowest and widest widths it is made for, one theme each.
-for (const [width, theme] of [[1024, 'light'], [1920, 'dark']]) {
+// The page at the widths it is made for, in both themes.
+for (const [width, theme] of [1024, 1400, 1920].flatMap((w) => [[w, 'light'], [w, 'dark']])) {
   const page = await browser.newPage({ viewport: { width, height: 860 }, colorScheme: theme });
   await page.goto(url);
   await page.click('[data-example="decode_fwd"]');
