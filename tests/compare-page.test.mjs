@@ -328,7 +328,7 @@ describe('ways in', () => {
     const page = await openPage(env.browser, env.url);
     await drop(page, [dump35, { name: '50_after_Broken.py', text: 'def f(:\n' }]);
     await page.waitForSelector('#message.error');
-    assert.match(await page.locator('#message h2').innerText(), /^Cannot show 50_after_Broken\.py \(the new side\), line 1$/);
+    assert.match(await page.locator('#message h2').innerText(), /^Cannot show 50_after_Broken\.py \(the new side\), line 1, column 7$/);
     await drop(page, [dump35, dump41]);
     await shown(page);
     await finish(page);
