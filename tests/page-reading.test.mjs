@@ -414,6 +414,8 @@ describe('tiny tiles and find', () => {
     assert.equal(await card.locator('.fit-used').count(), 0);
     const up = await openCard(page, 'up_proj');
     assert.equal(await up.locator('.lane-head[data-space="Mat"] .fit-used').count(), 0, 'Mat uses half its capacity');
+    // Left uses 1.5 %, but the axis is the card's: fitting it would widen Mat 18-fold.
+    assert.equal(await up.locator('.fit-used').count(), 0, 'no offer beside a busy space');
     await finish(page);
   });
 
@@ -461,6 +463,13 @@ describe('a refused dump', () => {
     const line = Array.from('y = "é" + size_of(x, $)');
     assert.equal(await message.locator('.context mark').innerText(), line[column - 1], 'the character the column counts to');
     assert.equal(line[column - 1], '$', 'where CPython points');
+    // Read out as it shows, and a way back to work that needs no file.
+    assert.equal(await message.getAttribute('role'), 'alert');
+    const example = message.locator('[data-example]').first();
+    assert.ok(await example.isVisible(), 'the examples are offered again');
+    await example.focus();
+    await page.keyboard.press('Enter');
+    await page.locator('#cards[data-complete="true"] .card.open .box').first().waitFor();
     await finish(page);
   });
 });

@@ -113,7 +113,7 @@ describe('reserved windows on the map', () => {
     const rows = () => card.locator('.box-table tbody tr').evaluateAll((rs) => rs.map((r) => [...r.cells].map((c) => c.textContent)));
     const ringRow = (await rows()).find((r) => r[0] === 'c2v_ring');
     assert.ok(ringRow, 'the reserved window has a row');
-    assert.deepEqual(ringRow.slice(1, 5), ['Vec', '(reserved)', '32 KB', '[0, 32768)']);
+    assert.deepEqual(ringRow.slice(1, 6), ['Vec', '(reserved)', '32 KB', '[0, 32768)', 'all lines']);
     // The same words as the peak panel's and the tooltip's.
     assert.match(ringRow[8], /^cross-core ring, 4 × 8 KB; one more slot: HWM 48 KB \(49152 B\) of 184 KB: fits$/);
     const size = card.locator('.box-table th', { hasText: 'size' });
@@ -129,6 +129,11 @@ describe('reserved windows on the map', () => {
     await card.locator('.box-table td button', { hasText: /^b$/ }).click();
     assert.ok(await card.locator('.box-table').isHidden(), 'back on the map');
     assert.equal(await card.locator('.chip-name').innerText(), 'b');
+    // The ring's name goes to it: its line pinned.
+    await card.locator('.table-toggle').click();
+    await card.locator('.box-table td button', { hasText: 'c2v_ring' }).click();
+    assert.ok(await card.locator('.box-table').isHidden(), 'back on the map');
+    assert.match(await card.locator('.panel-head').innerText(), /^Line 8/);
     await finish(page);
   });
 
@@ -181,6 +186,12 @@ describe('uses and idle spans on the map', () => {
     const rows = await panel.locator('li').allInnerTexts();
     assert.equal(rows.length, 1, rows.join('\n'));
     assert.match(rows[0], /^a\s+4 KB\s+idle lines 12–16 \(5\)\s+live 10–17, 3 uses\s+20 KB × lines/);
+    // Closed by keyboard, the focus goes back to the button that opened it.
+    await panel.locator('.panel-close').focus();
+    await page.keyboard.press('Enter');
+    assert.ok(await panel.isHidden());
+    assert.equal(await page.evaluate(() => document.activeElement.className), 'idle-toggle');
+    await card.locator('.idle-toggle').click();
     await panel.locator('.tile-link', { hasText: 'a' }).click();
     assert.equal(await card.locator('.chip-name').innerText(), 'a');
     assert.ok(await card.locator('.box.pinned[data-tile="a"]').isVisible());

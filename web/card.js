@@ -338,7 +338,10 @@ export class Card {
     if (shown) {
       this.idleWrap.append(idlePanel(this.fn, idleHolds(this.fn), {
         onTile: (index) => this.reveal(index),
-        onClose: () => this.setIdle(false),
+        onClose: () => {
+          this.setIdle(false);
+          this.toolbar.idleButton.focus(); // not lost to the page with the panel
+        },
       }));
     }
     this.idleWrap.hidden = !shown;
@@ -347,7 +350,7 @@ export class Card {
   setTable(shown) {
     this.state.table = shown;
     this.toolbar.showTable(shown);
-    if (shown && !this.tableWrap.firstChild) this.tableWrap.append(boxTable(this.fn, this.spaces, (index) => this.reveal(index)));
+    if (shown && !this.tableWrap.firstChild) this.tableWrap.append(boxTable(this.fn, this.spaces, { onTile: (index) => this.reveal(index), onWindow: (index) => this.revealWindow(index) }));
     this.tableWrap.hidden = !shown;
     this.viewport.hidden = shown;
   }

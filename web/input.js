@@ -197,6 +197,7 @@ export function listenToInputs() {
   for (const button of document.querySelectorAll('[data-example]')) {
     button.addEventListener('click', () => openExample(button.dataset.example));
   }
+  page.examples = document.querySelector('#message .examples');
 }
 
 async function openExample(id) {

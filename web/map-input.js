@@ -137,7 +137,10 @@ export class MapInput {
   onMapKey(e) {
     const { card, state } = this;
     const band = e.target.closest('.window-band');
-    if (band && e.key === 'Enter') return card.revealWindow(Number(band.dataset.window));
+    if (band && e.key === 'Enter') {
+      card.shared.tooltip.hide(); // the panel opening above moves the band away
+      return card.revealWindow(Number(band.dataset.window));
+    }
     const box = this.map.boxOf(e.target);
     if (!box || e.ctrlKey || e.metaKey || e.altKey) return;
     const index = Number(e.target.closest('.box').dataset.index);

@@ -15,6 +15,9 @@ import { ProfileLayer, peakMark } from './profile.js';
 import { windowBand } from './reserved.js';
 import { SourceColumn } from './source.js';
 
+/** px: a lane head narrower than this has no room for the fit offer. */
+const FIT_OFFER_PX = 240;
+
 /** Whether `box` is live on dump line `line` (null: no line). */
 const liveOn = (box, line) => line !== null && box.start <= line && line <= box.end;
 
@@ -160,7 +163,7 @@ export class MapView {
       },
       el('span', { class: 'lane-name' }, lane.space),
       el('span', { class: 'lane-figures' }, `${formatBytes(lane.lo)} … ${formatBytes(lane.lo + lane.span)}`),
-      this.fitOffer(space));
+      this.fitOffer(space, lane));
       const beyond = lane.lo < 0 || lane.lo + lane.span > space.limit;
       const laneEl = el('div', { class: 'lane', dataset: { space: lane.space } },
         el('div', { class: 'hwm-rule', title: `high-water mark ${formatBytes(spaceHwm(space))}`, style: { left: `${lanePercent(lane, spaceHwm(space))}%` } }),
@@ -186,10 +189,13 @@ export class MapView {
   }
 
   /** A lane drawn to a capacity its space barely uses: the offer of the
-   * 'used' axis, which spreads the tiles over the lane (null: none). */
-  fitOffer(space) {
+   * 'used' axis, which spreads the tiles over the lane (null: none). Only
+   * when every space shown is as sparse (the axis is the card's: a busy
+   * space beside would grow many times over) and the head has room. */
+  fitOffer(space, lane) {
     const { percent, sparse } = usage(space);
-    if (this.state.axis !== 'limit' || !sparse) return null;
+    if (this.state.axis !== 'limit' || !sparse || lane.width < FIT_OFFER_PX) return null;
+    if (!this.visibleSpaces().every((s) => usage(s).sparse)) return null;
     return el('button', {
       class: 'link fit-used',
       onclick: () => {

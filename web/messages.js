@@ -32,12 +32,14 @@ export function showMessage(kind, title, detail) {
   const box = $('message');
   clear(box);
   box.className = `message ${kind}`;
+  box.setAttribute('role', kind === 'error' ? 'alert' : 'status'); // read out as it changes
   box.append(el('h2', {}, title));
   if (detail) box.append(el('p', { class: 'detail' }, detail));
   box.hidden = false;
   $('cards').hidden = true;
   $('legend').hidden = true;
   if (kind === 'error') {
+    if (page.examples?.childElementCount) box.append(page.examples); // a way back to work without a file
     clear($('summary'));
     $('summary').title = '';
     clear($('cards')); // the refused dump's cards go, not only out of sight
@@ -94,4 +96,5 @@ export function showError(name, error, bytes, drawLifetimes) {
     $('message').append(el('p', {}, el('button', { class: 'draw-lifetimes', onclick: drawLifetimes }, 'Draw by size and lifetime'),
       ' — buffers packed by when they live; the least any placement needs.'));
   }
+  if (page.examples?.parentNode === $('message')) $('message').append(page.examples); // last
 }

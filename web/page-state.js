@@ -13,6 +13,7 @@ export const page = {
   base: null,
   // A .pto opened with no dump: { names, text }, for the next dump opened.
   pendingPto: null,
+  examples: null, // the welcome's example buttons, offered again under an error
   compareView: null, // the compare view shown, or null
   embed: false, // ?embed: one function's map alone, in a docs page's iframe
   fullView: null, // the embedded map's link to the full page

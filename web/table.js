@@ -25,15 +25,15 @@ function boxRow(b, index) {
   };
 }
 
-function windowRow(w, space, fn) {
+function windowRow(w, index, space, fn) {
   const more = space && oneMoreSlot(w, space);
   const note = [windowKind(w), more && `one more slot: ${more}`,
     (w.conflict_count ?? w.conflicts_with.length) && 'conflict', w.over_capacity && 'over capacity'].filter(Boolean).join('; ');
   const conflict = Boolean(w.conflicts_with.length || w.over_capacity || w.overlaps_reserved !== undefined);
   return {
-    box: -1, conflict,
+    box: -1, window: index, conflict,
     cells: [w.name, w.space, w.kind === 'pinned' ? '(pinned)' : '(reserved)', formatBytes(w.size), byteRange(w.base, w.size),
-      `${fn.src_start}–${fn.src_end}`, '–', '–', note],
+      'all lines', '–', '–', note],
     keys: [w.name, w.space, '', w.size, w.base, fn.src_start, -1, -1, note],
   };
 }
@@ -41,8 +41,8 @@ function windowRow(w, space, fn) {
 /** The table's rows for `fn` (its boxes, then its placed reserved windows;
  * `spaces`: name → space, for a ring's one-more-slot figure). */
 export function tableRows(fn, spaces) {
-  const windows = (fn.reserved ?? []).filter((w) => w.placed);
-  return [...fn.boxes.map(boxRow), ...windows.map((w) => windowRow(w, spaces.get(w.space), fn))];
+  const windows = (fn.reserved ?? []).map((w, index) => ({ w, index })).filter(({ w }) => w.placed);
+  return [...fn.boxes.map(boxRow), ...windows.map(({ w, index }) => windowRow(w, index, spaces.get(w.space), fn))];
 }
 
 /** `rows` ordered by column `column`, ascending unless `descending`;
@@ -55,13 +55,20 @@ export function sortRows(rows, column, descending) {
     .map(({ row }) => row);
 }
 
+/** A row's name: a button to it on the map. */
+function nameCell(row, text, { onTile, onWindow }) {
+  if (row.box >= 0) return el('button', { class: 'link', title: 'Show this tile on the map', onclick: () => onTile(row.box) }, text);
+  return el('button', { class: 'link', title: 'Show this window on the map, its line pinned', onclick: () => onWindow(row.window) }, text);
+}
+
 /** The table of `fn`'s boxes and windows; a column's heading sorts by it
- * (again: the other way); a tile's name goes to it on the map (`onTile`). */
-export function boxTable(fn, spaces, onTile) {
+ * (again: the other way); a name goes to its tile or window on the map
+ * (`go`: { onTile(index), onWindow(index) }). */
+export function boxTable(fn, spaces, go) {
   const rows = tableRows(fn, spaces).map((row) => ({
     ...row,
     node: el('tr', { class: row.conflict ? 'conflict' : null, dataset: { tile: row.cells[0] } }, row.cells.map((text, c) => el('td', { class: COLUMNS[c][1] ? 'num' : null },
-      c === 0 && row.box >= 0 ? el('button', { class: 'link', title: 'Show this tile on the map', onclick: () => onTile(row.box) }, text) : text))),
+      c === 0 ? nameCell(row, text, go) : text))),
   }));
   const body = el('tbody', {}, rows.map((r) => r.node));
   let sorted = { column: -1, descending: false };
