@@ -420,15 +420,9 @@ static void put_bytes(mm_buf *out, const mm_tile *t, double room) {
 static void put_label(mm_buf *out, double x, double y, double w, double h, const label *lb) {
   if (w < 12 || h < 14) return;
   double indent = lb->ref && w >= badge_width(lb->ref) + 4 ? badge_width(lb->ref) + 3 : 0;
-  mm__buf_puts(out, "<svg x=\"");
-  mm__svg_px(out, x);
-  mm__buf_puts(out, "\" y=\"");
-  mm__svg_px(out, y);
-  mm__buf_puts(out, "\" width=\"");
-  mm__svg_px(out, w);
-  mm__buf_puts(out, "\" height=\"");
-  mm__svg_px(out, h);
-  mm__buf_puts(out, "\"><text x=\"");
+  mm__buf_puts(out, "<svg");
+  mm__svg_xywh(out, x, y, w, h);
+  mm__buf_puts(out, "><text x=\"");
   mm__svg_px(out, 3 + indent);
   mm__buf_puts(out, "\" y=\"12\" font-size=\"11\" font-weight=\"600\" fill=\"");
   mm__buf_puts(out, lb->fill);

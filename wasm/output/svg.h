@@ -62,6 +62,8 @@ void mm__svg_text_within(mm_buf *out, const char *text, double room, svg_font fo
 void mm__svg_attr(mm_buf *out, const char *key, const char *value);
 /* A coordinate, at most one decimal. */
 void mm__svg_px(mm_buf *out, double v);
+/* ` x=".." y=".." width=".." height=".."`: a box's attributes. */
+void mm__svg_xywh(mm_buf *out, double x, double y, double w, double h);
 /* `<rect x=".." y=".." width=".." height=".."` (left open for more). */
 void mm__svg_rect(mm_buf *out, double x, double y, double w, double h);
 /* 1536 -> "1.5 KB", as the page's formatBytes; `text` holds 48 bytes. */

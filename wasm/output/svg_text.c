@@ -106,8 +106,8 @@ void mm__svg_px(mm_buf *out, double v) {
   }
 }
 
-void mm__svg_rect(mm_buf *out, double x, double y, double w, double h) {
-  mm__buf_puts(out, "<rect x=\"");
+void mm__svg_xywh(mm_buf *out, double x, double y, double w, double h) {
+  mm__buf_puts(out, " x=\"");
   mm__svg_px(out, x);
   mm__buf_puts(out, "\" y=\"");
   mm__svg_px(out, y);
@@ -116,6 +116,11 @@ void mm__svg_rect(mm_buf *out, double x, double y, double w, double h) {
   mm__buf_puts(out, "\" height=\"");
   mm__svg_px(out, h);
   mm__buf_puts(out, "\"");
+}
+
+void mm__svg_rect(mm_buf *out, double x, double y, double w, double h) {
+  mm__buf_puts(out, "<rect");
+  mm__svg_xywh(out, x, y, w, h);
 }
 
 const char *mm__svg_size(char *text, int64_t bytes) {
