@@ -39,7 +39,7 @@ export function showMessage(kind, title, detail) {
   $('cards').hidden = true;
   $('legend').hidden = true;
   if (kind === 'error') {
-    if (page.examples?.childElementCount) box.append(page.examples); // a way back to work without a file
+    if (page.examples?.childElementCount && !page.embed) box.append(page.examples); // a way back to work without a file
     clear($('summary'));
     $('summary').title = '';
     clear($('cards')); // the refused dump's cards go, not only out of sight
