@@ -234,7 +234,11 @@ describe('the keyboard', () => {
     const last = await focused();
     assert.ok(await card.locator(`.box[data-tile="${last}"]`).isVisible(), 'the last tile, drawn and scrolled to');
     await page.keyboard.press('l');
-    assert.match(await card.locator('.panel-head').innerText(), /^Line \d+/);
+    const pinned = Number((await card.locator('.panel-head').innerText()).match(/^Line (\d+)/)[1]);
+    // On a tile the arrows walk the tiles; Shift moves the pinned line, the focus stays.
+    await page.keyboard.press('Shift+ArrowDown');
+    assert.match(await card.locator('.panel-head').innerText(), new RegExp(`^Line ${pinned + 1}\\b`));
+    assert.equal(await focused(), last, 'the focus stays on the tile');
     await page.keyboard.press('+');
     assert.equal(await card.locator('.zoom-level').innerText(), '1.6×');
     // Pills: one Tab stop per card, arrows between them.

@@ -147,6 +147,8 @@ export class MapInput {
     const key = e.key;
     let handled = true;
     if (key === 'Enter') card.pin(state.pinned === box ? null : box);
+    // On a tile the arrows walk the tiles: Shift moves the pinned line.
+    else if (e.shiftKey && (key === 'ArrowUp' || key === 'ArrowDown') && state.line !== null) card.moveLine(key === 'ArrowUp' ? -1 : 1);
     else if (key === 'l' || key === 'L') card.pinLine(state.line === box.start ? null : box.start);
     else if (key === '+' || key === '=') card.setZoom(stepZoom(state.zoom, 1));
     else if (key === '-' || key === '_') card.setZoom(stepZoom(state.zoom, -1));

@@ -129,7 +129,7 @@ export function linePanel(fn, line, peakSpace, handlers) {
   return el('div', { class: 'panel', role: 'region', 'aria-label': `Tiles live on line ${line}` },
     el('div', { class: 'panel-head' },
       el('strong', {}, `Line ${line}`),
-      el('span', { class: 'muted' }, total ? ` · ${total} tile${total === 1 ? '' : 's'} live · ↑/↓ move, Esc clears` : ' · no tile live here'),
+      el('span', { class: 'muted' }, total ? ` · ${total} tile${total === 1 ? '' : 's'} live · ↑/↓ (Shift on a tile) move, Esc clears` : ' · no tile live here'),
       el('button', { class: 'panel-close', 'aria-label': 'Clear the pinned line', title: 'Clear (Esc)', onclick: handlers.onClose }, '×')),
     peak ? peakSection(fn, peak, handlers.onTile) : null,
     groups.filter((g) => g.space !== peakSpace).map((g) => spaceSection(spaces.get(g.space), g, handlers.onTile)));
