@@ -7,7 +7,7 @@ export const SHORTCUTS = [
   ['Enter / Shift+Enter', 'in the find field: next / previous match'],
   ['N / Shift+N', 'next / previous anomaly (conflict or tile over capacity)'],
   ['click a line number', 'pin that line: the tiles live there, bytes per space'],
-  ['↑ / ↓ (Shift+↑ / ↓ on a tile)', 'move the pinned line'],
+  ['↑ / ↓', 'move the pinned line (on a tile: Shift+↑ / ↓)'],
   ['Tab to a map, then ← → ↑ ↓', 'move between tiles: ↑ ↓ in time, ← → across addresses; Home / End: first / last'],
   ['Enter on a tile', 'pin the tile (click works too)'],
   ['L on a tile', 'pin its first line'],
