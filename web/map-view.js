@@ -308,8 +308,9 @@ export class MapView {
   }
 
   /** The index of the box a pointer at (`clientX`, `clientY`) is on, by
-   * nearestBox among the boxes of the lane under it live on its line; -1:
-   * none. Slivers are hit by what is near, not by their 2 px. */
+   * nearestBox among the boxes drawn (those in view) in the lane under it
+   * live on its line; -1: none. Slivers are hit by what is near, not by
+   * their 2 px. */
   boxAt(clientX, clientY) {
     const { fn } = this.card;
     for (const lane of this.lanes?.lanes ?? []) {
@@ -317,11 +318,12 @@ export class MapView {
       if (clientX < r.left || clientX >= r.right || r.width <= 0) continue;
       const line = fn.src_start + Math.floor((clientY - r.top) / ROW_HEIGHT);
       const candidates = [];
-      fn.boxes.forEach((box, index) => {
-        if (box.space !== lane.space || box.start > line || box.end < line) return;
+      for (const index of this.rendered.keys()) {
+        const box = fn.boxes[index];
+        if (box.space !== lane.space || box.start > line || box.end < line) continue;
         const g = boxGeometry(box, lane, fn.src_start);
         candidates.push({ index, left: (g.left / 100) * r.width, width: (g.width / 100) * r.width });
-      });
+      }
       return nearestBox(candidates, clientX - r.left);
     }
     return -1;

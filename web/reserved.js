@@ -33,13 +33,18 @@ export function windowFacts(window, space) {
   return { facts, notes };
 }
 
+/** Whether a window shares bytes with a tile or another window, or lies
+ * past the capacity. */
+export const windowInConflict = (window) =>
+  Boolean(window.conflicts_with.length || window.over_capacity || window.overlaps_reserved !== undefined);
+
 /** The band of window `index` in `lane` (of `space`): a Tab stop whose
  * focus shows its tooltip, Enter its line. */
 export function windowBand(window, index, lane, space) {
   const left = lanePercent(lane, window.base);
   const more = oneMoreSlot(window, space);
   return el('div', {
-    class: window.conflicts_with.length || window.over_capacity || window.overlaps_reserved !== undefined ? 'window-band conflict' : 'window-band',
+    class: windowInConflict(window) ? 'window-band conflict' : 'window-band',
     dataset: { window: index }, tabindex: '0', role: 'button',
     'aria-label': `${window.kind === 'pinned' ? 'pinned allocation' : 'reserved window'} ${window.name}, ${windowKind(window)}, bytes ${span(window)}${more ? `; one more slot: ${more}` : ''}`,
     style: { left: `${left}%`, width: `${lanePercent(lane, window.base + window.size) - left}%` },

@@ -4,7 +4,7 @@
 import { el } from './dom.js';
 import { inConflict } from './insight.js';
 import { byteRange, formatBytes, windowKind } from './layout.js';
-import { oneMoreSlot } from './reserved.js';
+import { oneMoreSlot, windowFacts, windowInConflict } from './reserved.js';
 
 /** The columns: heading, and whether it sorts as a number. */
 export const COLUMNS = [
@@ -17,21 +17,22 @@ const boxNote = (b) => [b.view && 'view', inConflict(b) && 'conflict', b.over_ca
 
 function boxRow(b, index) {
   const idle = b.idle ? b.idle[1] - b.idle[0] + 1 : -1;
+  const note = boxNote(b);
   return {
     box: index, conflict: inConflict(b),
     cells: [b.name, b.space, b.base, formatBytes(b.size), byteRange(b.offset, b.size), `${b.start}–${b.end}`,
-      String(b.uses?.length ?? ''), b.idle ? `${b.idle[0]}–${b.idle[1]} (${idle})` : '–', boxNote(b)],
-    keys: [b.name, b.space, b.base, b.size, b.offset, b.start, b.uses?.length ?? 0, idle, boxNote(b)],
+      String(b.uses?.length ?? ''), b.idle ? `${b.idle[0]}–${b.idle[1]} (${idle})` : '–', note],
+    keys: [b.name, b.space, b.base, b.size, b.offset, b.start, b.uses?.length ?? 0, idle, note],
   };
 }
 
+/** A window's row: its note is the kind, then what one more slot would do
+ * and the tooltip's notes (conflicts, over capacity), in their words. */
 function windowRow(w, index, space, fn) {
   const more = space && oneMoreSlot(w, space);
-  const note = [windowKind(w), more && `one more slot: ${more}`,
-    (w.conflict_count ?? w.conflicts_with.length) && 'conflict', w.over_capacity && 'over capacity'].filter(Boolean).join('; ');
-  const conflict = Boolean(w.conflicts_with.length || w.over_capacity || w.overlaps_reserved !== undefined);
+  const note = [windowKind(w), more && `one more slot: ${more}`, ...(space ? windowFacts(w, space).notes : [])].filter(Boolean).join('; ');
   return {
-    box: -1, window: index, conflict,
+    box: -1, window: index, conflict: windowInConflict(w),
     cells: [w.name, w.space, w.kind === 'pinned' ? '(pinned)' : '(reserved)', formatBytes(w.size), byteRange(w.base, w.size),
       'all lines', '–', '–', note],
     keys: [w.name, w.space, '', w.size, w.base, fn.src_start, -1, -1, note],
