@@ -135,7 +135,18 @@ enum {
   /* Leave each function's `source` out: `src_start` and `src_end` say
    * which lines of the input it is. For a caller that keeps the input (the
    * page): the lines are most of the JSON. */
-  MM_JSON_WITHOUT_SOURCE = 1
+  MM_JSON_WITHOUT_SOURCE = 1,
+  /* The page's form, parsed a function at a time as its card opens: each
+   * function's `allocations`, `boxes` and spaces' `live` as its "body"
+   * ({"allocations", "boxes", "live": [per space, in the order of
+   * `spaces` then `reserved_only_spaces`]}, then a newline), then a NUL
+   * byte, then the model's JSON without those keys. Each function there
+   * gains `box_count`; `box_problems` (a box conflicts or is over
+   * capacity); `names` (a line per box: its first line, name and aliases,
+   * space-separated); `source_bytes` and `body`, [offset, length] of its
+   * lines in the input and of its body in this buffer. Not for
+   * mm_compare_json. */
+  MM_JSON_SPLIT_BODIES = 2
 };
 
 /* Writes the model as JSON: the upstream tool's keys and this project's

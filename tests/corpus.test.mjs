@@ -10,7 +10,8 @@ import { basename, join } from 'node:path';
 import { describe, test } from 'node:test';
 
 import { asUpstreamConflicts, asanCli, contract, corpus, corpusDumps, loadCore, run } from './helpers.mjs';
-import { analyzeDump, analyzeDumpJson, attachSource, parseModel } from '../web/core.js';
+import { analyzeDump, analyzeDumpJson, attachSource, parseModel, parseSplitModel } from '../web/core.js';
+import { searchIndex } from '../web/insight.js';
 
 const dumps = corpusDumps();
 const expectedOf = (entry) => JSON.parse(readFileSync(entry.expected, 'utf8'));
@@ -162,6 +163,21 @@ describe('the Emscripten module returns the same model as the CLI', () => {
       assert.ok(lean.functions.every((fn) => fn.source === undefined));
       assert.ok(json.length < JSON.stringify(fromModule).length);
       assert.deepEqual(attachSource(lean, bytes), fromModule);
+      // The page's form: a function read as its card needs it. Nothing is
+      // read before asked; once read, the same model, with the keys the
+      // heads add (a closed card's and a search's) telling the truth.
+      const split = parseSplitModel(analyzeDumpJson(core, bytes, { dumpName: basename(entry.dump), withoutSource: true, split: true }), bytes);
+      assert.equal(split.lazy.parsed, 0);
+      const added = ['box_count', 'box_problems', 'source_bytes', 'body', 'names'];
+      const plain = split.functions.map((fn) => Object.fromEntries(Object.entries(fn).filter(([k]) => !added.includes(k))));
+      assert.equal(split.lazy.parsed, fromModule.functions.length);
+      assert.deepEqual({ ...split, functions: plain }, fromModule);
+      split.functions.forEach((fn, f) => {
+        const boxes = fromModule.functions[f].boxes;
+        assert.equal(fn.box_count, boxes.length);
+        assert.equal(fn.box_problems, boxes.some((b) => b.conflict_count > 0 || b.window_conflict_count > 0 || b.over_capacity));
+        assert.deepEqual(searchIndex(split)[f], boxes.map((b) => ({ names: [b.name, ...b.aliases], start: b.start })));
+      });
     });
   }
 });

@@ -64,10 +64,10 @@ export async function analyse(current = begin()) {
     input.bytes ??= await input.file.arrayBuffer();
     if (!current()) return;
     stats.read = performance.now();
-    const parsed = await page.engine.analyze(input.bytes.slice(0), { dumpName: input.name, backend, ptoText: input.pto, lifetimes: Boolean(input.lifetimes) });
+    const model = await page.engine.analyze(input.bytes, { dumpName: input.name, backend, ptoText: input.pto, lifetimes: Boolean(input.lifetimes) });
     stats.modelled = performance.now();
-    const model = attachSource(parsed, input.bytes);
     if (!current()) return;
+    stats.bodies = model.lazy;
     stats.attached = performance.now();
     Object.assign(stats, page.engine.stats);
     showModel(model, current);

@@ -34,9 +34,7 @@ export class Card {
     this.side = side;
     this.spaceList = side.laneSpaces(fn);
     this.spaces = new Map(this.spaceList.map((s) => [s.space, s]));
-    // What sets each lane's extent: the boxes and the windows placed.
-    this.ownItems = [...fn.boxes, ...(fn.reserved ?? []).filter((w) => w.placed)
-      .map((w) => ({ space: w.space, offset: w.base, size: w.size }))];
+    this.ownItemsMade = null; // ownItems, once read
     this.state = {
       open: false, zoom: 1, axis: 'limit', hidden: new Set(), pinned: null, hovered: null, source: false, table: false, split: null,
       line: null, peakSpace: null, matches: new Set(), profile: true, idle: false, hoveredWindow: null, focused: -1, counterpart: null,
@@ -51,6 +49,15 @@ export class Card {
       el('header', { class: 'card-head' }, this.toggle,
         spacePills(this.spaceList, shared.spaceColumn, (space) => this.showPeak(space)),
         el('span', { class: 'chips' }, anomalyChips(fn), this.matchChip)));
+  }
+
+  /** What sets each lane's extent: the boxes and the windows placed (read
+   * when first drawn: a closed card leaves its function's boxes unread). */
+  get ownItems() {
+    const { fn } = this;
+    this.ownItemsMade ??= [...fn.boxes, ...(fn.reserved ?? []).filter((w) => w.placed)
+      .map((w) => ({ space: w.space, offset: w.base, size: w.size }))];
+    return this.ownItemsMade;
   }
 
   /** The items whose bytes set the lanes' extents (this card's, and what

@@ -26,6 +26,7 @@ export class DumpError extends Error {
 // mm_svg_options keep each field on wasm32 (the header's boundary section;
 // boundary.c asserts the same offsets at build time).
 const MM_JSON_WITHOUT_SOURCE = 1;
+const MM_JSON_SPLIT_BODIES = 2;
 const OPTIONS = { bytes: 20, dumpName: 0, backend: 4, ptoText: 8, ptoLen: 12, withoutSource: 16, lifetimes: 17 };
 const SVG_OPTIONS = { bytes: 32, firstLine: 0, lastLine: 4, axisUsed: 8, hidden: 12, zoom: 16, mapWidth: 24, dark: 28, hideProfile: 29 };
 // Keeps a byte order mark: the core's `source` lines are the bytes as they are.
@@ -106,6 +107,64 @@ export function parseModel(jsonBytes) {
 }
 
 /**
+ * The model from the core's split JSON (MM_JSON_SPLIT_BODIES) and the
+ * dump's bytes: the heads are parsed now; each function's `boxes`,
+ * `allocations` and spaces' `live` when first read (its body's JSON),
+ * its `source` when first
+ * read (decoded from `dumpBytes`). A page showing one card of thousands
+ * parses one body. `model.lazy.parsed` counts the bodies parsed so far.
+ * Refusals and whole models (no NUL) are read as parseModel reads them.
+ * @throws DumpError when the JSON is a refusal
+ */
+export function parseSplitModel(jsonBytes, dumpBytes) {
+  const split = jsonBytes.indexOf(0);
+  if (split < 0) return attachSource(parseModel(jsonBytes), dumpBytes);
+  const model = parseModel(jsonBytes.subarray(split + 1));
+  const bodies = jsonBytes;
+  const dump = new Uint8Array(dumpBytes);
+  const lazy = { parsed: 0, total: model.functions.length };
+  Object.defineProperty(model, 'lazy', { value: lazy });
+  for (const fn of model.functions) {
+    let body = null;
+    const read = () => {
+      if (!body) {
+        const [at, length] = fn.body;
+        body = JSON.parse(decoder.decode(bodies.subarray(at, at + length)));
+        lazy.parsed++;
+      }
+      return body;
+    };
+    lazyField(fn, 'boxes', () => read().boxes);
+    lazyField(fn, 'allocations', () => read().allocations);
+    [...fn.spaces, ...fn.reserved_only_spaces].forEach((space, i) => lazyField(space, 'live', () => read().live[i]));
+    if (!fn.source) lazyField(fn, 'source', () => functionLines(dump, fn));
+  }
+  return model;
+}
+
+/** `object[key]` computed by `make` when first read, then a plain value
+ * (one a caller may also set). */
+function lazyField(object, key, make) {
+  const settle = (value) => Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(object, key, {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const value = make();
+      settle(value);
+      return value;
+    },
+    set: settle,
+  });
+}
+
+/** A function's lines (src_start..src_end) from its bytes in the dump. */
+function functionLines(dump, fn) {
+  const [at, length] = fn.source_bytes;
+  return dumpLines(dump.subarray(at, at + length)).slice(0, fn.src_end - fn.src_start + 1);
+}
+
+/**
  * Computes the model of a dump, as the core's JSON bytes (the model or a
  * refusal): the worker hands these to the page, which parses them once,
  * instead of cloning a parsed model between threads.
@@ -117,16 +176,17 @@ export function parseModel(jsonBytes) {
  *                   `source` out (attachSource puts it back from the bytes);
  *                   lifetimes draws a dump without addresses by size and
  *                   lifetime (mm_options); generalParser, for tests, reads
- *                   no statement through the fast path (the same model)
+ *                   no statement through the fast path (the same model);
+ *                   split writes the page's form (parseSplitModel)
  * @returns Uint8Array of UTF-8 JSON, owned by the caller
  */
-export function analyzeDumpJson(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, withoutSource = false, lifetimes = false, generalParser = false } = {}) {
+export function analyzeDumpJson(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, withoutSource = false, lifetimes = false, generalParser = false, split = false } = {}) {
   const owned = [];
   try {
     const input = copyIn(core, bytes, owned);
     const options = optionsIn(core, { dumpName, backend, ptoText, withoutSource, lifetimes }, owned);
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
-    const flags = withoutSource ? MM_JSON_WITHOUT_SOURCE : 0;
+    const flags = (withoutSource ? MM_JSON_WITHOUT_SOURCE : 0) | (split ? MM_JSON_SPLIT_BODIES : 0);
     const out = generalParser ? core._mm__analyze_json_with(input, bytes.length, options, flags, 0, lenPtr)
       : core._mm_analyze_json(input, bytes.length, options, flags, lenPtr);
     return takeJsonBytes(core, out, lenPtr);

@@ -46,7 +46,7 @@ export function relayoutOnResize() {
 /** The top bar's one line about the dump; its full text is the title
  * (the line ends in an ellipsis where the bar is narrow). */
 function summary(model) {
-  const tiles = model.functions.reduce((n, f) => n + f.boxes.length, 0);
+  const tiles = model.functions.reduce((n, f) => n + (f.box_count ?? f.boxes.length), 0);
   const { backend } = model;
   const fns = `${model.functions.length} compute function${model.functions.length === 1 ? '' : 's'}`;
   // The core reads a pass from an `NN_after_<Pass>.py` name; any other

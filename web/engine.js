@@ -1,7 +1,7 @@
 // The main thread's side of the worker: a promise per request. The worker
 // is made from the source in the page (#worker-source) through a Blob URL,
 // which works when the page is served and when it is opened from file://.
-import { parseModel } from './core.js';
+import { parseModel, parseSplitModel } from './core.js';
 
 /** A pending dump this big is stopped, not waited for, when a newer
  * request comes (a new worker costs the module's compile, tens of ms). */
@@ -18,10 +18,11 @@ export class EngineError extends Error {
   }
 }
 
-/** The model from the worker's JSON bytes, or the core's refusal. */
+/** The model from the worker's JSON bytes (read by the request's
+ * `parse`), or the core's refusal. */
 function settleModel(request, json) {
   try {
-    request.resolve(parseModel(new Uint8Array(json)));
+    request.resolve(request.parse(new Uint8Array(json)));
   } catch (error) {
     request.reject(new EngineError({ kind: error.kind || 'internal', message: error.message, line: error.line, column: error.column, side: error.side }));
   }
@@ -57,12 +58,12 @@ export function createEngine(source) {
     };
   }
 
-  function request(message, transfer = []) {
+  function request(message, transfer = [], parse = parseModel) {
     if (!worker) start();
     const id = next++;
     return new Promise((resolve, reject) => {
       const bytes = (message.bytes?.byteLength ?? 0) + (message.oldBytes?.byteLength ?? 0) + (message.newBytes?.byteLength ?? 0);
-      pending.set(id, { resolve, reject, type: message.type, bytes });
+      pending.set(id, { resolve, reject, type: message.type, bytes, parse });
       worker.postMessage({ ...message, id }, transfer);
     });
   }
@@ -81,10 +82,13 @@ export function createEngine(source) {
 
   return {
     stats,
-    /** The model of `bytes` (an ArrayBuffer, handed over to the worker),
-     *  without the functions' `source`: the caller keeps the bytes and puts
-     *  it back (attachSource in core.js). */
-    analyze: (bytes, options) => request({ type: 'analyze', bytes, options }, [bytes]),
+    /** The model of `dump` (an ArrayBuffer the caller keeps; a copy goes
+     *  to the worker), read a function at a time as it is used
+     *  (parseSplitModel in core.js): its source lines from `dump`. */
+    analyze: (dump, options) => {
+      const bytes = dump.slice(0);
+      return request({ type: 'analyze', bytes, options }, [bytes], (json) => parseSplitModel(json, dump));
+    },
     /** Both models (without `source`) and their comparison: { old, new,
      *  diff }; a refusal says its `side`. Options: { old: { dumpName,
      *  ptoText }, new: { ... }, backend }. The buffers go to the worker. */

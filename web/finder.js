@@ -1,7 +1,7 @@
 // Finding things across the cards: the anomalies (conflicts, tiles over
 // capacity) with next/previous, and the tile search with its matches.
 // Each jump opens the card, scrolls to the tile and pins it.
-import { anomalyList, cycle, searchModel, tileMatcher } from './insight.js';
+import { anomalyList, cycle, searchIndex, searchModel, tileMatcher } from './insight.js';
 
 export class Finder {
   /** `nodes`: { anomalies, anomalyCount, search, searchStatus } elements. */
@@ -13,11 +13,15 @@ export class Finder {
     this.matches = [];
     this.matchAt = -1;
     this.query = ''; // the text the matches are for
+    this.index = null; // the model's search index, built at its first search
+    this.marked = new Set(); // the cards showing matches
   }
 
   setModel(model, cards) {
     this.model = model;
+    this.index = null;
     this.cards = cards;
+    this.marked = new Set(); // new cards: none marked
     this.anomalies = anomalyList(model);
     this.anomalyAt = -1;
     const n = this.anomalies.length;
@@ -35,13 +39,17 @@ export class Finder {
    * { functions: [{ name, src_start, boxes }] }, `cards` as setModel's. */
   setSearch(model, cards) {
     this.model = model;
+    this.index = null;
     this.cards = cards;
+    this.marked = new Set(cards.keys()); // a few cards, maybe marked before
     this.search(this.nodes.search.value);
   }
 
   clear() {
     this.model = null;
+    this.index = null;
     this.cards = [];
+    this.marked.clear();
     this.anomalies = [];
     this.matches = [];
     this.nodes.anomalies.hidden = true;
@@ -71,13 +79,27 @@ export class Finder {
       this.matches = [];
     } else {
       input.removeAttribute('aria-invalid');
-      this.matches = matcher && this.model ? searchModel(this.model, matcher) : [];
+      if (matcher && this.model) this.index ??= searchIndex(this.model);
+      this.matches = matcher && this.model ? searchModel(this.model, matcher, this.index) : [];
       this.nodes.searchStatus.textContent = matcher ? `${this.matches.length} match${this.matches.length === 1 ? '' : 'es'}` : '';
     }
-    this.cards.forEach((card, f) => {
-      const mine = this.matches.filter((m) => m.fn === f);
-      card.setMatches(mine.filter((m) => m.index >= 0).map((m) => m.index), mine.some((m) => m.index < 0));
-    });
+    this.markCards();
+  }
+
+  /** Each card's matches: only the cards that had some or have some are
+   * told (a big dump has thousands of cards). */
+  markCards() {
+    const byCard = new Map();
+    for (const m of this.matches) {
+      if (!byCard.has(m.fn)) byCard.set(m.fn, { boxes: [], name: false });
+      if (m.index >= 0) byCard.get(m.fn).boxes.push(m.index);
+      else byCard.get(m.fn).name = true;
+    }
+    for (const f of new Set([...this.marked, ...byCard.keys()])) {
+      const mine = byCard.get(f) ?? { boxes: [], name: false };
+      this.cards[f]?.setMatches(mine.boxes, mine.name);
+    }
+    this.marked = new Set(byCard.keys());
   }
 
   /** Enter / Shift+Enter in the field: the next or previous match. */

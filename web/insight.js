@@ -121,7 +121,9 @@ export const inConflict = (box) => box.conflict || (box.window_conflicts?.length
 export function functionProblems(fn) {
   const found = [];
   const lists = (box, other) => (box.conflicts_with ?? []).includes(other);
-  fn.boxes.forEach((box, index) => {
+  // A function the core says has no box in conflict or over capacity
+  // keeps its boxes unread (a closed card of a big dump).
+  if (fn.box_problems !== false) fn.boxes.forEach((box, index) => {
     for (const partner of box.conflicts_with ?? []) {
       if (partner < index && lists(fn.boxes[partner], index)) continue; // written from the partner
       found.push({ index, partner, kinds: ['conflict'], start: Math.max(box.start, fn.boxes[partner].start) });
@@ -244,18 +246,32 @@ export function tileMatcher(query) {
 }
 
 /** Every function and box matching `matcher` across the model, in card
- * order, a function before its boxes (index -1), boxes by line. */
-export function searchModel(model, matcher) {
+ * order, a function before its boxes (index -1), boxes by line. Reads
+ * `index` (searchIndex) when given: no function's boxes are read. */
+export function searchModel(model, matcher, index = searchIndex(model)) {
   const hits = [];
   model.functions.forEach((fn, f) => {
     const found = [];
     // The function itself first: a jump opens its card.
     if (matcher.testName?.(fn.name)) hits.push({ fn: f, index: -1, start: fn.src_start });
-    fn.boxes.forEach((box, index) => {
-      if (matcher.test(box)) found.push({ fn: f, index, start: box.start });
+    index[f].forEach(({ names, start }, box) => {
+      if (names.some(matcher.testName)) found.push({ fn: f, index: box, start });
     });
     found.sort((a, b) => a.start - b.start || a.index - b.index);
     hits.push(...found);
   });
   return hits;
+}
+
+/** What a search reads of each box, per function: [[{ names (its name,
+ * then its aliases), start }]], from the heads' `names` where the core
+ * wrote them (core.js parseSplitModel), else from the boxes. Built once
+ * per model: a query is then one pass over it. */
+export function searchIndex(model) {
+  return model.functions.map((fn) => (typeof fn.names === 'string'
+    ? (fn.names ? fn.names.split('\n') : []).map((line) => {
+      const [start, ...names] = line.split(' ');
+      return { names, start: Number(start) };
+    })
+    : fn.boxes.map((box) => ({ names: [box.name, ...box.aliases], start: box.start }))));
 }

@@ -85,12 +85,13 @@ self.onmessage = async ({ data }) => {
       self.postMessage({ id, result: dumpSvg(instance, new Uint8Array(data.bytes), data.options) });
       return;
     }
-    // The JSON bytes are handed over, not copied; the page parses them and
-    // puts the source lines back from the bytes it kept (attachSource).
+    // The JSON bytes are handed over, not copied; the page parses a
+    // function's part as its card needs it, and takes the source lines
+    // from the bytes it kept (parseSplitModel, attachSource).
     const json = data.type === 'compare'
       ? compareDumpsJson(instance, { ...data.options.old, bytes: new Uint8Array(data.oldBytes) },
         { ...data.options.new, bytes: new Uint8Array(data.newBytes) }, { backend: data.options.backend, withoutSource: true })
-      : analyzeDumpJson(instance, new Uint8Array(data.bytes), { ...data.options, withoutSource: true });
+      : analyzeDumpJson(instance, new Uint8Array(data.bytes), { ...data.options, withoutSource: true, split: true });
     self.postMessage({ id, json: json.buffer, coreMs: performance.now() - started, heapBytes: instance.HEAPU8.length },
       [json.buffer]);
   } catch (error) {

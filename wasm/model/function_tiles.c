@@ -183,15 +183,20 @@ bool mm__function_tiles(const mm_function_reading *r, mm_function *fn, mm_arena 
   return ok && fn->name && fn->ftype && fn->statements && fn->skipped && fn->attrs;
 }
 
-/* The text of lines [first, last], for `source`: copied, since the model
- * keeps no reference to the caller's input (memory_map.h). */
-bool mm__function_source(const mm_function_reading *r, mm_function *fn, mm_arena *arena) {
+/* Where the function's lines are in the input and, when `copy`, their
+ * text for `source`: copied, since the model keeps no reference to the
+ * caller's input (memory_map.h). */
+bool mm__function_source(const mm_function_reading *r, mm_function *fn, bool copy,
+                         mm_arena *arena) {
   /* The lexer is past the function's last line by now: its next line's
    * start is known (or the file ends there). */
   const uint32_t *starts = r->line_starts->items;
   size_t known = r->line_starts->len;
   size_t begin = fn->src_start - 1 < known ? starts[fn->src_start - 1] : r->src_len;
   size_t end = fn->src_end < known ? starts[fn->src_end] : r->src_len;
+  fn->source_offset = begin;
+  fn->source_bytes = end - begin;
+  if (!copy) return true;
   fn->source = mm__arena_strndup(arena, r->src + begin, end - begin);
   fn->source_len = end - begin;
   return fn->source != NULL;

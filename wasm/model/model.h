@@ -168,6 +168,9 @@ typedef struct mm_function {
   uint32_t src_start, src_end;
   const char *source; /* lines src_start..src_end as written; NULL: not kept */
   size_t source_len;
+  /* Where those lines are in the input: a byte offset and length (kept
+   * without the copy, for a caller that keeps the input). */
+  size_t source_offset, source_bytes;
   mm_tile *tiles;
   size_t tile_count;
   mm_box *boxes;

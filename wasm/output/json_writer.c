@@ -164,7 +164,22 @@ RARE static void put_space_windows(mm_buf *out, const mm_function *fn, const cha
   mm__buf_putc(out, ']');
 }
 
-static void put_space(mm_buf *out, const mm_function *fn, const mm_space_usage *u) {
+/* A space's live profile: [[line, bytes], ...]. */
+static void put_live(mm_buf *out, const mm_space_usage *u) {
+  mm__buf_putc(out, '[');
+  for (uint32_t i = 0; i < u->profile_len; i++) {
+    if (i) mm__buf_putc(out, ',');
+    mm__buf_putc(out, '[');
+    mm__buf_put_int(out, u->profile[i].line);
+    mm__buf_putc(out, ',');
+    mm__buf_put_int(out, u->profile[i].bytes);
+    mm__buf_putc(out, ']');
+  }
+  mm__buf_putc(out, ']');
+}
+
+static void put_space(mm_buf *out, const mm_function *fn, const mm_space_usage *u,
+                      bool with_live) {
   mm__buf_puts(out, "{\"space\":");
   put_cstring(out, u->space);
   put_int_field(out, ",\"hwm\":", u->hwm);
@@ -194,16 +209,11 @@ static void put_space(mm_buf *out, const mm_function *fn, const mm_space_usage *
     put_space_windows(out, fn, u->space);
   else
     mm__buf_puts(out, ",\"peak_reserved\":[]");
-  mm__buf_puts(out, ",\"live\":[");
-  for (uint32_t i = 0; i < u->profile_len; i++) {
-    if (i) mm__buf_putc(out, ',');
-    mm__buf_putc(out, '[');
-    mm__buf_put_int(out, u->profile[i].line);
-    mm__buf_putc(out, ',');
-    mm__buf_put_int(out, u->profile[i].bytes);
-    mm__buf_putc(out, ']');
+  if (with_live) {
+    mm__buf_puts(out, ",\"live\":");
+    put_live(out, u);
   }
-  mm__buf_puts(out, "]}");
+  mm__buf_putc(out, '}');
 }
 
 /* A box's uses and its longest idle span. */
@@ -364,18 +374,36 @@ RARE static void put_import(mm_buf *out, const mm_import *imp) {
   mm__buf_putc(out, '}');
 }
 
-/* model.md's spaces, or (`reserved_only`) the spaces of windows only. */
-static void put_spaces(mm_buf *out, const mm_function *fn, bool reserved_only) {
+/* model.md's spaces, or (`reserved_only`) the spaces of windows only;
+ * `with_live`: with their live profiles. */
+static void put_spaces(mm_buf *out, const mm_function *fn, bool reserved_only, bool with_live) {
   bool first = true;
   for (size_t i = 0; i < fn->space_count; i++) {
     if (fn->spaces[i].reserved_only != reserved_only) continue;
     if (!first) mm__buf_putc(out, ',');
     first = false;
-    put_space(out, fn, &fn->spaces[i]);
+    put_space(out, fn, &fn->spaces[i], with_live);
   }
 }
 
-static void put_function(mm_buf *out, const mm_function *fn, unsigned flags) {
+/* The live profiles of `fn`'s spaces, in the order put_spaces writes
+ * them: the spaces, then those of windows only. */
+static void put_lives(mm_buf *out, const mm_function *fn) {
+  mm__buf_puts(out, ",\"live\":[");
+  bool first = true;
+  for (int reserved_only = 0; reserved_only < 2; reserved_only++) {
+    for (size_t i = 0; i < fn->space_count; i++) {
+      if (fn->spaces[i].reserved_only != (bool)reserved_only) continue;
+      if (!first) mm__buf_putc(out, ',');
+      first = false;
+      put_live(out, &fn->spaces[i]);
+    }
+  }
+  mm__buf_putc(out, ']');
+}
+
+/* The keys a closed card needs: all but `allocations` and `boxes`. */
+static void put_function_head(mm_buf *out, const mm_function *fn, unsigned flags) {
   mm__buf_puts(out, "{\"name\":");
   put_cstring(out, fn->name);
   mm__buf_puts(out, ",\"ftype\":");
@@ -396,10 +424,11 @@ static void put_function(mm_buf *out, const mm_function *fn, unsigned flags) {
     mm__buf_puts(out, ",\"source\":");
     put_source(out, fn);
   }
+  bool with_live = !(flags & MM_JSON_SPLIT_BODIES);
   mm__buf_puts(out, ",\"spaces\":[");
-  put_spaces(out, fn, false);
+  put_spaces(out, fn, false, with_live);
   mm__buf_puts(out, "],\"reserved_only_spaces\":[");
-  put_spaces(out, fn, true);
+  put_spaces(out, fn, true, with_live);
   mm__buf_puts(out, "],\"reserved\":[");
   for (size_t i = 0; i < fn->window_count; i++) {
     if (i) mm__buf_putc(out, ',');
@@ -410,22 +439,90 @@ static void put_function(mm_buf *out, const mm_function *fn, unsigned flags) {
     if (i) mm__buf_putc(out, ',');
     put_import(out, &fn->imports[i]);
   }
-  mm__buf_puts(out, "],\"allocations\":[");
+  mm__buf_putc(out, ']');
+}
+
+static void put_allocations(mm_buf *out, const mm_function *fn) {
+  mm__buf_puts(out, "\"allocations\":[");
   for (size_t i = 0; i < fn->allocation_count; i++) {
     if (i) mm__buf_putc(out, ',');
     put_allocation(out, &fn->allocations[i]);
   }
-  mm__buf_puts(out, "],\"skipped\":[");
+  mm__buf_putc(out, ']');
+}
+
+static void put_skipped_list(mm_buf *out, const mm_function *fn) {
+  mm__buf_puts(out, ",\"skipped\":[");
   for (size_t i = 0; i < fn->skipped_count; i++) {
     if (i) mm__buf_putc(out, ',');
     put_skipped(out, &fn->skipped[i]);
   }
-  mm__buf_puts(out, "],\"boxes\":[");
+  mm__buf_putc(out, ']');
+}
+
+static void put_boxes(mm_buf *out, const mm_function *fn) {
+  mm__buf_puts(out, ",\"boxes\":[");
   for (size_t i = 0; i < fn->box_count; i++) {
     if (i) mm__buf_puts(out, ",\n");
     put_box(out, fn, &fn->boxes[i]);
   }
-  mm__buf_puts(out, "]}");
+  mm__buf_putc(out, ']');
+}
+
+static void put_function(mm_buf *out, const mm_function *fn, unsigned flags) {
+  put_function_head(out, fn, flags);
+  mm__buf_putc(out, ',');
+  put_allocations(out, fn);
+  put_skipped_list(out, fn);
+  put_boxes(out, fn);
+  mm__buf_putc(out, '}');
+}
+
+/* Whether a box of `fn` conflicts or lies outside its space: the page
+ * reads the boxes of such a function to count its anomalies. */
+static bool boxes_have_problems(const mm_function *fn) {
+  for (size_t i = 0; i < fn->box_count; i++) {
+    const mm_box *box = &fn->boxes[i];
+    if (box->partner_total || box->window_partner_total || box->over_capacity) return true;
+  }
+  return false;
+}
+
+/* Each box's first line, name and aliases, a line a box, space-separated,
+ * as one string: a search reads every function's, and one string parses
+ * many times faster than an array of arrays. */
+static void put_search_names(mm_buf *out, const mm_function *fn) {
+  mm__buf_putc(out, '"');
+  for (size_t i = 0; i < fn->box_count; i++) {
+    const mm_box *box = &fn->boxes[i];
+    if (i) mm__buf_append(out, "\\n", 2);
+    mm__buf_put_int(out, box->start);
+    mm__buf_putc(out, ' ');
+    put_escaped(out, box->tile->name, strlen(box->tile->name), 0);
+    for (uint32_t a = 0; a < box->alias_count; a++) {
+      mm__buf_putc(out, ' ');
+      put_escaped(out, box->aliases[a], strlen(box->aliases[a]), 0);
+    }
+  }
+  mm__buf_putc(out, '"');
+}
+
+/* The split form's head of `fn` (MM_JSON_SPLIT_BODIES): what a closed card
+ * and a search need, and where its source lines and its body are (the
+ * body: {"allocations", "boxes", "live"}, at `body_at`, `body_len` long). */
+static void put_function_split(mm_buf *out, const mm_function *fn, unsigned flags, size_t body_at,
+                               size_t body_len) {
+  put_function_head(out, fn, flags);
+  put_skipped_list(out, fn);
+  put_int_field(out, ",\"box_count\":", (int64_t)fn->box_count);
+  mm__buf_puts(out, boxes_have_problems(fn) ? ",\"box_problems\":true" : ",\"box_problems\":false");
+  put_int_field(out, ",\"source_bytes\":[", (int64_t)fn->source_offset);
+  put_int_field(out, ",", (int64_t)fn->source_bytes);
+  put_int_field(out, "],\"body\":[", (int64_t)body_at);
+  put_int_field(out, ",", (int64_t)body_len);
+  mm__buf_puts(out, "],\"names\":");
+  put_search_names(out, fn);
+  mm__buf_putc(out, '}');
 }
 
 /* The JSON's size, roughly: the source lines plus about 400 bytes a box;
@@ -471,17 +568,49 @@ static void put_notes(mm_buf *out, const mm_model *model) {
   put_int_field(out, "],\"note_count\":", (int64_t)model->note_count);
 }
 
+/* The split form's bodies, each "{...}\n", then a NUL; `at` gets each
+ * body's offset and, last, the NUL's. False when out of memory. */
+static bool put_bodies(mm_buf *out, const mm_model *model, size_t *at) {
+  size_t n = model->functions.len;
+  for (size_t i = 0; i < n; i++) {
+    const mm_function *fn = mm__vec_at(&model->functions, i);
+    at[i] = out->len;
+    mm__buf_putc(out, '{');
+    put_allocations(out, fn);
+    put_boxes(out, fn);
+    put_lives(out, fn);
+    mm__buf_puts(out, "}\n");
+  }
+  at[n] = out->len;
+  mm__buf_putc(out, '\0');
+  return !out->failed;
+}
+
 void mm__json_model(mm_buf *out, const mm_model *model, unsigned flags) {
   mm__buf_reserve(out, json_size_guess(model, flags));
+  size_t *at = NULL; /* the split form's body offsets */
+  if (flags & MM_JSON_SPLIT_BODIES) {
+    at = mm__alloc((model->functions.len + 1) * sizeof *at);
+    if (!at || !put_bodies(out, model, at)) {
+      out->failed = true;
+      mm__dealloc(at);
+      return;
+    }
+  }
   mm__buf_putc(out, '{');
   mm__json_dump_fields(out, model);
   put_notes(out, model);
   mm__buf_puts(out, ",\n\"functions\":[\n");
   for (size_t i = 0; i < model->functions.len; i++) {
     if (i) mm__buf_puts(out, ",\n");
-    put_function(out, mm__vec_at(&model->functions, i), flags);
+    const mm_function *fn = mm__vec_at(&model->functions, i);
+    if (at)
+      put_function_split(out, fn, flags, at[i], at[i + 1] - at[i]);
+    else
+      put_function(out, fn, flags);
   }
   mm__buf_puts(out, "]}");
+  mm__dealloc(at);
 }
 
 char *mm_model_to_json_with(const mm_model *model, unsigned flags, size_t *out_len) {
