@@ -15,8 +15,7 @@ bool mm__function_tiles(const mm_function_reading *r, mm_function *fn, mm_arena 
 /* Records where `fn`'s lines (src_start..src_end) are in the input and,
  * when `copy`, copies them into `arena` for `source`: the model keeps no
  * reference to the caller's input. False when out of memory. */
-bool mm__function_source(const mm_function_reading *r, mm_function *fn, bool copy,
-                         mm_arena *arena);
+bool mm__function_source(const mm_function_reading *r, mm_function *fn, bool copy, mm_arena *arena);
 
 /* How many of `fn`'s statements begin on lines [first, last]
  *. */

@@ -85,9 +85,9 @@ static bool model_function(void *context, const mm_function_reading *reading) {
     fn->by_lifetime = pipe->by_lifetime;
     fn->planner_placed = pipe->planner_placed;
   }
-  return fn && mm__function_tiles(reading, fn, arena) &&                    /* function_tiles.c */
+  return fn && mm__function_tiles(reading, fn, arena) &&               /* function_tiles.c */
          mm__function_source(reading, fn, pipe->keep_source, arena) && /* function_tiles.c */
-         mm__window_reading_finish(reading->windows, fn, arena) &&          /* windows.c */
+         mm__window_reading_finish(reading->windows, fn, arena) &&     /* windows.c */
          (!pipe->by_lifetime ||
           mm__function_pack_by_lifetime(fn, reading->allocations)) && /* lifetimes.c */
          mm__function_allocations(reading->allocations, fn, arena) && /* allocations.c */

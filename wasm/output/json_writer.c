@@ -178,8 +178,7 @@ static void put_live(mm_buf *out, const mm_space_usage *u) {
   mm__buf_putc(out, ']');
 }
 
-static void put_space(mm_buf *out, const mm_function *fn, const mm_space_usage *u,
-                      bool with_live) {
+static void put_space(mm_buf *out, const mm_function *fn, const mm_space_usage *u, bool with_live) {
   mm__buf_puts(out, "{\"space\":");
   put_cstring(out, u->space);
   put_int_field(out, ",\"hwm\":", u->hwm);
