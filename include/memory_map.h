@@ -111,6 +111,11 @@ typedef struct mm_options {
    * by lifetime, its tiles keeping their offsets within them, and the
    * model says `planned: false` (docs/model.md, "Drawn by lifetime"). */
   bool lifetimes_only;
+  /* Called, when not NULL, after each compute function is read, with the
+   * bytes of the input read so far and the input's length: a caller
+   * showing a progress bar. It must not call back into this API. */
+  void (*progress)(void *context, size_t done, size_t total);
+  void *progress_context;
 } mm_options;
 
 /* Parses `len` bytes of a dump and computes its model.
@@ -267,11 +272,12 @@ char *mm_model_svg(const mm_model *model, size_t function, const mm_svg_options 
  *
  * The page writes mm_options and mm_svg_options into the module's heap
  * itself, so their layout on wasm32 is part of the boundary (boundary.c
- * asserts it, web/core.js writes it): mm_options is 20 bytes, dump_name at
+ * asserts it, web/core.js writes it): mm_options is 28 bytes, dump_name at
  * 0, backend at 4, pto_text at 8, pto_len at 12, without_source at 16,
- * lifetimes_only at 17; mm_svg_options is 32 bytes, first_line at 0,
- * last_line at 4, axis_used at 8, hidden at 12, zoom at 16, map_width at
- * 24, dark at 28, hide_profile at 29. */
+ * lifetimes_only at 17, progress at 20 (the page leaves it NULL: its
+ * module reports to Module.onProgress instead), progress_context at 24; mm_svg_options is 32 bytes,
+ * first_line at 0, last_line at 4, axis_used at 8, hidden at 12, zoom at 16, map_width at 24, dark
+ * at 28, hide_profile at 29. */
 
 /* The model's JSON, written with MM_JSON_* `flags`. */
 char *mm_analyze_json(const char *input, size_t len, const mm_options *options, unsigned flags,

@@ -14,10 +14,12 @@
 
 /* The page writes these structs into the heap by offset (web/core.js). */
 #if defined(__wasm32__)
-_Static_assert(sizeof(mm_options) == 20 && offsetof(mm_options, backend) == 4 &&
+_Static_assert(sizeof(mm_options) == 28 && offsetof(mm_options, backend) == 4 &&
                    offsetof(mm_options, pto_text) == 8 && offsetof(mm_options, pto_len) == 12 &&
                    offsetof(mm_options, without_source) == 16 &&
-                   offsetof(mm_options, lifetimes_only) == 17,
+                   offsetof(mm_options, lifetimes_only) == 17 &&
+                   offsetof(mm_options, progress) == 20 &&
+                   offsetof(mm_options, progress_context) == 24,
                "mm_options' layout is the page's: change web/core.js and the header with it");
 _Static_assert(sizeof(mm_svg_options) == 32 && offsetof(mm_svg_options, last_line) == 4 &&
                    offsetof(mm_svg_options, axis_used) == 8 &&
@@ -28,11 +30,26 @@ _Static_assert(sizeof(mm_svg_options) == 32 && offsetof(mm_svg_options, last_lin
                "mm_svg_options' layout is the page's: change web/core.js and the header with it");
 #endif
 
+#if defined(__EMSCRIPTEN__)
+#include <emscripten.h>
+/* The page's worker sets Module.onProgress for a request (web/worker.js). */
+EM_JS(void, mm__js_progress, (double done, double total), {
+  if (Module.onProgress) Module.onProgress(done, total);
+});
+static void progress_to_js(void *context, size_t done, size_t total) {
+  (void)context;
+  mm__js_progress((double)done, (double)total);
+}
+#endif
+
 /* `options` with the source lines not copied when the JSON leaves them
- * out anyway. */
+ * out anyway, and, in the page's module, progress reported to it. */
 static mm_options with_flags(const mm_options *options, unsigned flags) {
   mm_options read = options ? *options : (mm_options){0};
   if (flags & MM_JSON_WITHOUT_SOURCE) read.without_source = true;
+#if defined(__EMSCRIPTEN__)
+  if (!read.progress) read.progress = progress_to_js;
+#endif
   return read;
 }
 

@@ -3,7 +3,7 @@
 import { attachSource } from './core.js';
 import { sideLabels } from './diff.js';
 import { showCompare, showModel } from './display.js';
-import { showError, showMessage } from './messages.js';
+import { showError, showMessage, showProgress } from './messages.js';
 import { $, page } from './page-state.js';
 
 /**
@@ -27,6 +27,7 @@ async function analyseCompare(current) {
   });
   [base.label, input.label] = sideLabels(facts(base), facts(input));
   showMessage('loading', `Comparing ${base.label} with ${input.label}…`);
+  showProgress('Loading the file');
   const backend = $('backend').value || null;
   const { stats } = page;
   stats.firstCardPainted = 0;
@@ -35,9 +36,10 @@ async function analyseCompare(current) {
     input.bytes ??= await input.file.arrayBuffer();
     if (!current()) return;
     stats.read = performance.now();
+    showProgress('Analysing', 0);
     const data = await page.engine.compare(base.bytes.slice(0), input.bytes.slice(0), {
       old: { dumpName: base.name, ptoText: base.pto }, new: { dumpName: input.name, ptoText: input.pto }, backend,
-    });
+    }, (share) => current() && showProgress('Analysing', share));
     stats.modelled = performance.now();
     if (!current()) return;
     attachSource(data.old, base.bytes);
@@ -57,6 +59,7 @@ export async function analyse(current = begin()) {
   if (!input) return;
   if (page.base) return analyseCompare(current);
   showMessage('loading', `Reading ${input.name}…`);
+  showProgress('Loading the file');
   const backend = $('backend').value || null;
   page.stats.firstCardPainted = 0;
   const { stats } = page;
@@ -64,7 +67,9 @@ export async function analyse(current = begin()) {
     input.bytes ??= await input.file.arrayBuffer();
     if (!current()) return;
     stats.read = performance.now();
-    const model = await page.engine.analyze(input.bytes, { dumpName: input.name, backend, ptoText: input.pto, lifetimes: Boolean(input.lifetimes) });
+    showProgress('Analysing', 0);
+    const model = await page.engine.analyze(input.bytes, { dumpName: input.name, backend, ptoText: input.pto, lifetimes: Boolean(input.lifetimes) },
+      (share) => current() && showProgress('Analysing', share));
     stats.modelled = performance.now();
     if (!current()) return;
     stats.bodies = model.lazy;

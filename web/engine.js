@@ -42,6 +42,7 @@ export function createEngine(source) {
     worker.onmessage = ({ data }) => {
       const request = pending.get(data.id);
       if (!request) return;
+      if (data.progress !== undefined) return request.onProgress?.(data.progress);
       pending.delete(data.id);
       if (data.coreMs !== undefined) Object.assign(stats, { coreMs: data.coreMs, heapBytes: data.heapBytes });
       if (data.error) request.reject(new EngineError(data.error));
@@ -58,12 +59,12 @@ export function createEngine(source) {
     };
   }
 
-  function request(message, transfer = [], parse = parseModel) {
+  function request(message, transfer = [], parse = parseModel, onProgress = null) {
     if (!worker) start();
     const id = next++;
     return new Promise((resolve, reject) => {
       const bytes = (message.bytes?.byteLength ?? 0) + (message.oldBytes?.byteLength ?? 0) + (message.newBytes?.byteLength ?? 0);
-      pending.set(id, { resolve, reject, type: message.type, bytes, parse });
+      pending.set(id, { resolve, reject, type: message.type, bytes, parse, onProgress });
       worker.postMessage({ ...message, id }, transfer);
     });
   }
@@ -84,15 +85,17 @@ export function createEngine(source) {
     stats,
     /** The model of `dump` (an ArrayBuffer the caller keeps; a copy goes
      *  to the worker), read a function at a time as it is used
-     *  (parseSplitModel in core.js): its source lines from `dump`. */
-    analyze: (dump, options) => {
+     *  (parseSplitModel in core.js): its source lines from `dump`.
+     *  `onProgress(share)`: how much of the dump the core has read. */
+    analyze: (dump, options, onProgress = null) => {
       const bytes = dump.slice(0);
-      return request({ type: 'analyze', bytes, options }, [bytes], (json) => parseSplitModel(json, dump));
+      return request({ type: 'analyze', bytes, options }, [bytes], (json) => parseSplitModel(json, dump), onProgress);
     },
     /** Both models (without `source`) and their comparison: { old, new,
      *  diff }; a refusal says its `side`. Options: { old: { dumpName,
-     *  ptoText }, new: { ... }, backend }. The buffers go to the worker. */
-    compare: (oldBytes, newBytes, options) => request({ type: 'compare', oldBytes, newBytes, options }, [oldBytes, newBytes]),
+     *  ptoText }, new: { ... }, backend }. The buffers go to the worker;
+     *  `onProgress(share)` as for analyze, over both dumps. */
+    compare: (oldBytes, newBytes, options, onProgress = null) => request({ type: 'compare', oldBytes, newBytes, options }, [oldBytes, newBytes], parseModel, onProgress),
     /** One function's map as SVG text (options as dumpSvg's in core.js);
      *  the buffer goes to the worker. */
     svg: (bytes, options) => request({ type: 'svg', bytes, options }, [bytes]),

@@ -53,6 +53,32 @@ export function showMessage(kind, title, detail) {
   }
 }
 
+/** A loading message's bar shows once the work has taken this long: a
+ * quick drop flashes nothing. */
+export const PROGRESS_AFTER_MS = 200;
+
+/**
+ * The loading message's progress: `stage` ('Loading the file',
+ * 'Analysing') and the share of it done (0..1; null: not known). The bar
+ * is made with the message and shown after PROGRESS_AFTER_MS; a later
+ * message replaces it.
+ */
+export function showProgress(stage, share = null) {
+  const box = $('message');
+  if (!box.classList.contains('loading')) return;
+  let bar = box.querySelector('.progress');
+  if (!bar) {
+    bar = el('div', { class: 'progress', hidden: true },
+      el('progress', { max: '1', 'aria-label': 'Progress' }), el('span', { class: 'progress-stage' }));
+    box.append(bar);
+    setTimeout(() => { bar.hidden = false; }, PROGRESS_AFTER_MS);
+  }
+  const meter = bar.querySelector('progress');
+  if (share === null) meter.removeAttribute('value'); // indeterminate
+  else meter.value = share;
+  bar.querySelector('.progress-stage').textContent = share === null ? `${stage}…` : `${stage}… ${Math.round(share * 100)}%`;
+}
+
 /** Line `number` (1-based) of the dump, for showing where an error is. */
 function lineOf(bytes, number) {
   let line = dumpLines(bytes)[number - 1];

@@ -71,20 +71,48 @@ const WARM_HEAP_BYTES = 24 << 20;
 let busy = false; // a request is under way: the warm-up stops
 warmUp(WARM_UP_RUNS);
 
+/** The core's progress through a request's input (Module.onProgress,
+ * called after each function read), as the share of all bytes read, told
+ * to the page at most every PROGRESS_MS: a comparison reads the old dump,
+ * then the new. */
+function progressReporter(id, data) {
+  const sizes = data.type === 'compare' ? [data.oldBytes.byteLength, data.newBytes.byteLength] : [data.bytes.byteLength];
+  const all = sizes.reduce((a, b) => a + b, 0) || 1;
+  let side = 0;
+  let last = 0;
+  let told = performance.now();
+  return (done) => {
+    if (done < last && side + 1 < sizes.length) side++;
+    last = done;
+    const now = performance.now();
+    const share = ((side ? sizes[0] : 0) + done) / all;
+    if (now - told < PROGRESS_MS && share < 1) return;
+    told = now;
+    self.postMessage({ id, progress: share * READ_SHARE });
+  };
+}
+
+const PROGRESS_MS = 50;
+// Reading the functions is most of the core's time; writing the model's
+// JSON (and comparing) the rest, of which nothing is told.
+const READ_SHARE = 0.85;
+
 self.onmessage = async ({ data }) => {
   const { id } = data;
   if (data.type !== 'backends') busy = true;
+  let instance = null;
   try {
-    const instance = await core();
+    instance = await core();
     const started = performance.now();
     if (data.type === 'backends') {
       self.postMessage({ id, result: listBackends(instance) });
       return;
     }
-    if (data.type === 'svg') {
+    if (data.type === 'svg') { // quick: no progress
       self.postMessage({ id, result: dumpSvg(instance, new Uint8Array(data.bytes), data.options) });
       return;
     }
+    instance.onProgress = progressReporter(id, data);
     // The JSON bytes are handed over, not copied; the page parses a
     // function's part as its card needs it, and takes the source lines
     // from the bytes it kept (parseSplitModel, attachSource).
@@ -101,5 +129,7 @@ self.onmessage = async ({ data }) => {
       id,
       error: { kind: error.kind || 'internal', message: String(error.message || error), line: error.line || 0, column: error.column || 0 },
     });
+  } finally {
+    if (instance) instance.onProgress = null;
   }
 };

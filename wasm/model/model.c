@@ -65,10 +65,20 @@ static bool name_dump(mm_model *model, const mm_options *options) {
 
 typedef struct pipeline {
   mm_model *model;
-  bool keep_source;    /* copy each function's lines for `source` */
-  bool by_lifetime;    /* no addresses in the dump: pack the bases (lifetimes.c) */
-  bool planner_placed; /* written by AllocateMemoryAddr or a later pass */
+  bool keep_source;          /* copy each function's lines for `source` */
+  bool by_lifetime;          /* no addresses in the dump: pack the bases (lifetimes.c) */
+  bool planner_placed;       /* written by AllocateMemoryAddr or a later pass */
+  const mm_options *options; /* for its progress callback */
+  size_t input_len;
 } pipeline;
+
+/* Tells the caller how far the reading is: to the end of `fn`'s lines. */
+static void report_progress(const pipeline *pipe, const mm_function *fn) {
+  const mm_options *options = pipe->options;
+  if (options && options->progress)
+    options->progress(options->progress_context, fn->source_offset + fn->source_bytes,
+                      pipe->input_len);
+}
 
 /* The stages of one compute function, in order, once the parser has read
  * it: its tiles (one per name, lifetimes, uses) and source lines; its
@@ -94,7 +104,8 @@ static bool model_function(void *context, const mm_function_reading *reading) {
          mm__function_layout(fn, model->backend, arena) &&            /* layout.c */
          mm__function_windows(fn, model->backend, arena) &&           /* windows.c */
          mm__function_liveness(fn, arena) &&                          /* liveness.c */
-         mm__function_idle(fn, arena);                                /* uses.c */
+         mm__function_idle(fn, arena) &&                              /* uses.c */
+         (report_progress(pipe, fn), true);
 }
 
 /* The text check, then the parse, the general way or the fast path first
@@ -105,8 +116,12 @@ static bool analyse(mm_model *model, const char *input, size_t len, const mm_opt
   mm_diag lex_diag = {0};
   mm_lexer lexer;
   mm__lexer_init(&lexer, input, 0, len, 1, false, true, &lex_diag);
-  pipeline pipe = {model, !(options && options->without_source), model->by_lifetime,
-                   mm__pass_stage(model->dump) != MM_PASS_OTHER};
+  pipeline pipe = {model,
+                   !(options && options->without_source),
+                   model->by_lifetime,
+                   mm__pass_stage(model->dump) != MM_PASS_OTHER,
+                   options,
+                   len};
   mm_collector collector;
   size_t stopped_at = 0;
   mm__collector_init(&collector, input, len, &lexer, &model->arena, diag, model_function, &pipe);

@@ -1,0 +1,134 @@
+// A 50 MB dump in the page (Chromium): a bar while it is analysed, the
+// first card drawn from its own function's model alone (the others read
+// when opened), a search that reads no function's boxes, and a second drop
+// taking over while the big one is analysed.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+
+import { finish, fixture, launch, openPage, settled } from './browser.mjs';
+import { root, run } from './helpers.mjs';
+
+let env;
+before(async () => { env = await launch(); });
+after(async () => { await env?.close(); });
+
+const real = fixture('real/decode_fwd__41_after_MaterializeRuntimeScopes.py');
+const small = fixture('real/norm_rope.py');
+const offline = pathToFileURL(join(root, 'dist', 'memory-map.html')).href;
+const BIG = 50_000_000;
+// The oracle: the command line's model of the real dump, which the big one repeats.
+const realModel = JSON.parse(run([join(root, 'tests', 'fixtures', 'corpus', 'real', real.name), '--json']).stdout);
+
+/**
+ * In the page: a File of the real dump's functions repeated under fresh
+ * names (`_r0`, `_r1`, ...) to `size` bytes, kept as window.bigDump, and
+ * how many copies it holds.
+ */
+const makeBig = (page, size) => page.evaluate(({ text, size }) => {
+  const lines = text.split('\n');
+  const first = lines.findIndex((l) => /^ {4}@/.test(l));
+  const parts = [lines.slice(0, first).join('\n')];
+  const body = lines.slice(first).join('\n');
+  let copies = 0;
+  for (let length = 0; length < size; copies++) {
+    const renamed = body.replace(/^( {4}def )(\w+)\(/gm, (_, def, fn) => `${def}${fn}_r${copies}(`);
+    parts.push(renamed);
+    length += renamed.length;
+  }
+  window.bigDump = new File([parts.join('\n')], 'big_50mb.py');
+  return copies;
+}, { text: real.text, size });
+
+/** Drops window.bigDump; until the first card is painted, what the
+ * loading message's bar said every 10 ms, and the page's marks then. */
+const dropBig = (page) => page.evaluate(async () => {
+  const transfer = new DataTransfer();
+  transfer.items.add(window.bigDump);
+  document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  const stats = window.memoryMapStats;
+  const bars = [];
+  while (!stats.firstCardPainted) {
+    const bar = document.querySelector('#message.loading .progress:not([hidden])');
+    if (bar) bars.push({ text: bar.textContent, value: bar.querySelector('progress').value });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return { bars, parsed: stats.bodies.parsed, total: stats.bodies.total };
+});
+
+describe('a 50 MB dump', () => {
+  test('a bar while it is analysed; the first card needs its own function\'s model alone; a search reads no boxes', async () => {
+    const page = await openPage(env.browser, offline);
+    const copies = await makeBig(page, BIG);
+    const { bars, parsed, total } = await dropBig(page);
+    const fns = realModel.functions.length * copies;
+    const tiles = realModel.functions.reduce((n, fn) => n + fn.boxes.length, 0) * copies;
+
+    // The bar: shown (the drop takes well over 200 ms), its share growing.
+    const shares = bars.filter((b) => b.text.startsWith('Analysing')).map((b) => b.value);
+    assert.ok(new Set(shares).size >= 2, `the bar moved: ${JSON.stringify(bars.slice(0, 5))}`);
+    assert.deepEqual(shares, [...shares].sort((a, b) => a - b));
+    assert.match(bars.at(-1).text, /^Analysing… \d+%$/);
+
+    // The first card painted, from one function's boxes of thousands.
+    assert.equal(total, fns);
+    assert.equal(parsed, 1);
+    await settled(page);
+    const summary = await page.textContent('#summary');
+    assert.match(summary, new RegExp(`${fns} compute functions · ${tiles} tiles`));
+    assert.equal(await page.locator('.card').count(), fns);
+    assert.ok(await page.locator('.card.open .box').count() > 0);
+
+    // A search over every function reads none of their boxes; Enter opens
+    // the first match's card only.
+    const query = realModel.functions[5].boxes[0].name;
+    const expected = realModel.functions.reduce((n, fn) => n + fn.boxes.filter((b) => [b.name, ...b.aliases].some((x) => x.toLowerCase().includes(query.toLowerCase()))).length, 0) * copies;
+    await page.fill('#search', query);
+    await page.press('#search', 'Enter');
+    assert.equal(await page.textContent('#search-status'), `1 / ${expected}`);
+    const after = await page.evaluate(() => window.memoryMapStats.bodies.parsed);
+    assert.ok(after <= 2, `bodies read after a search and Enter: ${after}`);
+    assert.equal(await page.locator('.card.open .box.pinned, .card.open .box.match').count() > 0, true);
+    await finish(page);
+  });
+
+  test('a drop while it is analysed takes over: the later dump shows', async () => {
+    const page = await openPage(env.browser, offline);
+    await makeBig(page, BIG);
+    await page.evaluate(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(window.bigDump);
+      document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    });
+    await page.waitForSelector('#message.loading .progress:not([hidden])');
+    await page.evaluate((file) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([file.text], file.name));
+      document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, small);
+    await settled(page);
+    await page.waitForTimeout(1500); // the big one, were it still under way, would arrive in this time
+    assert.equal(await page.textContent('#summary .dump-name'), 'norm_rope.py');
+    assert.equal(await page.locator('.card').count(), 1);
+    await finish(page);
+  });
+
+  test('a small dump shows no bar', async () => {
+    const page = await openPage(env.browser, offline);
+    await page.waitForTimeout(1000);
+    const seen = await page.evaluate(async (file) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([file.text], file.name));
+      document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      let bar = false;
+      while (!window.memoryMapStats.firstCardPainted) {
+        bar ||= Boolean(document.querySelector('#message .progress:not([hidden])'));
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      return bar;
+    }, small);
+    assert.equal(seen, false);
+    await finish(page);
+  });
+});
