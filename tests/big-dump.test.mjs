@@ -90,6 +90,16 @@ describe('a 50 MB dump', () => {
     const after = await page.evaluate(() => window.memoryMapStats.bodies.parsed);
     assert.ok(after <= 2, `bodies read after a search and Enter: ${after}`);
     assert.equal(await page.locator('.card.open .box.pinned, .card.open .box.match').count() > 0, true);
+
+    // The worker that held the big dump's heap was stopped; a fresh one
+    // reads the next dump.
+    await page.evaluate((file) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([file.text], file.name));
+      document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, small);
+    await page.waitForFunction(() => document.querySelector('#summary .dump-name')?.textContent === 'norm_rope.py');
+    assert.ok(await page.evaluate(() => window.memoryMapStats.heapBytes) < 64 * 2 ** 20, 'a fresh heap');
     await finish(page);
   });
 

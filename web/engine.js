@@ -7,6 +7,12 @@ import { parseModel, parseSplitModel } from './core.js';
  * request comes (a new worker costs the module's compile, tens of ms). */
 const SUPERSEDE_BYTES = 2 * 1024 * 1024;
 
+/** A WebAssembly heap grows to hold a big dump and never shrinks: a
+ * worker whose heap passed this is stopped once idle, and the next
+ * request starts a fresh one (its module compiled again, tens of ms), so
+ * a 50 MB dump shown does not keep ~200 MB the page no longer needs. */
+const RECYCLE_HEAP_BYTES = 96 * 1024 * 1024;
+
 /** A refusal from the core, or a failure to run it, as the page shows it. */
 export class EngineError extends Error {
   constructor({ kind, message, line, column, side }) {
@@ -45,6 +51,7 @@ export function createEngine(source) {
       if (data.progress !== undefined) return request.onProgress?.(data.progress);
       pending.delete(data.id);
       if (data.coreMs !== undefined) Object.assign(stats, { coreMs: data.coreMs, heapBytes: data.heapBytes });
+      if (data.heapBytes > RECYCLE_HEAP_BYTES && !pending.size) recycle();
       if (data.error) request.reject(new EngineError(data.error));
       else if (data.json) settleModel(request, data.json);
       else request.resolve(data.result);
@@ -57,6 +64,12 @@ export function createEngine(source) {
       worker.terminate();
       worker = null;
     };
+  }
+
+  /** Stops the worker; the next request starts a fresh one. */
+  function recycle() {
+    worker.terminate();
+    worker = null;
   }
 
   function request(message, transfer = [], parse = parseModel, onProgress = null) {
