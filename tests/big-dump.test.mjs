@@ -91,6 +91,17 @@ describe('a 50 MB dump', () => {
     assert.ok(after <= 2, `bodies read after a search and Enter: ${after}`);
     assert.equal(await page.locator('.card.open .box.pinned, .card.open .box.match').count() > 0, true);
 
+    // The last function, by its name: its card (in the last group of
+    // cards, never laid out so far) opens in view.
+    const last = `${realModel.functions.at(-1).name}_r${copies - 1}`;
+    await page.fill('#search', last);
+    await page.press('#search', 'Enter');
+    const card = page.locator(`.card[data-function="${last}"]`);
+    await card.locator('.card-body').waitFor();
+    const box = await card.boundingBox();
+    assert.ok(box && box.y >= 0 && box.y < 900, `the last card in view: ${JSON.stringify(box)}`);
+    assert.deepEqual((await card.getAttribute('class')).split(' ').sort(), ['card', 'name-match', 'open']);
+
     // The worker that held the big dump's heap was stopped; a fresh one
     // reads the next dump.
     await page.evaluate((file) => {

@@ -176,7 +176,7 @@ describe('the Emscripten module returns the same model as the CLI', () => {
         const boxes = fromModule.functions[f].boxes;
         assert.equal(fn.box_count, boxes.length);
         assert.equal(fn.box_problems, boxes.some((b) => b.conflict_count > 0 || b.window_conflict_count > 0 || b.over_capacity));
-        assert.deepEqual(searchIndex(split)[f], boxes.map((b) => ({ names: [b.name, ...b.aliases], start: b.start })));
+        assert.deepEqual(searchIndex(split)[f], boxes.map((b) => ({ names: [b.name, ...b.aliases], lower: [b.name, ...b.aliases].map((n) => n.toLowerCase()), start: b.start })));
       });
     });
   }

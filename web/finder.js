@@ -22,6 +22,11 @@ export class Finder {
     this.index = null;
     this.cards = cards;
     this.marked = new Set(); // new cards: none marked
+    // The index is made while the page is idle, so a first search finds
+    // it ready (at 50 MB, tens of ms); a search before that makes it.
+    const made = () => { if (this.model === model) this.index ??= searchIndex(model); };
+    if (window.requestIdleCallback) requestIdleCallback(made, { timeout: 2000 });
+    else setTimeout(made, 200);
     this.anomalies = anomalyList(model);
     this.anomalyAt = -1;
     const n = this.anomalies.length;

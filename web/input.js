@@ -165,6 +165,7 @@ function readFailed(what, current) {
 /** The file and folder buttons, the pass pickers and the examples. */
 export function listenToInputs() {
   $('file').addEventListener('change', (e) => {
+    page.stats.received = performance.now();
     const current = begin();
     openFiles([...e.target.files], current).catch(readFailed('the chosen files', current));
     e.target.value = '';

@@ -222,8 +222,9 @@ export function cycle(current, count, direction) {
 /**
  * A tile-name test from the search field: `/re/flags` is a regular
  * expression, anything else a case-insensitive substring. Returns
- * { test(box) } (a box matches by its name or any alias), { error } for a
- * bad expression, or null for an empty query.
+ * { test(box), testName(name), testEntry(entry of searchIndex) } (a box
+ * matches by its name or any alias), { error } for a bad expression, or
+ * null for an empty query.
  */
 export function tileMatcher(query) {
   const text = query.trim();
@@ -238,11 +239,17 @@ export function tileMatcher(query) {
       return { error: error.message };
     }
     matches = (name) => re.test(name);
-  } else {
-    const needle = text.toLowerCase();
-    matches = (name) => name.toLowerCase().includes(needle);
+    return { test: (box) => matches(box.name) || box.aliases.some(matches), testName: matches, testEntry: ({ names }) => names.some(matches) };
   }
-  return { test: (box) => matches(box.name) || box.aliases.some(matches), testName: matches };
+  const needle = text.toLowerCase();
+  matches = (name) => name.toLowerCase().includes(needle);
+  return {
+    test: (box) => matches(box.name) || box.aliases.some(matches),
+    testName: matches,
+    // A search index's entry keeps its names in lower case: one query over
+    // tens of thousands of boxes lowers none.
+    testEntry: ({ lower }) => lower.some((name) => name.includes(needle)),
+  };
 }
 
 /** Every function and box matching `matcher` across the model, in card
@@ -254,8 +261,8 @@ export function searchModel(model, matcher, index = searchIndex(model)) {
     const found = [];
     // The function itself first: a jump opens its card.
     if (matcher.testName?.(fn.name)) hits.push({ fn: f, index: -1, start: fn.src_start });
-    index[f].forEach(({ names, start }, box) => {
-      if (names.some(matcher.testName)) found.push({ fn: f, index: box, start });
+    index[f].forEach((entry, box) => {
+      if (matcher.testEntry(entry)) found.push({ fn: f, index: box, start: entry.start });
     });
     found.sort((a, b) => a.start - b.start || a.index - b.index);
     hits.push(...found);
@@ -264,14 +271,15 @@ export function searchModel(model, matcher, index = searchIndex(model)) {
 }
 
 /** What a search reads of each box, per function: [[{ names (its name,
- * then its aliases), start }]], from the heads' `names` where the core
- * wrote them (core.js parseSplitModel), else from the boxes. Built once
- * per model: a query is then one pass over it. */
+ * then its aliases), lower (the same in lower case), start }]], from the
+ * heads' `names` where the core wrote them (core.js parseSplitModel), else
+ * from the boxes. Built once per model: a query is then one pass over it. */
 export function searchIndex(model) {
+  const entry = (names, start) => ({ names, lower: names.map((n) => n.toLowerCase()), start });
   return model.functions.map((fn) => (typeof fn.names === 'string'
     ? (fn.names ? fn.names.split('\n') : []).map((line) => {
       const [start, ...names] = line.split(' ');
-      return { names, start: Number(start) };
+      return entry(names, Number(start));
     })
-    : fn.boxes.map((box) => ({ names: [box.name, ...box.aliases], start: box.start }))));
+    : fn.boxes.map((box) => entry([box.name, ...box.aliases], box.start))));
 }
