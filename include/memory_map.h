@@ -149,8 +149,9 @@ enum {
    * gains `box_count`; `box_problems` (a box conflicts or is over
    * capacity); `names` (a line per box: its first line, name and aliases,
    * space-separated); `source_bytes` and `body`, [offset, length] of its
-   * lines in the input and of its body in this buffer. Not for
-   * mm_compare_json. */
+   * lines in the input and of its body in this buffer. With
+   * mm_compare_json: the old model's bodies, the new one's, the NUL, then
+   * {"old", "new", "diff"}. */
   MM_JSON_SPLIT_BODIES = 2
 };
 

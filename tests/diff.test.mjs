@@ -379,3 +379,21 @@ describe('the page\'s reading of a comparison (web/diff.js)', async () => {
     assert.deepEqual(sideLabels({ name }, { name }), [`${name} (old)`, `${name} (new)`]);
   });
 });
+
+test('the page\'s comparison, read a function at a time, is the command line\'s: both models and the diff', async () => {
+  const { loadCore } = await import('./helpers.mjs');
+  const { compareDumpsJson, parseSplitComparison } = await import('../web/core.js');
+  // Copied out of the case: no .pto beside them for the command line to read.
+  const [oldPath, newPath] = ['32_after_AllocateMemoryAddr.py', '41_after_MaterializeRuntimeScopes.py']
+    .map((n) => write(readFileSync(join(passes, n), 'utf8'), n));
+  const side = (path) => ({ bytes: readFileSync(path), dumpName: path.split('/').pop() });
+  const [oldSide, newSide] = [side(oldPath), side(newPath)];
+  const data = parseSplitComparison(compareDumpsJson(await loadCore(), oldSide, newSide, { withoutSource: true, split: true }),
+    oldSide.bytes, newSide.bytes);
+  assert.equal(data.old.lazy.parsed + data.new.lazy.parsed, 0);
+  const heads = ['box_count', 'box_problems', 'source_bytes', 'body', 'names'];
+  const plain = (model) => JSON.parse(JSON.stringify({ ...model, functions: model.functions.map((fn) => Object.fromEntries(Object.entries(fn).filter(([k]) => !heads.includes(k)))) }));
+  assert.deepEqual(plain(data.old), json([oldPath, '--json']));
+  assert.deepEqual(plain(data.new), json([newPath, '--json']));
+  assert.deepEqual(data.diff, diffOf(oldPath, newPath));
+});

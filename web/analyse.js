@@ -1,6 +1,5 @@
 // Running the core on the dumps chosen: each user action supersedes the
 // ones still under way, and only its result (the map, or why not) shows.
-import { attachSource } from './core.js';
 import { sideLabels } from './diff.js';
 import { showCompare, showModel } from './display.js';
 import { showError, showMessage, showProgress } from './messages.js';
@@ -37,13 +36,12 @@ async function analyseCompare(current) {
     if (!current()) return;
     stats.read = performance.now();
     showProgress('Analysing', 0);
-    const data = await page.engine.compare(base.bytes.slice(0), input.bytes.slice(0), {
+    const data = await page.engine.compare(base.bytes, input.bytes, {
       old: { dumpName: base.name, ptoText: base.pto }, new: { dumpName: input.name, ptoText: input.pto }, backend,
     }, (share) => current() && showProgress('Analysing', share));
     stats.modelled = performance.now();
     if (!current()) return;
-    attachSource(data.old, base.bytes);
-    attachSource(data.new, input.bytes);
+    stats.bodies = data.new.lazy;
     stats.attached = performance.now();
     Object.assign(stats, page.engine.stats);
     showCompare(data, swapCompared, [base.label, input.label]);

@@ -119,8 +119,31 @@ export function parseModel(jsonBytes) {
 export function parseSplitModel(jsonBytes, dumpBytes) {
   const split = jsonBytes.indexOf(0);
   if (split < 0) return attachSource(parseModel(jsonBytes), dumpBytes);
-  const model = parseModel(jsonBytes.subarray(split + 1));
-  const bodies = jsonBytes;
+  return readLazily(parseModel(jsonBytes.subarray(split + 1)), jsonBytes, dumpBytes);
+}
+
+/**
+ * Two dumps compared, from the core's split JSON (mm_compare_json with
+ * MM_JSON_SPLIT_BODIES): { old, new, diff }, each model read as
+ * parseSplitModel reads one, its source lines from its own dump's bytes.
+ * @throws DumpError when the JSON is a refusal (naming its `side`)
+ */
+export function parseSplitComparison(jsonBytes, oldDump, newDump) {
+  const split = jsonBytes.indexOf(0);
+  if (split < 0) {
+    const data = parseModel(jsonBytes);
+    return { ...data, old: attachSource(data.old, oldDump), new: attachSource(data.new, newDump) };
+  }
+  const data = parseModel(jsonBytes.subarray(split + 1));
+  readLazily(data.old, jsonBytes, oldDump);
+  readLazily(data.new, jsonBytes, newDump);
+  return data;
+}
+
+/** Gives each function of `model` (heads of the split form) its body's
+ * keys and its source lines as lazy fields: `bodies` holds the bodies at
+ * the heads' offsets, `dumpBytes` the dump. */
+function readLazily(model, bodies, dumpBytes) {
   const dump = new Uint8Array(dumpBytes);
   const lazy = { parsed: 0, total: model.functions.length };
   Object.defineProperty(model, 'lazy', { value: lazy });
@@ -200,17 +223,17 @@ export function analyzeDumpJson(core, bytes, { dumpName = 'dump.py', backend = n
  * model, "diff": comparison} (docs/model.md §15), or a refusal naming its
  * `side`. The page's call: both models without `source`.
  * @param oldSide, newSide  { bytes: Uint8Array, dumpName, ptoText }
- * @param options           { backend, withoutSource } as for analyzeDumpJson
+ * @param options           { backend, withoutSource, split } as for analyzeDumpJson
  * @returns Uint8Array of UTF-8 JSON, owned by the caller
  */
-export function compareDumpsJson(core, oldSide, newSide, { backend = null, withoutSource = false } = {}) {
+export function compareDumpsJson(core, oldSide, newSide, { backend = null, withoutSource = false, split = false } = {}) {
   const owned = [];
   try {
     const side = ({ bytes, dumpName = 'dump.py', ptoText = null }) => [copyIn(core, bytes, owned), bytes.length,
       optionsIn(core, { dumpName, backend, ptoText, withoutSource }, owned)];
     const args = [...side(oldSide), ...side(newSide)];
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
-    const flags = withoutSource ? MM_JSON_WITHOUT_SOURCE : 0;
+    const flags = (withoutSource ? MM_JSON_WITHOUT_SOURCE : 0) | (split ? MM_JSON_SPLIT_BODIES : 0);
     return takeJsonBytes(core, core._mm_compare_json(...args, flags, lenPtr), lenPtr);
   } finally {
     for (const ptr of owned) core._free(ptr);

@@ -1,7 +1,7 @@
 // The main thread's side of the worker: a promise per request. The worker
 // is made from the source in the page (#worker-source) through a Blob URL,
 // which works when the page is served and when it is opened from file://.
-import { parseModel, parseSplitModel } from './core.js';
+import { parseModel, parseSplitComparison, parseSplitModel } from './core.js';
 
 /** A pending dump this big is stopped, not waited for, when a newer
  * request comes (a new worker costs the module's compile, tens of ms). */
@@ -104,11 +104,16 @@ export function createEngine(source) {
       const bytes = dump.slice(0);
       return request({ type: 'analyze', bytes, options }, [bytes], (json) => parseSplitModel(json, dump), onProgress);
     },
-    /** Both models (without `source`) and their comparison: { old, new,
-     *  diff }; a refusal says its `side`. Options: { old: { dumpName,
-     *  ptoText }, new: { ... }, backend }. The buffers go to the worker;
+    /** Both models and their comparison: { old, new, diff }, read as
+     *  analyze reads one (their source lines from `oldDump` and `newDump`,
+     *  ArrayBuffers the caller keeps); a refusal says its `side`. Options:
+     *  { old: { dumpName, ptoText }, new: { ... }, backend };
      *  `onProgress(share)` as for analyze, over both dumps. */
-    compare: (oldBytes, newBytes, options, onProgress = null) => request({ type: 'compare', oldBytes, newBytes, options }, [oldBytes, newBytes], parseModel, onProgress),
+    compare: (oldDump, newDump, options, onProgress = null) => {
+      const [oldBytes, newBytes] = [oldDump.slice(0), newDump.slice(0)];
+      return request({ type: 'compare', oldBytes, newBytes, options }, [oldBytes, newBytes],
+        (json) => parseSplitComparison(json, oldDump, newDump), onProgress);
+    },
     /** One function's map as SVG text (options as dumpSvg's in core.js);
      *  the buffer goes to the worker. */
     svg: (bytes, options) => request({ type: 'svg', bytes, options }, [bytes]),

@@ -118,7 +118,7 @@ self.onmessage = async ({ data }) => {
     // from the bytes it kept (parseSplitModel, attachSource).
     const json = data.type === 'compare'
       ? compareDumpsJson(instance, { ...data.options.old, bytes: new Uint8Array(data.oldBytes) },
-        { ...data.options.new, bytes: new Uint8Array(data.newBytes) }, { backend: data.options.backend, withoutSource: true })
+        { ...data.options.new, bytes: new Uint8Array(data.newBytes) }, { backend: data.options.backend, withoutSource: true, split: true })
       : analyzeDumpJson(instance, new Uint8Array(data.bytes), { ...data.options, withoutSource: true, split: true });
     self.postMessage({ id, json: json.buffer, coreMs: performance.now() - started, heapBytes: instance.HEAPU8.length },
       [json.buffer]);

@@ -567,10 +567,13 @@ static void put_notes(mm_buf *out, const mm_model *model) {
   put_int_field(out, "],\"note_count\":", (int64_t)model->note_count);
 }
 
-/* The split form's bodies, each "{...}\n", then a NUL; `at` gets each
- * body's offset and, last, the NUL's. False when out of memory. */
-static bool put_bodies(mm_buf *out, const mm_model *model, size_t *at) {
+size_t *mm__json_bodies(mm_buf *out, const mm_model *model) {
   size_t n = model->functions.len;
+  size_t *at = mm__alloc((n + 1) * sizeof *at);
+  if (!at) {
+    out->failed = true;
+    return NULL;
+  }
   for (size_t i = 0; i < n; i++) {
     const mm_function *fn = mm__vec_at(&model->functions, i);
     at[i] = out->len;
@@ -581,21 +584,10 @@ static bool put_bodies(mm_buf *out, const mm_model *model, size_t *at) {
     mm__buf_puts(out, "}\n");
   }
   at[n] = out->len;
-  mm__buf_putc(out, '\0');
-  return !out->failed;
+  return at;
 }
 
-void mm__json_model(mm_buf *out, const mm_model *model, unsigned flags) {
-  mm__buf_reserve(out, json_size_guess(model, flags));
-  size_t *at = NULL; /* the split form's body offsets */
-  if (flags & MM_JSON_SPLIT_BODIES) {
-    at = mm__alloc((model->functions.len + 1) * sizeof *at);
-    if (!at || !put_bodies(out, model, at)) {
-      out->failed = true;
-      mm__dealloc(at);
-      return;
-    }
-  }
+void mm__json_model_at(mm_buf *out, const mm_model *model, unsigned flags, const size_t *at) {
   mm__buf_putc(out, '{');
   mm__json_dump_fields(out, model);
   put_notes(out, model);
@@ -609,6 +601,21 @@ void mm__json_model(mm_buf *out, const mm_model *model, unsigned flags) {
       put_function(out, fn, flags);
   }
   mm__buf_puts(out, "]}");
+}
+
+size_t mm__json_size_guess(const mm_model *model, unsigned flags) {
+  return json_size_guess(model, flags);
+}
+
+void mm__json_model(mm_buf *out, const mm_model *model, unsigned flags) {
+  mm__buf_reserve(out, json_size_guess(model, flags));
+  size_t *at = NULL; /* the split form's body offsets */
+  if (flags & MM_JSON_SPLIT_BODIES) {
+    at = mm__json_bodies(out, model);
+    if (!at) return;
+    mm__buf_putc(out, '\0');
+  }
+  mm__json_model_at(out, model, flags, at);
   mm__dealloc(at);
 }
 
