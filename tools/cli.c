@@ -6,11 +6,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifndef __wasi__
+#include <sys/mman.h>
+#endif
 
 #include "cli.h"
 
@@ -266,6 +270,7 @@ static bool read_stream(FILE *f, const char *path, text *out, size_t limit, char
   data[len] = 0; /* the buffer grows whenever it fills, so len < cap here */
   out->data = data;
   out->len = len;
+  out->mapped = false;
   return true;
 }
 
@@ -305,13 +310,55 @@ static bool read_file(const char *path, text *out, size_t limit, char *why, size
   return read_stream(f, path, out, limit, why, why_len);
 }
 
+void cli_text_free(text *t) {
+#ifndef __wasi__
+  if (t->mapped) {
+    if (t->data) munmap(t->data, t->len);
+    t->data = NULL;
+    return;
+  }
+#endif
+  free(t->data);
+  t->data = NULL;
+}
+
+/* A dump file mapped, not read: its bytes are not copied into fresh heap
+ * pages (reading 5 MB that way was a tenth of the CLI's time). False
+ * when it cannot be (not a regular file, empty, too large, no mmap under
+ * WASI): the caller reads it instead. The core needs no NUL at the end. */
+static bool map_dump(const char *path, text *out, size_t limit) {
+#ifndef __wasi__
+  FILE *f = fopen(path, "rb");
+  struct stat st;
+  void *data = MAP_FAILED;
+  if (f && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+      (uintmax_t)st.st_size <= limit) {
+#ifdef MAP_POPULATE
+    int flags = MAP_PRIVATE | MAP_POPULATE; /* every page at once: no fault per page */
+#else
+    int flags = MAP_PRIVATE;
+#endif
+    data = mmap(NULL, (size_t)st.st_size, PROT_READ, flags, fileno(f), 0);
+  }
+  if (f) fclose(f);
+  if (data == MAP_FAILED) return false;
+  out->data = data;
+  out->len = (size_t)st.st_size;
+  out->mapped = true;
+  return true;
+#else
+  (void)path, (void)out, (void)limit;
+  return false;
+#endif
+}
+
 static int compare_cstrings(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* The texts of the case's ptoas/ *.pto files, concatenated in name order. */
 text cli_read_pto(const char *dump_path) {
-  text all = {NULL, 0};
+  text all = {0};
   /* "<dir>/../ptoas" holds for a relative "." as for a full path. */
   char *dump_dir = dirname_of(dump_path);
   char *ptoas = dump_dir ? join(dump_dir, "../ptoas") : NULL;
@@ -568,7 +615,8 @@ char *cli_read_dump(const cli_args *args, const char *given, text *input, char *
     dump = resolve_dump(args, given, why, why_len);
   }
   bool ok = dump && (from_stdin ? read_stream(stdin, dump, input, MM_MAX_INPUT_BYTES, why, why_len)
-                                : read_file(dump, input, MM_MAX_INPUT_BYTES, why, why_len));
+                                : map_dump(dump, input, MM_MAX_INPUT_BYTES) ||
+                                      read_file(dump, input, MM_MAX_INPUT_BYTES, why, why_len));
   if (!ok) {
     free(dump);
     return NULL;
@@ -587,7 +635,7 @@ static void print_notes(const mm_model *model, const char *dump) {
 
 static int run(const cli_args *args) {
   char why[1024] = "out of memory";
-  text input = {NULL, 0}, pto = {NULL, 0};
+  text input = {0}, pto = {0};
   char *dump = cli_read_dump(args, args->path, &input, why, sizeof why);
   if (!dump) {
     fprintf(stderr, "error: %s\n", why);
@@ -603,13 +651,11 @@ static int run(const cli_args *args) {
                         .lifetimes_only = args->lifetimes};
   mm_error error;
   mm_model *model = mm_model_new(input.data, input.len, &options, &error);
-  free(input.data); /* the model keeps what it needs: the input's memory is the JSON's now */
-  input.data = NULL;
+  cli_text_free(&input); /* the model keeps what it needs: the input's memory is the JSON's now */
   if (model) print_notes(model, dump);
   int status = model ? run_model(args, model, dump) : cli_report(&error, dump);
   mm_model_free(model);
   mm_error_clear(&error);
-  free(input.data);
   free(pto.data);
   free(dump);
   return status;

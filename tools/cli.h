@@ -22,15 +22,20 @@ typedef struct cli_args {
   bool lifetimes;      /* no addresses in the dump: draw by size and lifetime */
 } cli_args;
 
-/* Bytes read whole, owned (free `data`). */
+/* Bytes read whole, owned: release with cli_text_free. */
 typedef struct text {
   char *data;
   size_t len;
+  bool mapped; /* a dump file mapped (munmap), not read into the heap (free) */
 } text;
+
+/* Releases `t`'s bytes; an empty text is allowed. */
+void cli_text_free(text *t);
 
 /* The dump at `given` (a file, a passes_dump/ or case folder resolved with
  * the arguments' pass, or - for standard input): its path, owned, and its
- * bytes in `*input`. NULL with `why` set on failure. */
+ * bytes in `*input`, not NUL-terminated (a file may be mapped). NULL with
+ * `why` set on failure. */
 char *cli_read_dump(const cli_args *args, const char *given, text *input, char *why,
                     size_t why_len);
 

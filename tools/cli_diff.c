@@ -16,7 +16,7 @@ typedef struct side {
 /* Reads and models one side; false with the reason said (naming the side). */
 static bool model_side(const cli_args *args, const char *given, side *s) {
   char why[1024] = "out of memory";
-  text input = {NULL, 0}, pto = {NULL, 0};
+  text input = {0}, pto = {0};
   s->dump = cli_read_dump(args, given, &input, why, sizeof why);
   if (!s->dump) {
     fprintf(stderr, "error: %s (the %s side of --diff)\n", why, s->what);
@@ -32,7 +32,7 @@ static bool model_side(const cli_args *args, const char *given, side *s) {
                         .lifetimes_only = args->lifetimes};
   mm_error error;
   s->model = mm_model_new(input.data, input.len, &options, &error);
-  free(input.data);
+  cli_text_free(&input);
   free(pto.data);
   if (!s->model) {
     if (error.line)
