@@ -165,6 +165,16 @@ char *mm_model_to_json(const mm_model *model, size_t *out_len);
 /* As mm_model_to_json, with MM_JSON_* `flags` (0: the same). */
 char *mm_model_to_json_with(const mm_model *model, unsigned flags, size_t *out_len);
 
+/* Takes the next `len` bytes of an output; false to stop the writer (a
+ * write failed). */
+typedef bool (*mm_sink)(void *context, const char *data, size_t len);
+
+/* As mm_model_to_json_with, the same bytes (no NUL), handed to `sink` in
+ * order, a piece at a time as they are written: the whole JSON is never in
+ * memory (the CLI writes a 5 MB dump's page so). False when out of memory
+ * or when `sink` returned false: the pieces given by then are a prefix. */
+bool mm_model_write_json(const mm_model *model, unsigned flags, mm_sink sink, void *context);
+
 /* The anomalies as text, one line each, `<label>:<line>: conflict in <fn>:
  * ...` for every pair of boxes with different bases sharing bytes while
  * both are live and every box sharing a reserved window's bytes, and

@@ -9,6 +9,7 @@
 #include "base/diag.h"
 #include "base/names.h"
 #include "check.h"
+#include "inputs.h"
 #include "memory_map.h"
 #include "syntax/lexer.h"
 #include "syntax/text_check.h"
@@ -151,6 +152,48 @@ static void test_json_escapes_at_every_offset(void) {
     CHECK(json && strstr(json, want) != NULL);
     mm_free(json);
   }
+}
+
+/* What a streaming sink was given: the pieces joined, how many, and
+ * after how many it refuses the next (0: never). */
+typedef struct sink_record {
+  mm_buf joined;
+  size_t pieces, refuse_after;
+} sink_record;
+
+static bool record_piece(void *context, const char *data, size_t len) {
+  sink_record *r = context;
+  if (r->refuse_after && r->pieces == r->refuse_after) return false;
+  r->pieces++;
+  mm__buf_append(&r->joined, data, len);
+  return !r->joined.failed;
+}
+
+/* mm_model_write_json streams the very bytes mm_model_to_json_with
+ * returns, the split form's offsets included, in pieces; a refusing sink
+ * stops it. The real 480 KB dump's JSON takes several pieces. */
+static void test_json_streamed(void) {
+  size_t len = 0;
+  char *input = read_whole(
+      MM_FIXTURES_DIR "/corpus/real/decode_fwd__41_after_MaterializeRuntimeScopes.py", &len);
+  mm_error error;
+  mm_model *model = input ? mm_model_new(input, len, &d_py, &error) : NULL;
+  CHECK(model != NULL);
+  free(input);
+  for (unsigned flags = 0; model && flags < 4; flags++) {
+    size_t json_len = 0;
+    char *json = mm_model_to_json_with(model, flags, &json_len);
+    sink_record r = {0};
+    CHECK(mm_model_write_json(model, flags, record_piece, &r));
+    CHECK(json && r.joined.len == json_len && memcmp(r.joined.data, json, json_len) == 0);
+    CHECK(r.pieces > 1 && r.pieces >= json_len / (128 * 1024)); /* through 128 KB */
+    mm__buf_free(&r.joined);
+    mm_free(json);
+    sink_record refusing = {.refuse_after = 2};
+    CHECK(!mm_model_write_json(model, flags, record_piece, &refusing) && refusing.pieces == 2);
+    mm__buf_free(&refusing.joined);
+  }
+  mm_model_free(model);
 }
 
 static void test_errors_as_json(void) {
@@ -357,6 +400,7 @@ int main(void) {
   test_text_checks();
   test_json_cannot_end_a_script();
   test_json_escapes_at_every_offset();
+  test_json_streamed();
   test_errors_as_json();
   test_model_api();
   test_backends();

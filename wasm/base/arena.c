@@ -101,6 +101,18 @@ void mm__arena_free(mm_arena *arena) {
   memset(arena, 0, sizeof *arena);
 }
 
+bool mm__buf_flush(mm_buf *buf) {
+  if (buf->failed) return false;
+  if (!buf->flush || !buf->len) return true;
+  if (!buf->flush(buf->flush_context, buf->data, buf->len)) {
+    buf->failed = true;
+    return false;
+  }
+  buf->flushed += buf->len;
+  buf->len = 0;
+  return true;
+}
+
 bool mm__buf_reserve(mm_buf *buf, size_t extra) {
   if (buf->failed) return false;
   if (extra > SIZE_MAX / 2 - buf->len) {
@@ -108,6 +120,7 @@ bool mm__buf_reserve(mm_buf *buf, size_t extra) {
     return false;
   }
   if (buf->len + extra + 1 <= buf->cap) return true;
+  if (buf->flush && buf->len && (!mm__buf_flush(buf) || extra + 1 <= buf->cap)) return !buf->failed;
   size_t cap = buf->cap ? buf->cap : 256;
   while (cap < buf->len + extra + 1)
     cap *= 2;

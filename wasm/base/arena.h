@@ -52,14 +52,26 @@ char *mm__arena_strndup(mm_arena *arena, const char *text, size_t len);
 void mm__arena_reset(mm_arena *arena);
 void mm__arena_free(mm_arena *arena);
 
-/* A growable byte buffer (JSON output, scratch strings). */
+/* A growable byte buffer (JSON output, scratch strings). With `flush`
+ * set it streams instead: when the next bytes do not fit, the ones held
+ * go to `flush` and the buffer starts over, so it stays the size it was
+ * given (a writer's output need not all be in memory at once). */
 typedef struct mm_buf {
   char *data;
   size_t len, cap;
   bool failed;
+  bool (*flush)(void *context, const char *data, size_t len); /* false: stop, failed */
+  void *flush_context;
+  size_t flushed; /* bytes handed to `flush` so far */
 } mm_buf;
 
+/* Room for `extra` more bytes and a NUL; false (and failed) when out of
+ * memory or when `flush` refused the bytes held. */
 bool mm__buf_reserve(mm_buf *buf, size_t extra);
+/* Where the next byte goes in the whole output, bytes flushed included. */
+static inline size_t mm__buf_position(const mm_buf *buf) { return buf->flushed + buf->len; }
+/* Hands what is held to `flush` (when set): true when nothing is left. */
+bool mm__buf_flush(mm_buf *buf);
 void mm__buf_append_slow(mm_buf *buf, const char *text, size_t len);
 void mm__buf_put_int(mm_buf *buf, int64_t value);
 /* Inline: the JSON writer makes a call per field. The buffer always ends
