@@ -124,6 +124,12 @@ typedef struct mm_options {
  * be NUL-terminated and may contain any bytes. */
 mm_model *mm_model_new(const char *input, size_t len, const mm_options *options, mm_error *error);
 
+/* As mm_model_new, but each function's source lines are not copied: the
+ * model points into `input`, which must stay as it is until mm_model_free
+ * (the CLI keeps the dump file mapped so). */
+mm_model *mm_model_new_borrowing(const char *input, size_t len, const mm_options *options,
+                                 mm_error *error);
+
 /* Frees a model and everything it owns. NULL is allowed. */
 void mm_model_free(mm_model *model);
 

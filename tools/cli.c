@@ -712,11 +712,12 @@ static int run(const cli_args *args) {
                         .pto_len = pto.len,
                         .lifetimes_only = args->lifetimes};
   mm_error error;
-  mm_model *model = mm_model_new(input.data, input.len, &options, &error);
-  cli_text_free(&input); /* the model keeps what it needs: the input's memory is the JSON's now */
+  /* The model reads the source lines from the input: kept until it is freed. */
+  mm_model *model = mm_model_new_borrowing(input.data, input.len, &options, &error);
   if (model) print_notes(model, dump);
   int status = model ? run_model(args, model, dump) : cli_report(&error, dump);
   mm_model_free(model);
+  cli_text_free(&input);
   mm_error_clear(&error);
   free(pto.data);
   free(dump);

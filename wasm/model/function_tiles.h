@@ -12,10 +12,15 @@
  * uses) from reading `r`, in `arena`. False when out of memory. */
 bool mm__function_tiles(const mm_function_reading *r, mm_function *fn, mm_arena *arena);
 
-/* Records where `fn`'s lines (src_start..src_end) are in the input and,
- * when `copy`, copies them into `arena` for `source`: the model keeps no
- * reference to the caller's input. False when out of memory. */
-bool mm__function_source(const mm_function_reading *r, mm_function *fn, bool copy, mm_arena *arena);
+/* What `source` holds: nothing, a copy of the lines in the model's arena
+ * (the model keeps no reference to the caller's input), or the input's
+ * own bytes (mm_model_new_borrowing: the caller keeps them). */
+typedef enum mm_source_keep { MM_SOURCE_NONE, MM_SOURCE_COPY, MM_SOURCE_BORROW } mm_source_keep;
+
+/* Records where `fn`'s lines (src_start..src_end) are in the input and
+ * keeps them for `source` as `keep` says. False when out of memory. */
+bool mm__function_source(const mm_function_reading *r, mm_function *fn, mm_source_keep keep,
+                         mm_arena *arena);
 
 /* How many of `fn`'s statements begin on lines [first, last]
  *. */

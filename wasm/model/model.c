@@ -65,10 +65,10 @@ static bool name_dump(mm_model *model, const mm_options *options) {
 
 typedef struct pipeline {
   mm_model *model;
-  bool keep_source;          /* copy each function's lines for `source` */
-  bool by_lifetime;          /* no addresses in the dump: pack the bases (lifetimes.c) */
-  bool planner_placed;       /* written by AllocateMemoryAddr or a later pass */
-  const mm_options *options; /* for its progress callback */
+  mm_source_keep keep_source; /* each function's lines for `source` */
+  bool by_lifetime;           /* no addresses in the dump: pack the bases (lifetimes.c) */
+  bool planner_placed;        /* written by AllocateMemoryAddr or a later pass */
+  const mm_options *options;  /* for its progress callback */
   size_t input_len;
 } pipeline;
 
@@ -111,17 +111,16 @@ static bool model_function(void *context, const mm_function_reading *reading) {
 /* The text check, then the parse, the general way or the fast path first
  * (syntax/fast/), the collector handing each function to model_function. */
 static bool analyse(mm_model *model, const char *input, size_t len, const mm_options *options,
-                    bool fast_path, mm_diag *diag) {
+                    bool fast_path, bool borrow_source, mm_diag *diag) {
   if (!mm__check_text(input, len, diag)) return false; /* text_check.c */
   mm_diag lex_diag = {0};
   mm_lexer lexer;
   mm__lexer_init(&lexer, input, 0, len, 1, false, true, &lex_diag);
-  pipeline pipe = {model,
-                   !(options && options->without_source),
-                   model->by_lifetime,
-                   mm__pass_stage(model->dump) != MM_PASS_OTHER,
-                   options,
-                   len};
+  mm_source_keep keep = options && options->without_source ? MM_SOURCE_NONE
+                        : borrow_source                    ? MM_SOURCE_BORROW
+                                                           : MM_SOURCE_COPY;
+  pipeline pipe = {model,   keep, model->by_lifetime, mm__pass_stage(model->dump) != MM_PASS_OTHER,
+                   options, len};
   mm_collector collector;
   size_t stopped_at = 0;
   mm__collector_init(&collector, input, len, &lexer, &model->arena, diag, model_function, &pipe);
@@ -146,12 +145,25 @@ static bool analyse(mm_model *model, const char *input, size_t len, const mm_opt
   return ok;
 }
 
+static mm_model *model_new(const char *input, size_t len, const mm_options *options,
+                           mm_error *error, bool fast_path, bool borrow_source);
+
 mm_model *mm_model_new(const char *input, size_t len, const mm_options *options, mm_error *error) {
-  return mm__model_new_with(input, len, options, error, true);
+  return model_new(input, len, options, error, true, false);
+}
+
+mm_model *mm_model_new_borrowing(const char *input, size_t len, const mm_options *options,
+                                 mm_error *error) {
+  return model_new(input, len, options, error, true, true);
 }
 
 mm_model *mm__model_new_with(const char *input, size_t len, const mm_options *options,
                              mm_error *error, bool fast_path) {
+  return model_new(input, len, options, error, fast_path, false);
+}
+
+static mm_model *model_new(const char *input, size_t len, const mm_options *options,
+                           mm_error *error, bool fast_path, bool borrow_source) {
   mm_diag diag = {0};
   if (error) memset(error, 0, sizeof *error);
   mm_model *model = mm__alloc(sizeof *model);
@@ -172,7 +184,7 @@ mm_model *mm__model_new_with(const char *input, size_t len, const mm_options *op
   } else if (!input && len) {
     mm__diag_set(&diag, MM_ERR_LIMIT, 0, "no input");
   } else if (mm__choose_backend(model, options, &diag) && name_dump(model, options)) {
-    analyse(model, input ? input : "", len, options, fast_path, &diag);
+    analyse(model, input ? input : "", len, options, fast_path, borrow_source, &diag);
   } else if (!mm__diag_failed(&diag)) {
     mm__diag_set(&diag, MM_ERR_NO_MEMORY, 0, "out of memory");
   }
