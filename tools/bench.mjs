@@ -499,12 +499,22 @@ const report = `${table(targetRows)}\n\n${table(bigTable)}\n\n${table(cliTable)}
   'functions (in the page, the first drop of each file: only the first file\'s is cold). JS model: JSON.parse\n' +
   'and the source lines put back from the bytes, in Node.)\n';
 const when = new Date().toISOString().replace('T', ' ').slice(0, 16);
-const document = `# Benchmarks\n\nWritten by \`npm run bench\` (tools/bench.mjs) on ${when} UTC, ${os.cpus().length} cores ` +
+const measured = `Written by \`npm run bench\` (tools/bench.mjs) on ${when} UTC, ${os.cpus().length} cores ` +
   `(${os.cpus()[0]?.model ?? 'unknown CPU'}). Whole processes and fresh tabs first: what a user meets. ` +
-  'Inputs: the real 480 KB dump (38 functions) and synthetic dumps of its functions repeated under fresh names.\n\n' +
+  'Inputs: the real 480 KB dump (38 functions) and synthetic dumps of its functions repeated under fresh names. ' +
+  'The upstream tool runs where MEMORY_MAP_UPSTREAM names its memory_map.py (tools/upstream.mjs).\n\n' +
   'First drop: steps from the page\'s own marks: reading the file, the worker (the core and the JSON back), the core ' +
   'alone, putting the source lines back, making the cards, then the first frame with the first card painted.\n\n' +
   `${report}`;
 console.log(report);
 writeFileSync(join(out, 'results.md'), report);
-writeFileSync(join(root, 'docs', 'bench.md'), document);
+// docs/bench.md keeps what is written by hand around the measured part.
+const BEGIN = '<!-- bench:begin -->';
+const END = '<!-- bench:end -->';
+const docPath = join(root, 'docs', 'bench.md');
+const previous = readFileSync(docPath, 'utf8');
+const at = previous.indexOf(BEGIN);
+const until = previous.indexOf(END);
+writeFileSync(docPath, at >= 0 && until > at
+  ? `${previous.slice(0, at + BEGIN.length)}\n${measured}${previous.slice(until)}`
+  : `# Benchmarks\n\n${BEGIN}\n${measured}${END}\n`);

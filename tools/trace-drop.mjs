@@ -1,11 +1,13 @@
 // Where a first drop's time goes, from Chromium's own trace: a fresh tab
-// opens the offline page, idles 1 s, opens a dump with the file input (as
-// "Open dump…" does), and the trace from then to the first card painted is
+// opens the offline page, idles 1 s, a dump is dropped (its File made
+// before the trace starts), and the trace from then to the first card
+// painted (the page's own mark) is
 // summed by thread (the page's main thread, the worker) and by what ran:
 // script by function name, JSON.parse, garbage collection, WebAssembly
 // compilation, style, layout, paint. For docs/bench.md's "Where the time
 // goes"; run it on a build before and after a change.
-//   node tools/trace-drop.mjs DUMP [PAGE.html]
+//   node tools/trace-drop.mjs [--cold] DUMP [PAGE.html]
+// --cold: the dump is opened as soon as the page has loaded, not after 1 s.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,9 +16,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { launchChromium } from './chromium.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const [dump, html = join(root, 'dist', 'memory-map.html')] = process.argv.slice(2);
+const cold = process.argv.includes('--cold');
+const [dump, html = join(root, 'dist', 'memory-map.html')] = process.argv.slice(2).filter((a) => a !== '--cold');
 if (!dump) {
-  console.error('usage: node tools/trace-drop.mjs DUMP [PAGE.html]');
+  console.error('usage: node tools/trace-drop.mjs [--cold] DUMP [PAGE.html]');
   process.exit(2);
 }
 
@@ -30,19 +33,33 @@ async function traceDrop() {
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    if (cold) await browser.startTracing(page, { path, categories: CATEGORIES });
     await page.goto(pathToFileURL(resolve(html)).href);
-    await page.waitForTimeout(1000);
-    await browser.startTracing(page, { path, categories: CATEGORIES });
-    await page.evaluate(() => performance.mark('mm-drop'));
-    await page.setInputFiles('#file', resolve(dump));
+    const file = await page.evaluateHandle((text) => new File([text], 'dump.py'), readFileSync(resolve(dump), 'utf8'));
+    if (!cold) {
+      await page.waitForTimeout(1000);
+      await browser.startTracing(page, { path, categories: CATEGORIES });
+    }
+    // The main thread's script, sampled: which functions the time went to
+    // (JSON.parse shows as "parse"; the trace alone cannot tell).
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+    await page.evaluate((f) => {
+      performance.mark('mm-drop');
+      const transfer = new DataTransfer();
+      transfer.items.add(f);
+      document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, file);
     await page.waitForFunction(() => window.memoryMapStats.firstCardPainted, null, { polling: 5, timeout: 60_000 });
     const marks = await page.evaluate(() => {
       const s = window.memoryMapStats;
       return { total: s.firstCardPainted - s.received, core: s.coreMs };
     });
-    await page.evaluate(() => performance.mark('mm-painted'));
+    const { profile } = await cdp.send('Profiler.stop');
     await browser.stopTracing();
-    return { events: JSON.parse(readFileSync(path, 'utf8')).traceEvents, marks };
+    return { events: JSON.parse(readFileSync(path, 'utf8')).traceEvents, marks, profile };
   } finally {
     await browser.close();
     rmSync(dir, { recursive: true, force: true });
@@ -53,7 +70,7 @@ async function traceDrop() {
 function kindOf(e) {
   const n = e.name;
   if (n === 'FunctionCall' || n === 'EvaluateScript' || n === 'v8.callFunction') return null; // their children say what ran
-  if (/^(MajorGC|MinorGC|V8\.GC|BlinkGC)/.test(n)) return 'garbage collection';
+  if (n === 'MajorGC' || n === 'MinorGC') return 'garbage collection';
   if (/wasm/i.test(n) && /compile|Compile/.test(n)) return 'WebAssembly compile';
   if (n === 'v8.parseOnBackground' || n === 'v8.compile' || n === 'V8.CompileCode' || n === 'v8.compileModule') return 'JS compile';
   if (n === 'ParseHTML') return 'HTML';
@@ -64,9 +81,22 @@ function kindOf(e) {
   return null;
 }
 
-function summarise({ events, marks }) {
+/** Self time by function, in ms, from a CPU profile. */
+function selfTimes(profile) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const times = new Map();
+  profile.samples.forEach((id, i) => {
+    const { functionName, url } = byId.get(id).callFrame;
+    const name = functionName || (url ? '(anonymous)' : '(native)');
+    if (name === '(idle)' || name === '(program)') return;
+    times.set(name, (times.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  return [...times].sort((a, b) => b[1] - a[1]);
+}
+
+function summarise({ events, marks, profile }) {
   const start = events.find((e) => e.name === 'mm-drop')?.ts;
-  const end = events.find((e) => e.name === 'mm-painted')?.ts;
+  const end = start + marks.total * 1000; // the first card painted
   const threads = new Map();
   for (const e of events) {
     if (e.name === 'thread_name') threads.set(`${e.pid}:${e.tid}`, e.args.name);
@@ -77,7 +107,7 @@ function summarise({ events, marks }) {
     sums.get(thread).set(kind, (sums.get(thread).get(kind) ?? 0) + ms);
   };
   for (const e of events) {
-    if (e.ph !== 'X' || !e.dur || (start && e.ts < start) || (end && e.ts > end)) continue;
+    if (e.ph !== 'X' || !e.dur || e.ts < start || e.ts > end) continue;
     const thread = threads.get(`${e.pid}:${e.tid}`) ?? `${e.pid}:${e.tid}`;
     if (!/CrRendererMain|DedicatedWorker/.test(thread)) continue;
     const kind = kindOf(e);
@@ -85,7 +115,10 @@ function summarise({ events, marks }) {
     // Script, by the function V8 profiled it under (JSON.parse is a call).
     if (e.name === 'FunctionCall' && e.args?.data?.functionName) add(thread, `script: ${e.args.data.functionName}`, e.dur / 1000);
   }
-  console.log(`first card painted after ${marks.total.toFixed(0)} ms (page's marks; core ${marks.core.toFixed(0)} ms)`);
+  console.log(`first card painted after ${marks.total.toFixed(0)} ms (page's marks; core ${marks.core.toFixed(0)} ms); ` +
+    'the trace summed from the drop to then');
+  console.log('\nmain thread script, self time (sampled):');
+  for (const [name, ms] of selfTimes(profile).slice(0, 10)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
   for (const [thread, kinds] of sums) {
     console.log(`\n${thread}`);
     for (const [kind, ms] of [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 14)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${kind}`);
