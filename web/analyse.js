@@ -5,6 +5,9 @@ import { showCompare, showModel } from './display.js';
 import { showError, showMessage, showProgress } from './messages.js';
 import { $, page } from './page-state.js';
 
+/** More functions than a page of cards shows at once. */
+const MANY_FUNCTIONS = 200;
+
 /**
  * A new action of the user's (a drop, a file or folder opened, a pass, a
  * .pto, a backend, an example, a link): it supersedes every earlier one
@@ -69,6 +72,9 @@ export async function analyse(current = begin()) {
     const model = await page.engine.analyze(input.bytes, { dumpName: input.name, backend, ptoText: input.pto, lifetimes: Boolean(input.lifetimes) },
       (share) => current() && showProgress('Analysing', share));
     stats.modelled = performance.now();
+    // A big model's heads took a long task to parse: the cards wait for the
+    // next, so a scroll or a second drop is not held for both.
+    if (model.functions.length > MANY_FUNCTIONS) await new Promise((resolve) => setTimeout(resolve));
     if (!current()) return;
     stats.bodies = model.lazy;
     stats.attached = performance.now();
