@@ -178,7 +178,7 @@ async function firstDrop(browser, url, path, idle) {
     const s = window.memoryMapStats;
     while (!s.firstCardPainted) await new Promise((r) => setTimeout(r, 1));
     return { total: s.firstCardPainted - s.received, read: s.read - s.received, worker: s.modelled - s.read, core: s.coreMs,
-      attach: s.attached - s.modelled, cards: s.shown - s.attached, paint: s.firstCardPainted - s.shown };
+      cards: s.shown - s.modelled, paint: s.firstCardPainted - s.shown };
   }, text);
   await context.close();
   return steps;
@@ -225,7 +225,7 @@ async function compareBench(site, path) {
 
 const COMPARE_TABS = Number(process.env.BENCH_COMPARE_TABS || 3);
 const FIRST_DROP_TABS = Number(process.env.BENCH_TABS || 7);
-const STEPS = ['total', 'read', 'worker', 'core', 'attach', 'cards', 'paint'];
+const STEPS = ['total', 'read', 'worker', 'core', 'cards', 'paint'];
 
 async function firstDropBench(site, files) {
   const browser = await launchChromium();
@@ -508,7 +508,7 @@ const measured = `Written by \`npm run bench\` (tools/bench.mjs) on ${when} UTC,
   'Inputs: the real 480 KB dump (38 functions) and synthetic dumps of its functions repeated under fresh names. ' +
   'The upstream tool runs where MEMORY_MAP_UPSTREAM names its memory_map.py (tools/upstream.mjs).\n\n' +
   'First drop: steps from the page\'s own marks: reading the file, the worker (the core and the JSON back), the core ' +
-  'alone, putting the source lines back, making the cards, then the first frame with the first card painted.\n\n' +
+  'alone, making the cards, then the first frame with the first card painted.\n\n' +
   `${report}`;
 console.log(report);
 writeFileSync(join(out, 'results.md'), report);

@@ -1,12 +1,9 @@
 // Running the core on the dumps chosen: each user action supersedes the
 // ones still under way, and only its result (the map, or why not) shows.
 import { sideLabels } from './diff.js';
-import { showCompare, showModel } from './display.js';
+import { MANY_CARDS, showCompare, showModel } from './display.js';
 import { showError, showMessage, showProgress } from './messages.js';
 import { $, page } from './page-state.js';
-
-/** More functions than a page of cards shows at once. */
-const MANY_FUNCTIONS = 200;
 
 /**
  * A new action of the user's (a drop, a file or folder opened, a pass, a
@@ -45,7 +42,6 @@ async function analyseCompare(current) {
     stats.modelled = performance.now();
     if (!current()) return;
     stats.bodies = data.new.lazy;
-    stats.attached = performance.now();
     Object.assign(stats, page.engine.stats);
     showCompare(data, swapCompared, [base.label, input.label]);
     stats.shown = performance.now();
@@ -74,10 +70,9 @@ export async function analyse(current = begin()) {
     stats.modelled = performance.now();
     // A big model's heads took a long task to parse: the cards wait for the
     // next, so a scroll or a second drop is not held for both.
-    if (model.functions.length > MANY_FUNCTIONS) await new Promise((resolve) => setTimeout(resolve));
+    if (model.functions.length > MANY_CARDS) await new Promise((resolve) => setTimeout(resolve));
     if (!current()) return;
     stats.bodies = model.lazy;
-    stats.attached = performance.now();
     Object.assign(stats, page.engine.stats);
     showModel(model, current);
     stats.shown = performance.now();

@@ -109,10 +109,10 @@ export function parseModel(jsonBytes) {
 /**
  * The model from the core's split JSON (MM_JSON_SPLIT_BODIES) and the
  * dump's bytes: the heads are parsed now; each function's `boxes`,
- * `allocations` and spaces' `live` when first read (its body's JSON),
- * its `source` when first
- * read (decoded from `dumpBytes`). A page showing one card of thousands
- * parses one body. `model.lazy.parsed` counts the bodies parsed so far.
+ * `allocations` and spaces' `live` when first read (its body's JSON), its
+ * `source` when first read (decoded from `dumpBytes`). A page showing one
+ * card of thousands parses one body. `model.lazy.parsed` counts the
+ * bodies parsed so far.
  * Refusals and whole models (no NUL) are read as parseModel reads them.
  * @throws DumpError when the JSON is a refusal
  */

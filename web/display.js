@@ -43,10 +43,11 @@ export function relayoutOnResize() {
   });
 }
 
-/** Cards past this many are laid out in groups: the browser skips a
- * group out of view as one box (content-visibility), where thousands of
- * closed cards, each skipped on its own, cost a big dump ~100 ms a frame. */
-const GROUPED_FROM = 200;
+/** Cards past this many (more than a page shows) are laid out in groups:
+ * the browser skips a group out of view as one box (content-visibility),
+ * where thousands of closed cards, each skipped on its own, cost a big
+ * dump ~100 ms a frame. */
+export const MANY_CARDS = 200;
 const GROUP_SIZE = 50;
 const CLOSED_CARD_PX = 56; // a closed card's height and margin (style.css)
 
@@ -174,7 +175,7 @@ export function showModel(model, current = () => true) {
   if (first === shownFns.length) return finish();
   // The rest a few hundred at a time, a task each: 3,952 cards made in
   // one task held the page ~300 ms, scrolling and drops waiting.
-  const grouping = shownFns.length - first >= GROUPED_FROM;
+  const grouping = shownFns.length - first >= MANY_CARDS;
   const makeRest = (from) => {
     if (!current()) return;
     const batch = shownFns.slice(from, from + CARDS_PER_TASK).map(makeCard);

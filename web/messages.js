@@ -55,7 +55,7 @@ export function showMessage(kind, title, detail) {
 
 /** A loading message's bar shows once the work has taken this long: a
  * quick drop flashes nothing. */
-export const PROGRESS_AFTER_MS = 200;
+const PROGRESS_AFTER_MS = 200;
 
 /**
  * The loading message's progress: `stage` ('Loading the file',

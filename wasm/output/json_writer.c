@@ -552,7 +552,7 @@ static void put_function_split(mm_buf *out, const mm_function *fn, unsigned flag
 
 /* The JSON's size, roughly: the source lines plus about 400 bytes a box;
  * reserving it once spares the copies of a doubling buffer. */
-static size_t json_size_guess(const mm_model *model, unsigned flags) {
+size_t mm__json_size_guess(const mm_model *model, unsigned flags) {
   size_t size = 4096;
   for (size_t i = 0; i < model->functions.len; i++) {
     const mm_function *fn = mm__vec_at(&model->functions, i);
@@ -629,12 +629,8 @@ void mm__json_model_at(mm_buf *out, const mm_model *model, unsigned flags, const
   mm__buf_puts(out, "]}");
 }
 
-size_t mm__json_size_guess(const mm_model *model, unsigned flags) {
-  return json_size_guess(model, flags);
-}
-
 void mm__json_model(mm_buf *out, const mm_model *model, unsigned flags) {
-  if (!out->flush) mm__buf_reserve(out, json_size_guess(model, flags));
+  if (!out->flush) mm__buf_reserve(out, mm__json_size_guess(model, flags));
   size_t *at = NULL; /* the split form's body offsets */
   if (flags & MM_JSON_SPLIT_BODIES) {
     at = mm__json_bodies(out, model);
