@@ -249,6 +249,72 @@ char *mm_diff_report_text(const mm_diff *diff, size_t *out_len);
  * `*regressions` when non-NULL. Ownership as for mm_model_to_json. */
 char *mm_diff_check_text(const mm_diff *diff, size_t *out_len, size_t *regressions);
 
+/* ----------------------------------------------------------------- Build */
+
+/* A gate's threshold for one space (or "*": every space a rule names not
+ * by itself). A space keeps at least `min_headroom` bytes free above its
+ * high-water mark (reserved windows included) and its mark takes at most
+ * `max_usage` percent of its capacity; a negative value asks nothing. A
+ * space without a known capacity is never failed by either. */
+typedef struct mm_limit {
+  const char *space;
+  int64_t min_headroom;
+  double max_usage;
+} mm_limit;
+
+/* Many cases of a build (`build_output/<case>/` folders), or one: a row
+ * per case, function and space, the problems mm_model_check_text finds
+ * and the gate's thresholds broken, each kept as text and numbers, so a
+ * model can be freed as soon as it is added (a build of 50 cases holds
+ * one model at a time). docs/model.md, "A build". */
+typedef struct mm_build mm_build;
+
+/* An empty build checking `limits` (copied; `count` may be 0). Free with
+ * mm_build_free; NULL when out of memory. */
+mm_build *mm_build_new(const mm_limit *limits, size_t count);
+
+/* Adds case `case_name` read from `dump` (a label for its lines) as
+ * `model`; the model is not kept. False when out of memory. */
+bool mm_build_add_model(mm_build *build, const char *case_name, const char *dump,
+                        const mm_model *model);
+
+/* Adds case `case_name` whose dump could not be read or was refused:
+ * `dump` is the path (or the folder) and `error` why. False when out of
+ * memory. */
+bool mm_build_add_error(mm_build *build, const char *case_name, const char *dump,
+                        const mm_error *error);
+
+/* How many problems and broken thresholds the cases added have, and how
+ * many cases could not be read. */
+size_t mm_build_failures(const mm_build *build);
+size_t mm_build_errors(const mm_build *build);
+
+/* The rows as a plain-text table, least headroom first (rows without a
+ * capacity last): case, backend, function, space, high-water mark,
+ * capacity, usage, reserved bytes, headroom, peak live bytes,
+ * fragmentation, conflicts (over capacity included) and unplaced tiles;
+ * then the cases not read, with why. Ownership as for mm_model_to_json. */
+char *mm_build_summary_text(const mm_build *build, size_t *out_len);
+
+/* The check: each case's lines as mm_model_check_text writes them, each
+ * broken threshold as `<dump>:<line>: headroom in <fn>: ...` or `usage
+ * in`, each case not read as `<dump>: error: <why>`, then one closing
+ * line with the counts. Ownership as for mm_model_to_json. */
+char *mm_build_check_text(const mm_build *build, size_t *out_len);
+
+/* The build as JSON (docs/model.md, "A build"): cases, rows in the
+ * summary's order, the limits, every problem with its case, function,
+ * kind, line and text. Ownership as for mm_model_to_json. */
+char *mm_build_to_json(const mm_build *build, size_t *out_len);
+
+/* The check as a JUnit XML report: a testsuite per case, a testcase per
+ * function (its problems as one <failure>), an <error> for a case not
+ * read. Ownership as for mm_model_to_json. */
+char *mm_build_junit(const mm_build *build, size_t *out_len);
+
+/* Frees a build. NULL is allowed. */
+void mm_build_free(mm_build *build);
+
 /* ------------------------------------------------------------------ SVG */
 
 /* What mm_model_svg draws. Zeroed, or NULL: the whole function, every

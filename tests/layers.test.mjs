@@ -12,7 +12,7 @@ import { root } from './helpers.mjs';
 
 const core = join(root, 'wasm');
 /** The stages, first to last; the boundary (wasm/ itself) comes last. */
-const STAGES = ['base', 'rules', 'syntax', 'syntax/fast', 'model', 'output', 'compare', ''];
+const STAGES = ['base', 'rules', 'syntax', 'syntax/fast', 'model', 'output', 'compare', 'build', ''];
 
 function filesUnder(dir) {
   return readdirSync(dir).flatMap((name) => {

@@ -21,6 +21,8 @@
 #define USAGE                                                                                      \
   "usage: memory-map <path> [-o OUTPUT] [-p PASS_NAME] [-b BACKEND] [--name NAME] [--json] "       \
   "[--check] [--summary] [--lifetimes]\n"                                                          \
+  "       memory-map <build folder | case | dump> --check [--min-headroom SPACE=BYTES] "           \
+  "[--max-usage SPACE=PERCENT] [--junit FILE] [--summary] [--json]\n"                              \
   "       memory-map --diff OLD NEW [-o OUTPUT] [-p PASS_NAME] [-b BACKEND] [--json] [--check]\n"  \
   "       memory-map <path> --svg FUNCTION [-o OUTPUT] [-p PASS_NAME] [-b BACKEND] [--name "       \
   "NAME]\n"
@@ -35,7 +37,8 @@ static void print_help(void) {
                "Render the on-chip memory layout of a PyPTO pass dump.\n\n"
                "  <path>                a dump (.../passes_dump/NN_after_Pass.py), a passes_dump/\n"
                "                        folder, a build_output/<case>/ folder, or - for\n"
-               "                        standard input\n"
+               "                        standard input; a build_output/ folder of cases for\n"
+               "                        --summary, --check, --json or --junit over all\n"
                "  -o, --output OUTPUT   where to write (default: <dump>.memory_map.html beside\n"
                "                        the dump; with --json, standard output)\n"
                "  -p, --pass-name NAME  pass to pick inside a folder (default AllocateMemoryAddr)\n"
@@ -58,6 +61,13 @@ static void print_help(void) {
                "                        <path>: print what changed per function, space and\n"
                "                        tile; with --json the comparison as JSON, with -o a\n"
                "                        page of both, with --check the regressions (exit 3)\n"
+               "  --min-headroom SPACE=BYTES  with --check: fail when SPACE keeps less than\n"
+               "                        BYTES (8192, 8K, 1M) free above its high-water mark;\n"
+               "                        SPACE * for every space; repeatable\n"
+               "  --max-usage SPACE=PERCENT  with --check: fail when SPACE's high-water mark\n"
+               "                        takes more than PERCENT of its capacity; repeatable\n"
+               "  --junit FILE          write the check as a JUnit XML report (exit 3 on a\n"
+               "                        problem, as --check)\n"
                "  --svg FUNCTION        write FUNCTION's map as an SVG image (default:\n"
                "                        <dump>.<FUNCTION>.svg beside the dump)\n"
                "  -h, --help            show this help\n");
@@ -83,6 +93,72 @@ static int option_value(int argc, char **argv, int *i, const char *short_name,
   return 1;
 }
 
+/* The entry for `space` (a new one when it has none), or NULL when full. */
+static mm_limit *limit_of(cli_args *args, const char *space, size_t len) {
+  for (size_t i = 0; i < args->limit_count; i++)
+    if (strlen(args->limits[i].space) == len && strncmp(args->limits[i].space, space, len) == 0)
+      return &args->limits[i];
+  if (args->limit_count == CLI_MAX_LIMITS) return NULL;
+  mm_limit *l = &args->limits[args->limit_count++];
+  *l = (mm_limit){space, -1, -1};
+  return l;
+}
+
+/* BYTES: digits, then K, M or G (KiB, MiB, GiB; a B after any is allowed). */
+static bool parse_bytes(const char *arg, int64_t *out) {
+  char *end;
+  if (*arg < '0' || *arg > '9') return false;
+  unsigned long long n = strtoull(arg, &end, 10);
+  int shift = *end == 'K' || *end == 'k'   ? 10
+              : *end == 'M' || *end == 'm' ? 20
+              : *end == 'G' || *end == 'g' ? 30
+                                           : 0;
+  if (shift)
+    end += end[1] == 'i' && end[2] == 'B' ? 3 : end[1] == 'B' ? 2 : 1;
+  else if (*end == 'B')
+    end++;
+  if (*end || n > ((unsigned long long)1 << 53) >> shift) return false;
+  *out = (int64_t)(n << shift);
+  return true;
+}
+
+/* PERCENT: a number, a % after it allowed. */
+static bool parse_percent(const char *arg, double *out) {
+  char *end;
+  if ((*arg < '0' || *arg > '9') && *arg != '.') return false;
+  double v = strtod(arg, &end);
+  if (*end == '%') end++;
+  if (*end || !(v >= 0) || v > 1e6) return false;
+  *out = v;
+  return true;
+}
+
+/* --min-headroom SPACE=BYTES or --max-usage SPACE=PERCENT into `args`. */
+static int parse_limit(cli_args *args, const char *option, const char *value) {
+  const char *eq = strchr(value, '=');
+  size_t len = eq ? (size_t)(eq - value) : 0;
+  bool headroom = strcmp(option, "--min-headroom") == 0;
+  mm_limit probe = {0};
+  bool ok = len && (headroom ? parse_bytes(eq + 1, &probe.min_headroom)
+                             : parse_percent(eq + 1, &probe.max_usage));
+  if (!ok) {
+    char message[160];
+    snprintf(message, sizeof message, "%s needs SPACE=%s (e.g. %s), not ", option,
+             headroom ? "BYTES" : "PERCENT", headroom ? "Vec=8K" : "Vec=90");
+    return usage_error(message, value);
+  }
+  mm_limit *l = limit_of(args, value, len);
+  if (!l) return usage_error("too many spaces given thresholds: at most 32", NULL);
+  /* The entry keeps the argument's own bytes: the space is `value`'s
+   * prefix, cut where the '=' is. */
+  ((char *)value)[len] = 0;
+  if (headroom)
+    l->min_headroom = probe.min_headroom;
+  else
+    l->max_usage = probe.max_usage;
+  return 0;
+}
+
 static int parse_args(int argc, char **argv, cli_args *args) {
   static const struct {
     const char *short_name, *long_name;
@@ -94,6 +170,7 @@ static int parse_args(int argc, char **argv, cli_args *args) {
       {NULL, "--name", offsetof(cli_args, name)},
       {NULL, "--diff", offsetof(cli_args, diff_old)},
       {NULL, "--svg", offsetof(cli_args, svg)},
+      {NULL, "--junit", offsetof(cli_args, junit)},
   };
   bool options_done = false;
   for (int i = 1; i < argc; i++) {
@@ -111,6 +188,19 @@ static int parse_args(int argc, char **argv, cli_args *args) {
                                                      : NULL;
       if (flag) {
         *flag = true;
+        continue;
+      }
+      const char *limit = NULL;
+      int limit_matched = option_value(argc, argv, &i, NULL, "--min-headroom", &limit);
+      const char *option = "--min-headroom";
+      if (!limit_matched) {
+        limit_matched = option_value(argc, argv, &i, NULL, "--max-usage", &limit);
+        option = "--max-usage";
+      }
+      if (limit_matched < 0) return usage_error("argument needs a value: ", arg);
+      if (limit_matched) {
+        int bad = parse_limit(args, option, limit);
+        if (bad) return bad;
         continue;
       }
       int matched = 0;
@@ -146,13 +236,18 @@ static int parse_args(int argc, char **argv, cli_args *args) {
     return usage_error("reading standard input (-), give -o OUTPUT for the page, or --json, "
                        "--check or --summary",
                        NULL);
+  if (args->limit_count && !args->check && !args->junit)
+    return usage_error("--min-headroom and --max-usage are thresholds of --check or --junit", NULL);
+  if ((args->limit_count || args->junit) && (args->svg || args->diff_old))
+    return usage_error("--min-headroom, --max-usage and --junit do not apply to --svg or --diff",
+                       NULL);
   if (!args->pass_name) args->pass_name = "AllocateMemoryAddr";
   return 0;
 }
 
 /* ------------------------------------------------------------- paths */
 
-static char *join(const char *dir, const char *name) {
+char *cli_join(const char *dir, const char *name) {
   size_t a = strlen(dir), b = strlen(name);
   char *path = malloc(a + b + 2);
   if (!path) return NULL;
@@ -186,7 +281,7 @@ const char *cli_basename(const char *path) {
   return slash ? slash + 1 : path;
 }
 
-static bool is_dir(const char *path) {
+bool cli_is_dir(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
@@ -225,7 +320,7 @@ static char *find_dump(const char *dir, const char *pass) {
     }
   }
   closedir(d);
-  char *path = best ? join(dir, best) : NULL;
+  char *path = best ? cli_join(dir, best) : NULL;
   free(best);
   return path;
 }
@@ -361,7 +456,7 @@ text cli_read_pto(const char *dump_path) {
   text all = {0};
   /* "<dir>/../ptoas" holds for a relative "." as for a full path. */
   char *dump_dir = dirname_of(dump_path);
-  char *ptoas = dump_dir ? join(dump_dir, "../ptoas") : NULL;
+  char *ptoas = dump_dir ? cli_join(dump_dir, "../ptoas") : NULL;
   DIR *d = ptoas ? opendir(ptoas) : NULL;
   char **names = NULL;
   size_t count = 0, cap = 0;
@@ -381,7 +476,7 @@ text cli_read_pto(const char *dump_path) {
   if (count) qsort(names, count, sizeof *names, compare_cstrings);
   for (size_t i = 0; i < count; i++) {
     char why[256];
-    char *path = names[i] ? join(ptoas, names[i]) : NULL;
+    char *path = names[i] ? cli_join(ptoas, names[i]) : NULL;
     text one;
     if (path && read_file(path, &one, MM_MAX_INPUT_BYTES, why, sizeof why)) {
       char *bigger = realloc(all.data, all.len + one.len + 1);
@@ -471,6 +566,11 @@ static bool write_file(const char *path, const piece *pieces, size_t count) {
   return output_close(&out, true);
 }
 
+bool cli_write_file(const char *path, const char *data, size_t len) {
+  piece whole = {data, len};
+  return write_file(path, &whole, 1);
+}
+
 /* ------------------------------------------------------------ output */
 
 /* The page template, and where the JSON goes in it (`*split`); NULL with
@@ -523,9 +623,9 @@ static char *resolve_dump(const cli_args *args, const char *given, char *why, si
     return NULL;
   }
   if (!S_ISDIR(st.st_mode)) return path;
-  char *passes = join(path, "passes_dump");
+  char *passes = cli_join(path, "passes_dump");
   char *dump = NULL;
-  if (passes) dump = find_dump(is_dir(passes) ? passes : path, args->pass_name);
+  if (passes) dump = find_dump(cli_is_dir(passes) ? passes : path, args->pass_name);
   if (!dump)
     snprintf(why, why_len,
              "no '*_after_%s.py' dump under %s: compile with pass dumps enabled (pytest "
@@ -695,6 +795,9 @@ static void print_notes(const mm_model *model, const char *dump) {
   mm_free(notes);
 }
 
+/* A folder of cases, or thresholds or a JUnit report: the build's way. */
+static int run_build_or_dump(const cli_args *args);
+
 static int run(const cli_args *args) {
   char why[1024] = "out of memory";
   text input = {0}, pto = {0};
@@ -724,6 +827,30 @@ static int run(const cli_args *args) {
   return status;
 }
 
+static int run_build_or_dump(const cli_args *args) {
+  size_t cases = strcmp(args->path, STDIN_PATH) == 0 ? 0 : cli_count_cases(args->path);
+  if (cases && (args->svg || args->lifetimes
+                    ? false
+                    : !args->check && !args->summary && !args->json && !args->junit)) {
+    char detail[64];
+    snprintf(detail, sizeof detail, " (%zu cases)", cases);
+    fprintf(stderr,
+            "%smemory-map: error: %s is a build%s: give --summary, --check, --json or "
+            "--junit for all of them, or one case's folder for its page\n",
+            USAGE, args->path, detail);
+    return 2;
+  }
+  if (cases && args->svg) {
+    fprintf(stderr,
+            "%smemory-map: error: %s is a build of %zu cases: --svg draws a function of "
+            "one case; give its folder\n",
+            USAGE, args->path, cases);
+    return 2;
+  }
+  if (cases || args->junit || args->limit_count) return cli_run_build(args, cases > 0);
+  return run(args);
+}
+
 int main(int argc, char **argv) {
 #ifdef __wasi__
   /* A WASI program starts in "/": the Node wrapper passes the shell's
@@ -740,5 +867,5 @@ int main(int argc, char **argv) {
     print_help();
     return 0;
   }
-  return parsed ? parsed : args.diff_old ? cli_run_diff(&args) : run(&args);
+  return parsed ? parsed : args.diff_old ? cli_run_diff(&args) : run_build_or_dump(&args);
 }

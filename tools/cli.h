@@ -12,6 +12,9 @@
 /* The path that means standard input, as for other Unix tools. */
 #define STDIN_PATH "-"
 
+/* Spaces a gate can name thresholds for, at most. */
+#define CLI_MAX_LIMITS 32
+
 typedef struct cli_args {
   const char *path, *output, *pass_name, *backend;
   const char *name;     /* the dump's name for the model and messages (--name) */
@@ -20,6 +23,10 @@ typedef struct cli_args {
   bool json;
   bool check, summary; /* reports on standard output; a page only with -o */
   bool lifetimes;      /* no addresses in the dump: draw by size and lifetime */
+  const char *junit;   /* --junit FILE: the check as JUnit XML */
+  /* --min-headroom and --max-usage, one entry per space named */
+  mm_limit limits[CLI_MAX_LIMITS];
+  size_t limit_count;
 } cli_args;
 
 /* Bytes read whole, owned: release with cli_text_free. */
@@ -42,6 +49,24 @@ char *cli_read_dump(const cli_args *args, const char *given, text *input, char *
 /* The case's ptoas/ *.pto files beside the dump's passes_dump/, in name
  * order, concatenated (empty when there are none). */
 text cli_read_pto(const char *dump_path);
+
+/* `dir`/`name`, owned (NULL when out of memory); whether `path` is a folder. */
+char *cli_join(const char *dir, const char *name);
+bool cli_is_dir(const char *path);
+
+/* Writes `len` bytes to `path` through a temporary file renamed into place;
+ * false with the error said. */
+bool cli_write_file(const char *path, const char *data, size_t len);
+
+/* Whether `dir` is a case folder (passes_dump/, ptoas/ or dumps of its
+ * own); how many case folders a build folder holds (0: not a build). */
+bool cli_is_case(const char *dir);
+size_t cli_count_cases(const char *dir);
+
+/* Runs a build: every case under `args->path` (`whole_build`) or the one
+ * dump it names, into the core's build; the summary, check, JSON or
+ * JUnit report; the exit code. */
+int cli_run_build(const cli_args *args, bool whole_build);
 
 /* The last component of `path`. */
 const char *cli_basename(const char *path);

@@ -21,6 +21,7 @@ declare -A probe=(
   [mkdocs]=/usr/bin/mkdocs
   [mkdocs-material]=/usr/share/mkdocs/themes/material/__init__.py
   [time]=/usr/bin/time
+  [libxml2-utils]=/usr/bin/xmllint
 )
 missing=()
 for pkg in "${!probe[@]}"; do

@@ -101,17 +101,6 @@ static void put_tile(mm_buf *out, const mm_function_diff *d, const mm_tile_diff 
   mm__buf_putc(out, '}');
 }
 
-static const char *anomaly_kind(uint8_t kind) {
-  switch (kind) {
-  case MM_ANOMALY_OVER: return "over_capacity";
-  case MM_ANOMALY_PAIR: return "conflict";
-  case MM_ANOMALY_WINDOW: return "window_conflict";
-  case MM_ANOMALY_WINDOW_OVERLAP: return "window_overlap";
-  case MM_ANOMALY_UNPLACED: return "unplaced_tile";
-  default: return "window_over_capacity";
-  }
-}
-
 static void put_anomaly(mm_buf *out, const mm_diff *diff, const mm_function_diff *d,
                         const mm_anomaly_diff *a) {
   const mm_function *fn = a->appeared ? d->new_fn : d->old_fn;
@@ -120,7 +109,7 @@ static void put_anomaly(mm_buf *out, const mm_diff *diff, const mm_function_diff
   mm__buf_puts(out, "{\"change\":");
   mm__buf_puts(out, a->appeared ? "\"appeared\"" : "\"gone\"");
   mm__buf_puts(out, ",\"kind\":\"");
-  mm__buf_puts(out, anomaly_kind(e->kind));
+  mm__buf_puts(out, mm__anomaly_kind_name(e->kind));
   put_int(out, "\",\"line\":", e->line);
   put_index(out, ",\"box\":", e->box);
   if (e->kind == MM_ANOMALY_PAIR) put_int(out, ",\"other_box\":", e->other);

@@ -89,3 +89,15 @@ mm_anomaly *mm__function_anomalies(const mm_function *fn, size_t *count) {
 bool mm__anomaly_is_note(const mm_anomaly *a) {
   return a->kind == MM_ANOMALY_MORE || a->kind == MM_ANOMALY_WINDOW_MORE;
 }
+
+const char *mm__anomaly_kind_name(uint8_t kind) {
+  switch (kind) {
+  case MM_ANOMALY_OVER: return "over_capacity";
+  case MM_ANOMALY_PAIR: return "conflict";
+  case MM_ANOMALY_WINDOW: return "window_conflict";
+  case MM_ANOMALY_WINDOW_OVERLAP: return "window_overlap";
+  case MM_ANOMALY_UNPLACED: return "unplaced_tile";
+  case MM_ANOMALY_WINDOW_OVER: return "window_over_capacity";
+  default: return "more";
+  }
+}

@@ -39,6 +39,11 @@ typedef struct mm_anomaly {
  * `*count`; NULL when out of memory. */
 mm_anomaly *mm__function_anomalies(const mm_function *fn, size_t *count);
 
+/* The kind as JSON and the build's reports name it: "over_capacity",
+ * "conflict", "window_conflict", "window_overlap", "unplaced_tile",
+ * "window_over_capacity", or "more" for a note. Static storage. */
+const char *mm__anomaly_kind_name(uint8_t kind);
+
 /* Whether `a` is a note (more partners than listed), not an anomaly. */
 bool mm__anomaly_is_note(const mm_anomaly *a);
 

@@ -6,7 +6,7 @@
 
 #include "base/arena.h"
 
-enum { MM_MAX_COLUMNS = 10, MM_CELL = 96 };
+enum { MM_MAX_COLUMNS = 13, MM_CELL = 96 };
 typedef char mm_table_row[MM_MAX_COLUMNS][MM_CELL];
 typedef struct mm_table {
   int columns, first_number;

@@ -1,0 +1,139 @@
+/* build_json.c: a build as JSON (docs/model.md, "A build"): its cases,
+ * the summary's rows in order, the thresholds, and every problem. */
+#include <stdio.h>
+
+#include "build/build.h"
+#include "output/json.h"
+
+static void put_int(mm_buf *out, const char *key, int64_t value) {
+  mm__buf_puts(out, key);
+  mm__buf_put_int(out, value);
+}
+
+static void put_string(mm_buf *out, const char *key, const char *value) {
+  mm__buf_puts(out, key);
+  if (value)
+    mm__json_string(out, value);
+  else
+    mm__buf_puts(out, "null");
+}
+
+static void put_case(mm_buf *out, const mm_build_case *c) {
+  put_string(out, "{\"name\":", c->name);
+  put_string(out, ",\"dump\":", c->dump);
+  put_string(out, ",\"backend\":", c->backend);
+  mm__buf_puts(out,
+               c->backend_detected ? ",\"backend_detected\":true" : ",\"backend_detected\":false");
+  put_int(out, ",\"functions\":", c->function_count);
+  put_int(out, ",\"problems\":", c->problems);
+  mm__buf_puts(out, ",\"error\":");
+  if (c->error) {
+    put_string(out, "{\"status\":", c->error);
+    put_string(out, ",\"message\":", c->error_message);
+    put_int(out, ",\"line\":", c->error_line);
+    mm__buf_putc(out, '}');
+  } else {
+    mm__buf_puts(out, "null");
+  }
+  mm__buf_putc(out, '}');
+}
+
+static void put_row(mm_buf *out, const mm_build *b, const mm_build_row *row) {
+  const mm_build_case *c = mm__vec_at(&b->cases, row->case_index);
+  const mm_build_function *f = mm__vec_at(&b->functions, row->function_index);
+  put_string(out, "{\"case\":", c->name);
+  put_string(out, ",\"function\":", f->name);
+  put_string(out, ",\"ftype\":", f->ftype);
+  put_string(out, ",\"space\":", row->space);
+  put_int(out, ",\"hwm_with_reserved\":", row->hwm);
+  put_int(out, ",\"limit\":", row->limit);
+  mm__buf_puts(out, ",\"headroom\":");
+  if (row->has_capacity)
+    mm__buf_put_int(out, row->limit - row->hwm);
+  else
+    mm__buf_puts(out, "null");
+  put_int(out, ",\"reserved_bytes\":", row->reserved);
+  put_int(out, ",\"peak_live\":", row->peak_live);
+  put_int(out, ",\"peak_line\":", row->peak_line);
+  put_int(out, ",\"fragmentation\":", row->fragmentation);
+  put_int(out, ",\"tiles\":", row->tiles);
+  put_int(out, ",\"conflicts\":", row->conflicts);
+  put_int(out, ",\"over_capacity\":", row->over_capacity);
+  put_int(out, ",\"unplaced\":", row->unplaced);
+  mm__buf_puts(out, ",\"hwm_set_by\":");
+  if (row->set_by) {
+    put_string(out, "{\"name\":", row->set_by);
+    put_string(out, ",\"kind\":", row->set_by_end ? "tile" : "reserved");
+    put_int(out, ",\"start\":", row->set_by_line);
+    put_int(out, ",\"end\":", row->set_by_end ? row->set_by_end : row->set_by_line);
+    mm__buf_putc(out, '}');
+  } else {
+    mm__buf_puts(out, "null");
+  }
+  mm__buf_putc(out, '}');
+}
+
+static void put_limit(mm_buf *out, const mm_limit *l) {
+  char text[32];
+  put_string(out, "{\"space\":", l->space);
+  mm__buf_puts(out, ",\"min_headroom\":");
+  if (l->min_headroom >= 0)
+    mm__buf_put_int(out, l->min_headroom);
+  else
+    mm__buf_puts(out, "null");
+  mm__buf_puts(out, ",\"max_usage\":");
+  if (l->max_usage >= 0) {
+    snprintf(text, sizeof text, "%.17g", l->max_usage);
+    mm__buf_puts(out, text);
+  } else {
+    mm__buf_puts(out, "null");
+  }
+  mm__buf_putc(out, '}');
+}
+
+static void put_problem(mm_buf *out, const mm_build *b, const mm_build_problem *p) {
+  const mm_build_case *c = mm__vec_at(&b->cases, p->case_index);
+  put_string(out, "{\"case\":", c->name);
+  const mm_build_function *f =
+      p->function_index < b->functions.len ? mm__vec_at(&b->functions, p->function_index) : NULL;
+  put_string(out, ",\"function\":", f ? f->name : NULL);
+  put_string(out, ",\"kind\":", p->kind);
+  put_string(out, ",\"space\":", p->space);
+  put_int(out, ",\"line\":", p->line);
+  put_string(out, ",\"text\":", p->text);
+  mm__buf_putc(out, '}');
+}
+
+char *mm_build_to_json(const mm_build *b, size_t *out_len) {
+  mm_buf out = {0};
+  uint32_t *order = mm__build_order(b);
+  if (!order) return NULL;
+  mm__buf_puts(&out, "{\"generator\":\"memory-map\",\"cases\":[");
+  for (size_t i = 0; i < b->cases.len; i++) {
+    mm__buf_puts(&out, i ? ",\n" : "\n");
+    put_case(&out, mm__vec_at(&b->cases, i));
+  }
+  mm__buf_puts(&out, "],\"rows\":[");
+  for (size_t i = 0; i < b->rows.len; i++) {
+    mm__buf_puts(&out, i ? ",\n" : "\n");
+    put_row(&out, b, mm__vec_at(&b->rows, order[i]));
+  }
+  mm__dealloc(order);
+  mm__buf_puts(&out, "],\"limits\":[");
+  for (size_t i = 0; i < b->limit_count; i++) {
+    if (i) mm__buf_putc(&out, ',');
+    put_limit(&out, &b->limits[i]);
+  }
+  mm__buf_puts(&out, "],\"problems\":[");
+  size_t n = 0;
+  for (size_t i = 0; i < b->problems.len; i++) {
+    const mm_build_problem *p = mm__vec_at(&b->problems, i);
+    if (p->note) continue;
+    mm__buf_puts(&out, n++ ? ",\n" : "\n");
+    put_problem(&out, b, p);
+  }
+  put_int(&out, "],\"failures\":", (int64_t)b->failures);
+  put_int(&out, ",\"errors\":", (int64_t)b->errors);
+  mm__buf_puts(&out, "}\n");
+  return mm__buf_finish(&out, out_len);
+}
