@@ -141,6 +141,22 @@ size_t mm_model_box_count(const mm_model *model);
  * when out of range. */
 const char *mm_model_function_name(const mm_model *model, size_t index);
 
+/* Where a tile would fit (mm_model_fit): its offset, the space's
+ * high-water mark with it there (reserved windows included), and whether
+ * that is within the capacity (true when none is known). */
+typedef struct mm_fit {
+  int64_t offset, hwm, limit;
+  bool has_capacity, fits;
+} mm_fit;
+
+/* "A tile of `bytes` bytes live from line `first` to `last`: where does it
+ * fit?" in space `space` of function `function`: the lowest 32-byte-aligned
+ * offset where it shares no byte with a tile live on any of those lines
+ * nor with a reserved window (docs/model.md, "What if"). False when the
+ * function is out of range, `bytes` is not positive or first > last. */
+bool mm_model_fit(const mm_model *model, size_t function, const char *space, int64_t bytes,
+                  uint32_t first, uint32_t last, mm_fit *out);
+
 /* Flags for mm_model_to_json_with. */
 enum {
   /* Leave each function's `source` out: `src_start` and `src_end` say

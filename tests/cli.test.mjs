@@ -294,6 +294,11 @@ describe('--check and --summary', () => {
       'kernel    Vec     768    188416    0.4%         0    187648        768              0          9',
       'kernel    Bias   2048      1024  200.0%         0     -1024       2048              0         10',
       '',
+      // b shares a's bytes: the lowest gap free over its lifetime is above a.
+      'function  space  mark set by  lines   hwm  lowest gap  hwm then  saved',
+      'kernel    Vec    b             9-10   768         512      1024   -256',
+      'kernel    Bias   bias         10-11  2048           0      2048      0',
+      '',
     ]);
   });
 

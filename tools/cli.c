@@ -171,6 +171,8 @@ static int parse_args(int argc, char **argv, cli_args *args) {
       {NULL, "--diff", offsetof(cli_args, diff_old)},
       {NULL, "--svg", offsetof(cli_args, svg)},
       {NULL, "--junit", offsetof(cli_args, junit)},
+      {NULL, "--fit", offsetof(cli_args, fit)},
+      {NULL, "--function", offsetof(cli_args, function)},
   };
   bool options_done = false;
   for (int i = 1; i < argc; i++) {
@@ -236,6 +238,11 @@ static int parse_args(int argc, char **argv, cli_args *args) {
     return usage_error("reading standard input (-), give -o OUTPUT for the page, or --json, "
                        "--check or --summary",
                        NULL);
+  if (!args->fit != !args->function)
+    return usage_error("--fit SPACE:BYTES:L1-L2 and --function NAME go together", NULL);
+  if (args->fit &&
+      (args->json || args->check || args->summary || args->svg || args->diff_old || args->junit))
+    return usage_error("--fit answers one question: not with other outputs", NULL);
   if (args->limit_count && !args->check && !args->junit)
     return usage_error("--min-headroom and --max-usage are thresholds of --check or --junit", NULL);
   if ((args->limit_count || args->junit) && (args->svg || args->diff_old))
@@ -685,18 +692,24 @@ static int print_reports(const cli_args *args, const mm_model *model, const char
   return fflush(stdout) != 0 ? 1 : anomalies ? 3 : 0;
 }
 
-/* --svg FUNCTION: its map, written where -o says or beside the dump. */
-static int write_svg(const cli_args *args, const mm_model *model, const char *dump) {
+/* The function named NAME, or count with the names said on stderr. */
+static size_t function_named(const mm_model *model, const char *name, const char *dump) {
   size_t count = mm_model_function_count(model), index = 0;
-  while (index < count && strcmp(mm_model_function_name(model, index), args->svg) != 0)
+  while (index < count && strcmp(mm_model_function_name(model, index), name) != 0)
     index++;
   if (index == count) {
-    fprintf(stderr, "error: %s: no compute function named %s; there are:", dump, args->svg);
+    fprintf(stderr, "error: %s: no compute function named %s; there are:", dump, name);
     for (size_t i = 0; i < count; i++)
       fprintf(stderr, " %s", mm_model_function_name(model, i));
     fprintf(stderr, "\n");
-    return 1;
   }
+  return index;
+}
+
+/* --svg FUNCTION: its map, written where -o says or beside the dump. */
+static int write_svg(const cli_args *args, const mm_model *model, const char *dump) {
+  size_t index = function_named(model, args->svg, dump);
+  if (index == mm_model_function_count(model)) return 1;
   size_t len = 0;
   char *svg = mm_model_svg(model, index, NULL, &len);
   char *stem = args->output ? NULL : beside(dump, "");
@@ -756,8 +769,54 @@ static int write_model(const cli_args *args, const mm_model *model, const char *
   return status;
 }
 
+/* --fit SPACE:BYTES:L1-L2 --function NAME: 0 when it fits, 3 when not. */
+static int answer_fit(const cli_args *args, const mm_model *model, const char *dump) {
+  char space[64];
+  int64_t bytes = 0;
+  unsigned first = 0, last = 0;
+  const char *colon = strchr(args->fit, ':');
+  const char *second = colon ? strchr(colon + 1, ':') : NULL;
+  char size[32];
+  size_t space_len = colon ? (size_t)(colon - args->fit) : 0;
+  size_t size_len = second ? (size_t)(second - colon - 1) : 0;
+  char tail;
+  if (!space_len || space_len >= sizeof space || !size_len || size_len >= sizeof size ||
+      sscanf(second + 1, "%u-%u%c", &first, &last, &tail) != 2 || !first || first > last) {
+    fprintf(stderr,
+            "%smemory-map: error: --fit needs SPACE:BYTES:L1-L2 (e.g. Vec:8K:120-140), "
+            "not %s\n",
+            USAGE, args->fit);
+    return 2;
+  }
+  memcpy(space, args->fit, space_len);
+  space[space_len] = 0;
+  memcpy(size, colon + 1, size_len);
+  size[size_len] = 0;
+  if (!parse_bytes(size, &bytes) || bytes <= 0) {
+    fprintf(stderr,
+            "%smemory-map: error: --fit needs SPACE:BYTES:L1-L2 (e.g. Vec:8K:120-140), "
+            "not %s\n",
+            USAGE, args->fit);
+    return 2;
+  }
+  size_t index = function_named(model, args->function, dump);
+  mm_fit fit;
+  if (index == mm_model_function_count(model)) return 1;
+  if (!mm_model_fit(model, index, space, bytes, first, last, &fit)) return 1;
+  printf("%s: %lld B of %s live on lines %u-%u: the lowest gap free then is [%lld, %lld); the "
+         "high-water mark would be %lld",
+         args->function, (long long)bytes, space, first, last, (long long)fit.offset,
+         (long long)(fit.offset + bytes), (long long)fit.hwm);
+  if (fit.has_capacity)
+    printf(" of %lld: %s\n", (long long)fit.limit, fit.fits ? "fits" : "does not fit");
+  else
+    printf(" (no capacity known)\n");
+  return fit.fits ? 0 : 3;
+}
+
 static int run_model(const cli_args *args, const mm_model *model, const char *dump) {
   if (args->svg) return write_svg(args, model, dump);
+  if (args->fit) return answer_fit(args, model, dump);
   bool reports = args->check || args->summary;
   int status = reports ? print_reports(args, model, dump) : 0;
   if (status == 1 || (reports && !args->output)) return status;

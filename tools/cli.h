@@ -24,6 +24,8 @@ typedef struct cli_args {
   bool check, summary; /* reports on standard output; a page only with -o */
   bool lifetimes;      /* no addresses in the dump: draw by size and lifetime */
   const char *junit;   /* --junit FILE: the check as JUnit XML */
+  const char *fit;      /* --fit SPACE:BYTES:L1-L2: where such a tile fits */
+  const char *function; /* --function NAME: the function --fit asks about */
   /* --min-headroom and --max-usage, one entry per space named */
   mm_limit limits[CLI_MAX_LIMITS];
   size_t limit_count;

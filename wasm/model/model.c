@@ -16,6 +16,7 @@
 #include "model/pipeline.h"
 #include "model/refusals.h"
 #include "model/uses.h"
+#include "model/what_if.h"
 #include "model/windows.h"
 #include "syntax/lexer.h"
 #include "syntax/parser.h"
@@ -104,6 +105,7 @@ static bool model_function(void *context, const mm_function_reading *reading) {
          mm__function_layout(fn, model->backend, arena) &&            /* layout.c */
          mm__function_windows(fn, model->backend, arena) &&           /* windows.c */
          mm__function_liveness(fn, arena) &&                          /* liveness.c */
+         mm__function_what_if(fn) &&                                  /* what_if.c */
          mm__function_idle(fn, arena) &&                              /* uses.c */
          (report_progress(pipe, fn), true);
 }

@@ -100,6 +100,12 @@ typedef struct mm_space_usage {
   uint32_t peak_line;
   uint32_t *peak_boxes; /* box indices live on peak_line, largest first */
   uint32_t peak_box_count;
+  /* What if the mark's tile (box what_if_box - 1; 0: no what-if) and its
+   * base's other boxes (what_if_moved in all) moved, as one block, to the
+   * lowest gap free over their lifetimes: its offset there and the mark
+   * then (what_if.c). */
+  uint32_t what_if_box, what_if_moved;
+  int64_t what_if_offset, what_if_hwm;
 } mm_space_usage;
 
 /* What holds a window's bytes for the whole function. */

@@ -224,6 +224,14 @@ static void put_space(mm_buf *out, const mm_function *fn, const mm_space_usage *
   else if (u->hwm_box)
     put_int_field(out, ",\"hwm_set_by\":{\"box\":", u->hwm_box - 1);
   if (u->hwm_window || u->hwm_box) mm__buf_putc(out, '}');
+  if (u->what_if_box) {
+    put_int_field(out, ",\"what_if\":{\"box\":", u->what_if_box - 1);
+    put_int_field(out, ",\"moved\":", u->what_if_moved);
+    put_int_field(out, ",\"offset\":", u->what_if_offset);
+    put_int_field(out, ",\"hwm_with_reserved\":", u->what_if_hwm);
+    mm__buf_puts(out, !u->has_capacity || u->what_if_hwm <= u->limit ? ",\"fits\":true}"
+                                                                     : ",\"fits\":false}");
+  }
   put_null_or_int(out, ",\"headroom\":", u->has_capacity, u->limit - u->hwm_all);
   if (fn->by_lifetime) { /* no addresses: the peak is the least any placement needs */
     put_int_field(out, ",\"lower_bound\":", u->peak_live);

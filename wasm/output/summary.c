@@ -179,6 +179,45 @@ static void put_skipped_table(mm_buf *out, const mm_model *model) {
   }
 }
 
+static void what_if_row(mm_table *t, const mm_function *fn, const mm_space_usage *u) {
+  mm_table_row *row = mm__table_add(t);
+  if (!row) return;
+  char(*cells)[MM_CELL] = *row;
+  const mm_box *box = &fn->boxes[u->what_if_box - 1];
+  snprintf(cells[0], MM_CELL, "%.47s", fn->name);
+  snprintf(cells[1], MM_CELL, "%.47s", u->space);
+  snprintf(cells[2], MM_CELL, "%.47s", box->tile->name);
+  snprintf(cells[3], MM_CELL, "%u-%u", box->start, box->end);
+  snprintf(cells[4], MM_CELL, "%lld", (long long)u->hwm_all);
+  snprintf(cells[5], MM_CELL, "%lld", (long long)u->what_if_offset);
+  snprintf(cells[6], MM_CELL, "%lld", (long long)u->what_if_hwm);
+  snprintf(cells[7], MM_CELL, "%lld", (long long)(u->hwm_all - u->what_if_hwm));
+}
+
+static const char *const what_if_headers[] = {"function", "space",      "mark set by", "lines",
+                                              "hwm",      "lowest gap", "hwm then",    "saved"};
+
+/* Per space, the mark's tile moved (with its base's other boxes) to the
+ * lowest gap free over its lifetime: where, and the mark then. */
+static void put_what_if_table(mm_buf *out, const mm_model *model) {
+  size_t rows = 0;
+  for (size_t i = 0; i < model->functions.len; i++) {
+    const mm_function *fn = mm__vec_at(&model->functions, i);
+    for (size_t k = 0; k < fn->space_count; k++)
+      rows += fn->spaces[k].what_if_box != 0;
+  }
+  if (!rows) return;
+  mm_table t;
+  mm__table_init(&t, 8, 3, what_if_headers);
+  for (size_t i = 0; i < model->functions.len; i++) {
+    const mm_function *fn = mm__vec_at(&model->functions, i);
+    for (size_t k = 0; k < fn->space_count; k++)
+      if (fn->spaces[k].what_if_box) what_if_row(&t, fn, &fn->spaces[k]);
+  }
+  mm__buf_puts(out, "\n");
+  mm__table_put(out, &t);
+}
+
 char *mm_model_summary_text(const mm_model *model, size_t *out_len) {
   mm_buf out = {0};
   bool packed = false;
@@ -191,5 +230,6 @@ char *mm_model_summary_text(const mm_model *model, size_t *out_len) {
   put_skipped_table(&out, model);
   put_windows_table(&out, model);
   put_idle_table(&out, model);
+  put_what_if_table(&out, model);
   return mm__buf_finish(&out, out_len);
 }
