@@ -396,6 +396,13 @@ char *mm_compare_json(const char *old_input, size_t old_len, const mm_options *o
 char *mm_analyze_svg(const char *input, size_t len, const mm_options *options, uint32_t function,
                      const mm_svg_options *svg, size_t *out_len);
 
+/* One case of a build (the page's overview of a build_output/ folder):
+ * the dump read with `options` and added as case `case_name` (`dump`: its
+ * path, for the check lines), or its refusal as the case's error;
+ * mm_build_to_json's JSON of that one case. NULL only when out of memory. */
+char *mm_analyze_build_json(const char *input, size_t len, const mm_options *options,
+                            const char *case_name, const char *dump, size_t *out_len);
+
 /* The backend table as JSON: [{"name", "arch", "capacities": {"Vec": n,
  * ...}}], spaces without a capacity left out. Owned by the caller
  * (mm_free); `*out_len` gets its length. NULL when out of memory. */

@@ -161,3 +161,20 @@ char *mm_analyze_svg(const char *input, size_t len, const mm_options *options, u
   mm_error_clear(&error);
   return result;
 }
+
+char *mm_analyze_build_json(const char *input, size_t len, const mm_options *options,
+                            const char *case_name, const char *dump, size_t *out_len) {
+  mm_options read = with_flags(options, MM_JSON_WITHOUT_SOURCE);
+  read.progress = NULL; /* a case of many: the page counts cases instead */
+  mm_build *build = mm_build_new(NULL, 0);
+  if (!build) return NULL;
+  mm_error error;
+  mm_model *model = mm_model_new(input, len, &read, &error);
+  bool ok = model ? mm_build_add_model(build, case_name, dump, model)
+                  : mm_build_add_error(build, case_name, dump, &error);
+  mm_model_free(model);
+  mm_error_clear(&error);
+  char *json = ok ? mm_build_to_json(build, out_len) : NULL;
+  mm_build_free(build);
+  return json;
+}

@@ -1,8 +1,9 @@
 // Running the core on the dumps chosen: each user action supersedes the
 // ones still under way, and only its result (the map, or why not) shows.
 import { sideLabels } from './diff.js';
-import { MANY_CARDS, showCompare, showModel } from './display.js';
+import { MANY_CARDS, showBuild, showCompare, showModel } from './display.js';
 import { showError, showMessage, showProgress } from './messages.js';
+import { mergeCases } from './overview.js';
 import { $, page } from './page-state.js';
 
 /**
@@ -92,4 +93,43 @@ function swapCompared() {
   if (!page.base) return;
   [page.base, page.input] = [page.input, page.base];
   analyse();
+}
+
+/** A case the page could not resolve (no dump for the pass): its entry in
+ * the build, as the core writes a case it could not read. */
+const unreadCase = (c) => ({
+  cases: [{ name: c.name, dump: c.folder, backend: null, backend_detected: false, functions: 0, problems: 0,
+    error: { status: 'unreadable', message: c.error, line: 0 } }],
+  rows: [], problems: [],
+});
+
+/** A build's overview: every case's dump read by the core, one after the
+ * other in the worker (read once; Back to it shows it again). */
+export async function analyseBuild(current = begin()) {
+  const { build } = page;
+  if (!build) return;
+  if (build.data) return showBuild(build);
+  showMessage('loading', `Reading ${build.cases.length} cases of ${build.name}…`);
+  showProgress('Loading the files');
+  const { stats } = page;
+  stats.firstCardPainted = 0;
+  try {
+    const readable = build.cases.filter((c) => c.dump);
+    const bytes = await Promise.all(readable.map((c) => c.dump.file.arrayBuffer()));
+    if (!current()) return;
+    stats.read = performance.now();
+    showProgress('Analysing', 0);
+    const results = await page.engine.build(readable.map((c, i) => ({
+      bytes: bytes[i], options: { dumpName: c.dump.name, ptoText: c.pto, caseName: c.name, dumpPath: c.path },
+    })), { backend: $('backend').value || null }, (share) => current() && showProgress('Analysing', share));
+    if (!current()) return;
+    stats.modelled = performance.now();
+    let next = 0;
+    build.data = mergeCases(build.cases.map((c) => (c.dump ? results[next++] : unreadCase(c))));
+    showBuild(build);
+    stats.shown = performance.now();
+    requestAnimationFrame(() => setTimeout(() => { stats.firstCardPainted = performance.now(); }));
+  } catch (error) {
+    if (current()) showError(build.name, error, null);
+  }
 }

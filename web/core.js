@@ -241,6 +241,28 @@ export function compareDumpsJson(core, oldSide, newSide, { backend = null, witho
 }
 
 /**
+ * One case of a build, for the page's overview: the core's build JSON of
+ * that one case (docs/model.md §16): its row per function and space, or
+ * its refusal as the case's error.
+ * @param options  { dumpName, backend, ptoText } as for analyzeDumpJson;
+ *                 caseName, and dumpPath (the dump's path in the folder)
+ * @returns the parsed JSON
+ */
+export function analyzeCaseJson(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, caseName, dumpPath } = {}) {
+  const owned = [];
+  try {
+    const input = copyIn(core, bytes, owned);
+    const options = optionsIn(core, { dumpName, backend, ptoText, withoutSource: true }, owned);
+    const lenPtr = copyIn(core, new Uint8Array(4), owned);
+    const out = core._mm_analyze_build_json(input, bytes.length, options, copyString(core, caseName, owned),
+      copyString(core, dumpPath ?? dumpName, owned), lenPtr);
+    return takeJson(core, out, lenPtr);
+  } finally {
+    for (const ptr of owned) core._free(ptr);
+  }
+}
+
+/**
  * One function's map as an SVG document (the core's mm_analyze_svg): the
  * dump parsed again, then drawn as the page shows it.
  * @param options  { dumpName, backend, ptoText, lifetimes } as for analyzeDumpJson, and

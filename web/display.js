@@ -8,6 +8,7 @@ import { clear, el } from './dom.js';
 import { exportMap } from './export.js';
 import { formatLink, fullPageUrl, parseLink } from './link.js';
 import { showNotes } from './messages.js';
+import { overviewElement } from './overview.js';
 import { $, page, setTitle } from './page-state.js';
 
 let measuredWidth = 0;
@@ -99,7 +100,7 @@ function linkChanged(card, side = null) {
   page.linkPending = true;
   queueMicrotask(() => {
     page.linkPending = false;
-    const hash = page.current ? formatLink({ ...page.current.viewState(), side: page.currentSide }) : '';
+    const hash = page.current ? formatLink({ ...page.current.viewState(), side: page.currentSide, inCase: page.openCase }) : '';
     if (hash !== location.hash) history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
     if (page.fullView) page.fullView.href = fullPageUrl(location.href);
   });
@@ -141,7 +142,7 @@ export function showModel(model, current = () => true) {
   const first = wanted ? shownFns.length : Math.min(1, shownFns.length);
   page.cards = shownFns.slice(0, first).map(makeCard);
   clear($('summary'));
-  $('summary').append(...summary(model));
+  $('summary').append(...backToBuild(), ...summary(model));
   $('message').hidden = true;
   showNotes(model);
   clear(cards);
@@ -254,4 +255,52 @@ export function trackTopbar() {
   };
   new ResizeObserver(set).observe(bar);
   set();
+}
+
+/** The top bar of a build's overview: its name, cases, functions, and
+ * the least headroom. */
+function buildSummaryLine(build) {
+  const { cases, rows } = build.data;
+  const functions = new Set(rows.map((r) => `${r.caseIndex} ${r.function}`)).size;
+  const least = rows.find((r) => r.headroom !== null);
+  const text = `${build.name} · ${cases.length} cases · ${functions} functions`;
+  $('summary').title = text;
+  return [el('span', { class: 'summary-text' }, el('span', { class: 'dump-name' }, build.name),
+    el('span', {}, ` · ${cases.length} case${cases.length === 1 ? '' : 's'} · ${functions} functions`),
+    least ? el('span', {}, ` · least headroom: ${least.case} ${least.function} ${least.space}`) : null)];
+}
+
+/** A build's overview (overview.js) in place of the cards. */
+export function showBuild(build) {
+  page.tooltip.hide();
+  page.finder.clear();
+  page.compareView = null;
+  page.cards = [];
+  document.body.classList.remove('comparing');
+  clear($('summary'));
+  $('summary').append(...buildSummaryLine(build));
+  $('message').hidden = true;
+  showNotes(null);
+  const cards = $('cards');
+  clear(cards);
+  cards.append(overviewElement(build.data, { onOpen: build.onOpen }));
+  cards.hidden = false;
+  cards.dataset.complete = 'true';
+  $('legend').hidden = true;
+  $('search').disabled = true;
+  $('copy-link').hidden = true;
+  $('anomalies').hidden = true;
+  setTitle(build.name);
+}
+
+/** In a case opened from a build: the top bar's way back to its overview,
+ * and the case's name. */
+function backToBuild() {
+  if (!page.build?.data || !page.openCase) return [];
+  return [el('button', { type: 'button', class: 'back-to-build', title: `Back to the overview of ${page.build.name}`,
+    onclick: () => {
+      history.pushState(null, '', `${location.pathname}${location.search}`);
+      page.openCase = null;
+      page.build.onBack?.();
+    } }, `← ${page.build.name}`), el('span', { class: 'case-name' }, `${page.openCase} ·\u00a0`)];
 }

@@ -76,7 +76,8 @@ export function createEngine(source) {
     if (!worker) start();
     const id = next++;
     return new Promise((resolve, reject) => {
-      const bytes = (message.bytes?.byteLength ?? 0) + (message.oldBytes?.byteLength ?? 0) + (message.newBytes?.byteLength ?? 0);
+      const bytes = (message.bytes?.byteLength ?? 0) + (message.oldBytes?.byteLength ?? 0) + (message.newBytes?.byteLength ?? 0) +
+        (message.cases ?? []).reduce((sum, c) => sum + c.bytes.byteLength, 0);
       pending.set(id, { resolve, reject, type: message.type, bytes, parse, onProgress });
       worker.postMessage({ ...message, id }, transfer);
     });
@@ -114,6 +115,12 @@ export function createEngine(source) {
       return request({ type: 'compare', oldBytes, newBytes, options }, [oldBytes, newBytes],
         (json) => parseSplitComparison(json, oldDump, newDump), onProgress);
     },
+    /** A build's cases read for its overview: `cases` [{ bytes (an
+     *  ArrayBuffer, handed over), options: { dumpName, ptoText, caseName,
+     *  dumpPath } }]; resolves to each case's build JSON, in order.
+     *  `onProgress(share)`: the share of cases read. */
+    build: (cases, options, onProgress = null) => request({ type: 'build', cases, options }, cases.map((c) => c.bytes),
+      undefined, onProgress),
     /** One function's map as SVG text (options as dumpSvg's in core.js);
      *  the buffer goes to the worker. */
     svg: (bytes, options) => request({ type: 'svg', bytes, options }, [bytes]),

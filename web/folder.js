@@ -67,3 +67,45 @@ export function resolveFolder(entries, pass = 'AllocateMemoryAddr', folderName =
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { dump, pto, passes };
 }
+
+/** Whether the folder `dir` (a '/'-joined path) is a case: it holds a
+ * passes_dump/ or ptoas/ folder, or pass dumps of its own (as the CLI
+ * tells a case, docs/cli.md "A whole build"). */
+function isCase(paths, dir) {
+  const prefix = `${dir}/`;
+  return paths.some((p) => p.startsWith(prefix) &&
+    (p.startsWith(`${prefix}passes_dump/`) || p.startsWith(`${prefix}ptoas/`) ||
+      (!p.slice(prefix.length).includes('/') && DUMP.test(p.slice(prefix.length)))));
+}
+
+/** Folders deeper than this under a build are not searched for cases. */
+const MAX_DEPTH = 3;
+
+/**
+ * A dropped build_output/ folder's cases, in name order: each `{ name }`
+ * (its path below the build, `nested/case`) and its `entries`, re-rooted
+ * at the case's own folder so that resolveFolder reads each as a case.
+ * [] when the folder is itself a case, or holds none.
+ */
+export function casesIn(entries) {
+  const paths = entries.map((e) => segments(e.path).join('/'));
+  const root = paths[0]?.split('/')[0];
+  if (!root || isCase(paths, root)) return [];
+  const dirs = new Set();
+  for (const p of paths) {
+    const parts = p.split('/');
+    for (let depth = 2; depth < parts.length && depth <= MAX_DEPTH + 1; depth++) dirs.add(parts.slice(0, depth).join('/'));
+  }
+  const cases = [...dirs].sort().filter((dir) => isCase(paths, dir));
+  // A case inside a case is part of it: the outer one is kept.
+  const outer = cases.filter((dir) => !cases.some((other) => other !== dir && dir.startsWith(`${other}/`)));
+  return outer.map((dir) => {
+    const prefix = `${dir}/`;
+    const parent = dir.slice(0, dir.lastIndexOf('/') + 1);
+    return {
+      name: dir.slice(root.length + 1),
+      entries: entries.filter((e, i) => paths[i].startsWith(prefix))
+        .map((e, i) => ({ ...e, path: e.path.slice(e.path.indexOf(prefix) + parent.length) })),
+    };
+  });
+}

@@ -1,10 +1,10 @@
 // Getting dumps in: files and folders (chosen or dropped), a .pto, a pass
 // of a folder and one to compare with, the examples, a dump by URL.
-import { analyse, begin } from './analyse.js';
+import { analyse, analyseBuild, begin } from './analyse.js';
 import { orderPair } from './diff.js';
 import { clear, el } from './dom.js';
-import { resolveFolder } from './folder.js';
-import { dumpSource } from './link.js';
+import { casesIn, resolveFolder } from './folder.js';
+import { buildHash, dumpSource } from './link.js';
 import { showMessage } from './messages.js';
 import { $, page } from './page-state.js';
 
@@ -39,6 +39,7 @@ export async function openFiles(files, current = begin()) {
   const inputs = dumps.map((file) => ({ name: file.name, file, bytes: null, pto: null }));
   const [older, newer] = inputs.length === 2 ? orderPair(inputs[0], inputs[1]) : [null, inputs[0]];
   setLinkedDump(null);
+  leaveBuild();
   page.input = newer;
   page.base = older;
   hideFolderPickers();
@@ -53,9 +54,52 @@ function hideFolderPickers() {
   $('compare-picker').hidden = true;
 }
 
+/** No build shown any more: a dump or case folder of its own was opened. */
+function leaveBuild() {
+  page.build = null;
+  page.openCase = null;
+}
+
+/** A build_output/ folder of cases: each case resolved as a folder is
+ * (its pass's dump, its .pto), then all read for the overview. */
+async function openBuild(cases, folderName, current) {
+  setLinkedDump(null);
+  hideFolderPickers();
+  page.input = null;
+  page.base = null;
+  page.openCase = null;
+  const resolved = await Promise.all(cases.map(async (c) => {
+    const found = resolveFolder(c.entries, page.pass, c.name);
+    if (found.error) return { ...c, error: found.error, folder: `${folderName}/${c.name}` };
+    const pto = found.pto.length ? await ptoText(found.pto.map((e) => e.file)) : null;
+    return { ...c, dump: found.dump, pto, path: `${folderName}/${c.name}/${found.dump.path.split('/').slice(1).join('/')}` };
+  }));
+  if (!current()) return;
+  page.build = { name: folderName, cases: resolved, data: null, onOpen: openCase, onBack: () => analyseBuild(begin()) };
+  if (location.hash) history.replaceState(null, '', `${location.pathname}${location.search}`);
+  return analyseBuild(current);
+}
+
+/** A case of the build shown: its folder opened as a case, the build kept
+ * (the top bar's way back, and the browser's Back, return to it). */
+export function openCase(name, fn, { push = true } = {}) {
+  const found = page.build?.cases.find((c) => c.name === name);
+  if (!found) return;
+  if (push) history.pushState(null, '', `${location.pathname}${location.search}${buildHash(name, fn)}`);
+  page.openCase = name;
+  const current = begin();
+  openFolder(found.entries, name, current, { inBuild: true }).catch(readFailed(name, current));
+}
+
 /** A folder: resolve like the CLI, offer the passes it holds, and the
- * passes to compare with (`page.comparePass`, '' for none). */
-export async function openFolder(entries, folderName, current = begin()) {
+ * passes to compare with (`page.comparePass`, '' for none). A folder of
+ * cases is a build: its overview. */
+export async function openFolder(entries, folderName, current = begin(), { inBuild = false } = {}) {
+  if (!inBuild) {
+    leaveBuild();
+    const cases = casesIn(entries);
+    if (cases.length) return openBuild(cases, folderName, current);
+  }
   setLinkedDump(null);
   const resolved = resolveFolder(entries, page.pass, folderName);
   const picker = $('pass');
@@ -91,6 +135,7 @@ export async function openFolder(entries, folderName, current = begin()) {
  * pass number is the old one). */
 export async function compareFiles(files, current) {
   const dumps = files.filter((f) => !f.name.endsWith('.pto'));
+  leaveBuild();
   const shown = page.input && !page.base ? { ...page.input, entries: undefined, folderName: undefined } : null;
   if (dumps.length === 1 && shown) {
     const chosen = { name: dumps[0].name, file: dumps[0], bytes: null, pto: shown.pto };
@@ -171,6 +216,7 @@ export function listenToInputs() {
     e.target.value = '';
   });
   $('folder').addEventListener('change', (e) => {
+    page.stats.received = performance.now();
     const current = begin();
     const files = [...e.target.files];
     const entries = files.map((f) => ({ path: f.webkitRelativePath || f.name, file: f }));
@@ -182,13 +228,15 @@ export function listenToInputs() {
     page.pass = e.target.value;
     if (!page.input?.entries) return;
     const current = begin();
-    openFolder(page.input.entries, page.input.folderName, current).catch(readFailed(page.input.folderName, current));
+    openFolder(page.input.entries, page.input.folderName, current, { inBuild: Boolean(page.openCase) })
+      .catch(readFailed(page.input.folderName, current));
   });
   $('compare-pass').addEventListener('change', (e) => {
     page.comparePass = e.target.value;
     if (!page.input?.entries) return;
     const current = begin();
-    openFolder(page.input.entries, page.input.folderName, current).catch(readFailed(page.input.folderName, current));
+    openFolder(page.input.entries, page.input.folderName, current, { inBuild: Boolean(page.openCase) })
+      .catch(readFailed(page.input.folderName, current));
   });
   $('compare-file').addEventListener('change', (e) => {
     const current = begin();
@@ -244,6 +292,7 @@ async function openExampleData(data, { keepSearch = false } = {}) {
     const pto = data.pto ?? (data.ptoUrl ? await (await fetchOk(data.ptoUrl)).text() : null);
     const baseBytes = data.base ? await (await fetchOk(data.base.url)).arrayBuffer() : null;
     if (!current()) return;
+    leaveBuild();
     page.input = { name: data.name, path: urlPath(data.url), bytes, pto };
     page.base = data.base ? { name: data.base.name, path: urlPath(data.base.url), bytes: baseBytes, pto } : null;
     hideFolderPickers();
@@ -264,4 +313,18 @@ export async function openLinkedDump() {
   }
   await openExampleData({ name: source.name, url: source.url, ptoUrl: source.ptoUrl, base: source.base }, { keepSearch: true });
   return true;
+}
+
+/** Back and Forward in a build: the hash names the case shown, or none
+ * for the overview. */
+export function listenToHistory() {
+  window.addEventListener('popstate', () => {
+    if (!page.build?.data) return;
+    const wanted = new URLSearchParams(location.hash.replace(/^#/, '')).get('case');
+    if (wanted && wanted !== page.openCase) return openCase(wanted, null, { push: false });
+    if (!wanted && page.openCase) {
+      page.openCase = null;
+      analyseBuild(begin());
+    }
+  });
 }

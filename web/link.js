@@ -8,15 +8,22 @@ import { ZOOM_MAX, ZOOM_MIN } from './layout.js';
  * (`side`: which map of a compare view). Keys with default values are
  * left out; '' when nothing is open.
  */
-export function formatLink({ fn, side = null, tile, line, zoom = 1, axis = 'limit', hidden = [] } = {}) {
-  if (!fn) return '';
-  const params = new URLSearchParams({ fn });
+export function formatLink({ fn, side = null, tile, line, zoom = 1, axis = 'limit', hidden = [], inCase = null } = {}) {
+  if (!fn) return inCase ? buildHash(inCase, null) : '';
+  const params = new URLSearchParams(inCase ? { case: inCase, fn } : { fn });
   if (side === 'old') params.set('side', 'old');
   if (tile) params.set('tile', tile);
   if (line) params.set('line', String(line));
   if (zoom !== 1) params.set('zoom', String(Math.round(zoom * 1000) / 1000));
   if (axis !== 'limit') params.set('axis', axis);
   if (hidden.length) params.set('hide', hidden.join(','));
+  return `#${params.toString()}`;
+}
+
+/** A build's hash: the case shown (and its function), `#case=<name>&fn=<fn>`. */
+export function buildHash(inCase, fn) {
+  const params = new URLSearchParams({ case: inCase });
+  if (fn) params.set('fn', fn);
   return `#${params.toString()}`;
 }
 

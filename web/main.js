@@ -6,7 +6,7 @@ import { el } from './dom.js';
 import { createEngine } from './engine.js';
 import { copyLink } from './export.js';
 import { Finder } from './finder.js';
-import { listenForDrops, listenToInputs, openLinkedDump } from './input.js';
+import { listenForDrops, listenToHistory, listenToInputs, openLinkedDump } from './input.js';
 import { listenToFinder, onKey } from './keys.js';
 import { embedOptions } from './link.js';
 import { showMessage } from './messages.js';
@@ -52,6 +52,7 @@ function start() {
   });
   page.engine = createEngine($('worker-source').textContent);
   listenForDrops();
+  listenToHistory();
   listenToControls();
   relayoutOnResize();
   const embedded = $('memory-map-data')?.textContent.trim();

@@ -11,6 +11,12 @@ export const page = {
   // the comparison names it by.
   input: null,
   base: null,
+  // A build_output/ folder of cases shown as an overview: { name, cases
+  // (each { name, entries, dump, pto, path } or { name, error }), data
+  // (overview.js mergeCases, once read), onOpen(case, fn), onBack() };
+  // and the case of it open (its name), or null.
+  build: null,
+  openCase: null,
   // A .pto opened with no dump: { names, text }, for the next dump opened.
   pendingPto: null,
   examples: null, // the welcome's example buttons, offered again under an error

@@ -1,7 +1,7 @@
 // The page's worker: owns the WebAssembly core and answers requests, so a
 // big dump never stalls the page. Bundled (tools/bundle.mjs) after the
 // Emscripten glue, which defines createMemoryMapCore.
-import { analyzeDumpJson, compareDumpsJson, dumpSvg, listBackends } from './core.js';
+import { analyzeCaseJson, analyzeDumpJson, compareDumpsJson, dumpSvg, listBackends } from './core.js';
 
 let corePromise = null;
 
@@ -106,6 +106,19 @@ self.onmessage = async ({ data }) => {
     const started = performance.now();
     if (data.type === 'backends') {
       self.postMessage({ id, result: listBackends(instance) });
+      return;
+    }
+    if (data.type === 'build') { // a build's cases, one by one: the share of cases read
+      const results = [];
+      let told = performance.now();
+      for (const [i, one] of data.cases.entries()) {
+        results.push(analyzeCaseJson(instance, new Uint8Array(one.bytes), { ...one.options, backend: data.options.backend }));
+        if (performance.now() - told >= PROGRESS_MS) {
+          told = performance.now();
+          self.postMessage({ id, progress: (i + 1) / data.cases.length });
+        }
+      }
+      self.postMessage({ id, result: results, coreMs: performance.now() - started, heapBytes: instance.HEAPU8.length });
       return;
     }
     if (data.type === 'svg') { // quick: no progress
