@@ -403,6 +403,15 @@ char *mm_analyze_svg(const char *input, size_t len, const mm_options *options, u
 char *mm_analyze_build_json(const char *input, size_t len, const mm_options *options,
                             const char *case_name, const char *dump, size_t *out_len);
 
+/* The line inspector's "a tile of `bytes` bytes live from line `first` to
+ * `last`: where does it fit?" in `space` of function `function`, as
+ * mm_model_fit answers it: {"offset", "hwm_with_reserved", "limit" (null
+ * without a capacity), "fits"}, or an error's JSON. `bytes` is a double:
+ * the page's numbers (a whole number, at most 2^53). */
+char *mm_analyze_fit_json(const char *input, size_t len, const mm_options *options,
+                          uint32_t function, const char *space, double bytes, uint32_t first,
+                          uint32_t last, size_t *out_len);
+
 /* The backend table as JSON: [{"name", "arch", "capacities": {"Vec": n,
  * ...}}], spaces without a capacity left out. Owned by the caller
  * (mm_free); `*out_len` gets its length. NULL when out of memory. */

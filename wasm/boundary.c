@@ -178,3 +178,37 @@ char *mm_analyze_build_json(const char *input, size_t len, const mm_options *opt
   mm_build_free(build);
   return json;
 }
+
+char *mm_analyze_fit_json(const char *input, size_t len, const mm_options *options,
+                          uint32_t function, const char *space, double bytes, uint32_t first,
+                          uint32_t last, size_t *out_len) {
+  mm_options read = with_flags(options, MM_JSON_WITHOUT_SOURCE);
+  read.progress = NULL;
+  mm_error error;
+  mm_model *model = mm_model_new(input, len, &read, &error);
+  if (!model) {
+    char *json = mm_error_to_json(&error, out_len);
+    mm_error_clear(&error);
+    return json;
+  }
+  mm_fit fit;
+  mm_buf out = {0};
+  if (!(bytes >= 1 && bytes <= 9007199254740992.0) ||
+      !mm_model_fit(model, function, space, (int64_t)bytes, first, last, &fit)) {
+    mm__buf_puts(&out, "{\"error\":\"limit\",\"message\":\"ask for a positive size, lines in order "
+                       "and a function of the dump\"}");
+  } else {
+    mm__buf_puts(&out, "{\"offset\":");
+    mm__buf_put_int(&out, fit.offset);
+    mm__buf_puts(&out, ",\"hwm_with_reserved\":");
+    mm__buf_put_int(&out, fit.hwm);
+    mm__buf_puts(&out, ",\"limit\":");
+    if (fit.has_capacity)
+      mm__buf_put_int(&out, fit.limit);
+    else
+      mm__buf_puts(&out, "null");
+    mm__buf_puts(&out, fit.fits ? ",\"fits\":true}" : ",\"fits\":false}");
+  }
+  mm_model_free(model);
+  return mm__buf_finish(&out, out_len);
+}

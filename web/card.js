@@ -9,6 +9,7 @@ import { GUTTER_WIDTH, clampSplit, defaultSplit, linesInView } from './layout.js
 import { MapInput } from './map-input.js';
 import { MapView } from './map-view.js';
 import { idlePanel, linePanel } from './panels.js';
+import { pipeText } from './pipes.js';
 import { boxTable } from './table.js';
 import { Toolbar } from './toolbar.js';
 
@@ -45,10 +46,15 @@ export class Card {
       el('span', { class: 'caret', 'aria-hidden': 'true' }), el('span', { class: 'fn-name' }, fn.name),
       el('span', { class: 'ftype' }, fn.ftype));
     this.matchChip = el('span', { class: 'match-count', hidden: true });
+    // A cross-core pipe: its peer's card one click away, the answers in its title.
+    const pipeChips = (shared.pipesOf?.(fn.name) ?? []).map((p) => el('button', {
+      type: 'button', class: 'pipe-chip', title: pipeText(p, fn.name), dataset: { peer: p.peer ?? '' },
+      onclick: () => p.peer && shared.onPeer?.(p.peer),
+    }, `⇄ ${p.peer ?? '?'}`));
     this.element = el('section', { class: 'card', dataset: { function: fn.name } },
       el('header', { class: 'card-head' }, this.toggle,
         spacePills(this.spaceList, shared.spaceColumn, (space) => this.showPeak(space)),
-        el('span', { class: 'chips' }, anomalyChips(fn), this.matchChip)));
+        el('span', { class: 'chips' }, pipeChips, anomalyChips(fn), this.matchChip)));
   }
 
   /** What sets each lane's extent: the boxes and the windows placed (read
@@ -164,6 +170,7 @@ export class Card {
       this.panel.append(linePanel(fn, state.line, state.peakSpace, {
         onTile: (index) => this.reveal(index),
         onClose: () => this.pinLine(null),
+        onFit: this.shared.fitTile ? (question) => this.shared.fitTile(this, question) : null,
       }));
       this.shared.onPin(this);
     }

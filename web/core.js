@@ -263,6 +263,28 @@ export function analyzeCaseJson(core, bytes, { dumpName = 'dump.py', backend = n
 }
 
 /**
+ * Where a tile of `size` bytes live on lines first..last fits in `space` of
+ * function `fn` (the core's mm_analyze_fit_json: the dump read again):
+ * { offset, hwm_with_reserved, limit, fits }.
+ * @throws DumpError when the core refuses the dump or the question
+ */
+export function fitTile(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, lifetimes = false, fn = 0,
+  space, size, first, last } = {}) {
+  const owned = [];
+  try {
+    const input = copyIn(core, bytes, owned);
+    const options = optionsIn(core, { dumpName, backend, ptoText, lifetimes, withoutSource: true }, owned);
+    const lenPtr = copyIn(core, new Uint8Array(4), owned);
+    const out = core._mm_analyze_fit_json(input, bytes.length, options, fn, copyString(core, space, owned), size, first, last, lenPtr);
+    const result = takeJson(core, out, lenPtr);
+    if (result.error) throw new DumpError(result);
+    return result;
+  } finally {
+    for (const ptr of owned) core._free(ptr);
+  }
+}
+
+/**
  * One function's map as an SVG document (the core's mm_analyze_svg): the
  * dump parsed again, then drawn as the page shows it.
  * @param options  { dumpName, backend, ptoText, lifetimes } as for analyzeDumpJson, and

@@ -5,10 +5,11 @@ import { Card } from './card.js';
 import { CompareView } from './compare.js';
 import { sideLabels } from './diff.js';
 import { clear, el } from './dom.js';
-import { exportMap } from './export.js';
+import { exportMap, fitTile } from './export.js';
 import { formatLink, fullPageUrl, parseLink } from './link.js';
 import { showNotes } from './messages.js';
 import { overviewElement } from './overview.js';
+import { pipesOf } from './pipes.js';
 import { $, page, setTitle } from './page-state.js';
 
 let measuredWidth = 0;
@@ -138,6 +139,9 @@ export function showModel(model, current = () => true) {
     onChange: linkChanged,
     mapWidth,
     topbarHeight: () => page.topbarHeight,
+    pipesOf: (name) => pipesOf(model, name),
+    fitTile: page.input?.bytes ? (card, question) => fitTile(model, card, question) : null,
+    onPeer: (name) => page.cards.find((c) => c.fn.name === name)?.revealCard(),
   });
   const first = wanted ? shownFns.length : Math.min(1, shownFns.length);
   page.cards = shownFns.slice(0, first).map(makeCard);

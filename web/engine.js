@@ -121,6 +121,9 @@ export function createEngine(source) {
      *  `onProgress(share)`: the share of cases read. */
     build: (cases, options, onProgress = null) => request({ type: 'build', cases, options }, cases.map((c) => c.bytes),
       undefined, onProgress),
+    /** Where a tile fits (options as fitTile's in core.js); the buffer
+     *  goes to the worker. */
+    fit: (bytes, options) => request({ type: 'fit', bytes, options }, [bytes]),
     /** One function's map as SVG text (options as dumpSvg's in core.js);
      *  the buffer goes to the worker. */
     svg: (bytes, options) => request({ type: 'svg', bytes, options }, [bytes]),

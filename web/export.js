@@ -1,5 +1,6 @@
 // Taking what the page shows elsewhere: a card's map as an SVG file or a
-// PNG on the clipboard (drawn by the core), and the link to the view.
+// PNG on the clipboard (drawn by the core), the link to the view, and the
+// line inspector's question of where a tile fits (answered by the core).
 import { el } from './dom.js';
 import { $, page } from './page-state.js';
 import { isDark } from './theme.js';
@@ -27,6 +28,17 @@ export async function exportMap(model, card, kind) {
     download(png, `${stem}.png`); // file:// and some browsers refuse the clipboard
     return `the clipboard is not allowed here: saved ${stem}.png`;
   }
+}
+
+/** The line inspector's question put to the core: where a tile of
+ * `size` bytes live on lines first..last fits in `space` of `card`'s
+ * function (the dump read again in the worker, as for Share). */
+export function fitTile(model, card, { space, size, first, last }) {
+  const input = page.input;
+  return page.engine.fit(input.bytes.slice(0), {
+    dumpName: input.name, backend: $('backend').value || null, ptoText: input.pto, lifetimes: Boolean(input.lifetimes),
+    fn: model.functions.indexOf(card.fn), space, size, first, last,
+  });
 }
 
 /** The SVG text drawn on a canvas at twice its size, as a PNG blob. */

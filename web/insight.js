@@ -283,3 +283,28 @@ export function searchIndex(model) {
     })
     : fn.boxes.map((box) => entry([box.name, ...box.aliases], box.start))));
 }
+
+/**
+ * The core's what-if for `space` of `fn` (space.what_if), as facts: the
+ * block moved (the mark's tile and its base's other tiles in the space),
+ * from where to where, the mark then and the change. Null without one.
+ */
+export function whatIf(fn, space) {
+  const w = space.what_if;
+  if (!w) return null;
+  const box = fn.boxes[w.box];
+  const block = fn.boxes.filter((b) => b.space === space.space && b.base === box.base && b.size > 0);
+  const from = Math.min(...block.map((b) => b.offset));
+  const size = Math.max(...block.map((b) => b.offset + b.size)) - from;
+  const hwm = space.hwm_with_reserved ?? space.hwm;
+  return { box, tiles: block.length, from, to: w.offset, size, hwm, then: w.hwm_with_reserved, change: w.hwm_with_reserved - hwm, fits: w.fits };
+}
+
+/** A size as typed: digits, then K, M or G (×1024…; a B or iB after it
+ * allowed), or bytes; null when it is not one. */
+export function parseSize(text) {
+  const m = /^\s*(\d+)\s*(?:([kKmMgG])(?:i?[bB])?|[bB])?\s*$/.exec(text);
+  if (!m) return null;
+  const size = Number(m[1]) * 1024 ** ({ k: 1, m: 2, g: 3 }[m[2]?.toLowerCase()] ?? 0);
+  return Number.isSafeInteger(size) && size > 0 ? size : null;
+}

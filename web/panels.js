@@ -4,7 +4,7 @@
 // longest while idle. DOM only; the figures come from insight.js and the core.
 import { el } from './dom.js';
 import { byteRange, formatBytes, windowKind } from './layout.js';
-import { cardSpaces, inConflict, liveAt, peakTiles, peakWindows } from './insight.js';
+import { cardSpaces, inConflict, liveAt, parseSize, peakTiles, peakWindows, whatIf } from './insight.js';
 import { oneMoreSlot } from './reserved.js';
 
 const share = (part, whole) => (whole > 0 ? `${((part / whole) * 100).toFixed(1)}%` : '');
@@ -75,6 +75,21 @@ function markSetter(fn, space, onTile) {
     atPeak ? '.' : ', not live on the peak line.');
 }
 
+/** The core's what-if: the mark's tile (with its base's other tiles)
+ * moved to the lowest gap free over its lifetime, and the mark then. */
+function whatIfLine(fn, space) {
+  const w = whatIf(fn, space);
+  if (!w) return null;
+  const what = w.tiles > 1 ? `${w.box.name} and the ${w.tiles - 1} other tile${w.tiles === 2 ? '' : 's'} of ${w.box.base}` : w.box.name;
+  const where = byteRange(w.to, w.size);
+  let text;
+  if (w.to === w.from) text = `${what} already sits in the lowest gap free over its lifetime: no move lowers the mark.`;
+  else if (w.change < 0) text = `What if ${what} moved to the lowest gap free over its lifetime, ${where}? The mark would be ${formatBytes(w.then)}, ${formatBytes(-w.change)} lower.`;
+  else if (w.change === 0) text = `${what} could move down to ${where}, but the mark stays ${formatBytes(w.hwm)}: something else ends there too.`;
+  else text = `${what} shares bytes while live: the lowest gap free over its lifetime is ${where}, where the mark would be ${formatBytes(w.then)}, ${formatBytes(w.change)} higher${w.fits ? '' : ', past the capacity'}.`;
+  return el('p', { class: 'panel-mark panel-what-if' }, text);
+}
+
 /** The peak of one space: its figures, then the windows and tiles live there. */
 function peakSection(fn, space, onTile) {
   const tiles = peakTiles(fn, space);
@@ -88,6 +103,7 @@ function peakSection(fn, space, onTile) {
       space.headroom == null ? '; ' : `, ${formatBytes(space.headroom)} headroom; `,
       `${formatBytes(space.fragmentation)} of the address space below it is unused at the peak (fragmentation).`),
     markSetter(fn, space, onTile),
+    whatIfLine(fn, space),
     windows.length ? windowRows(windows, space.peak_live, space) : null,
     tileRows(tiles, space.peak_live, onTile));
 }
@@ -116,10 +132,40 @@ export function idlePanel(fn, holds, handlers) {
     })));
 }
 
+/** "A tile of B bytes live from this line to line L2: where does it
+ * fit?", answered by the core (`onFit({ space, size, first, last })`
+ * resolves to { offset, hwm_with_reserved, limit, fits }). */
+function fitForm(fn, line, onFit) {
+  if (!onFit) return null;
+  const spaces = cardSpaces(fn);
+  const space = el('select', { 'aria-label': 'Space' }, spaces.map((s) => el('option', { value: s.space }, s.space)));
+  const size = el('input', { type: 'text', value: '8K', size: '7', 'aria-label': 'Size (8192, 8K)' });
+  const last = el('input', { type: 'number', value: String(line), min: String(line), max: String(fn.src_end), 'aria-label': 'Live to line' });
+  const answer = el('span', { class: 'fit-answer', role: 'status' });
+  const ask = async (event) => {
+    event.preventDefault();
+    const bytes = parseSize(size.value);
+    const to = Number(last.value);
+    if (!bytes) return void (answer.textContent = 'a size: 8192, 8K or 1M');
+    if (!Number.isInteger(to) || to < line || to > fn.src_end) return void (answer.textContent = `a line from ${line} to ${fn.src_end}`);
+    answer.textContent = '…';
+    try {
+      const fit = await onFit({ space: space.value, size: bytes, first: line, last: to });
+      const mark = `the high-water mark would be ${formatBytes(fit.hwm_with_reserved)}${fit.limit === null ? '' : ` of ${formatBytes(fit.limit)}`}`;
+      answer.textContent = `lowest gap free then: ${byteRange(fit.offset, bytes)}; ${mark}: ${fit.fits ? 'fits' : 'does not fit'}`;
+      answer.classList.toggle('alert', !fit.fits);
+    } catch (error) {
+      answer.textContent = error.message;
+    }
+  };
+  return el('form', { class: 'panel-fit', onsubmit: ask },
+    'A tile of ', size, ' in ', space, ` live from line ${line} to `, last, ' ', el('button', { type: 'submit' }, 'Where does it fit?'), ' ', answer);
+}
+
 /**
  * The panel for pinned line `line` of `fn`. `peakSpace` (a space name)
  * puts that space's peak composition first. `handlers`: { onTile(index),
- * onClose() }.
+ * onClose(), onFit (fitForm's; none: no form) }.
  */
 export function linePanel(fn, line, peakSpace, handlers) {
   const groups = liveAt(fn, line);
@@ -131,6 +177,7 @@ export function linePanel(fn, line, peakSpace, handlers) {
       el('strong', {}, `Line ${line}`),
       el('span', { class: 'muted' }, total ? ` · ${total} tile${total === 1 ? '' : 's'} live · ↑/↓ (Shift on a tile) move, Esc clears` : ' · no tile live here'),
       el('button', { class: 'panel-close', 'aria-label': 'Clear the pinned line', title: 'Clear (Esc)', onclick: handlers.onClose }, '×')),
+    fitForm(fn, line, handlers.onFit),
     peak ? peakSection(fn, peak, handlers.onTile) : null,
     groups.filter((g) => g.space !== peakSpace).map((g) => spaceSection(spaces.get(g.space), g, handlers.onTile)));
 }

@@ -1,7 +1,7 @@
 // The page's worker: owns the WebAssembly core and answers requests, so a
 // big dump never stalls the page. Bundled (tools/bundle.mjs) after the
 // Emscripten glue, which defines createMemoryMapCore.
-import { analyzeCaseJson, analyzeDumpJson, compareDumpsJson, dumpSvg, listBackends } from './core.js';
+import { analyzeCaseJson, analyzeDumpJson, compareDumpsJson, dumpSvg, fitTile, listBackends } from './core.js';
 
 let corePromise = null;
 
@@ -119,6 +119,10 @@ self.onmessage = async ({ data }) => {
         }
       }
       self.postMessage({ id, result: results, coreMs: performance.now() - started, heapBytes: instance.HEAPU8.length });
+      return;
+    }
+    if (data.type === 'fit') { // quick: no progress
+      self.postMessage({ id, result: fitTile(instance, new Uint8Array(data.bytes), data.options) });
       return;
     }
     if (data.type === 'svg') { // quick: no progress

@@ -14,6 +14,7 @@
 #include "model/lifetimes.h"
 #include "model/liveness.h"
 #include "model/pipeline.h"
+#include "model/pipes.h"
 #include "model/refusals.h"
 #include "model/uses.h"
 #include "model/what_if.h"
@@ -191,6 +192,8 @@ static mm_model *model_new(const char *input, size_t len, const mm_options *opti
     mm__diag_set(&diag, MM_ERR_NO_MEMORY, 0, "out of memory");
   }
   if (!mm__diag_failed(&diag) && mm_model_box_count(model) == 0) mm__refuse_no_tiles(model, &diag);
+  if (!mm__diag_failed(&diag) && !mm__model_pipes(model)) /* pipes.c */
+    mm__diag_set(&diag, MM_ERR_NO_MEMORY, 0, "out of memory");
   if (mm__diag_failed(&diag)) {
     fail(error, &diag, input, len);
   } else if (model->by_lifetime || !mm__refuse_unallocated(model, error)) {

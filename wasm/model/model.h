@@ -135,6 +135,10 @@ typedef struct mm_window {
   uint32_t partner_count, partner_total;
   int32_t overlaps;  /* a window before it sharing its bytes, or -1 */
   int64_t grown_hwm; /* the space's high-water mark with one more slot; 0: unknown */
+  /* With n slots the mark is max(grow_fixed, grow_moved + (n - slot_num) *
+   * slot_size): what stays below the ring's end, and what moves with it
+   * (its end and everything above). Known with grown_hwm. */
+  int64_t grow_fixed, grow_moved;
 } mm_window;
 
 /* One of a function's attributes (model.md, "Compute functions"): its
@@ -156,10 +160,13 @@ typedef struct mm_allocation {
   int64_t slot_size;
 } mm_allocation;
 
-/* A peer function's window this function uses (import_peer_buffer). */
+/* A peer function's window this function uses (import_peer_buffer): its
+ * name, the peer, the name the call's result is bound to (NULL: none), and
+ * the slots this side's *_initialize_pipe call gives it (0: unknown). */
 typedef struct mm_import {
-  const char *name, *peer;
+  const char *name, *peer, *bound;
   uint32_t line;
+  int64_t slot_size, slot_num;
 } mm_import;
 
 /* Whether a function's tiles carry addresses (model.md, "Refusals"). */
@@ -204,6 +211,28 @@ typedef struct mm_function {
   bool planner_placed;
 } mm_function;
 
+/* One ring of a cross-core pipe (pipes.c): a reserve_buffer window in the
+ * function that consumes it and an import_peer_buffer naming it in the
+ * function that produces into it; MM_NONE where a side is missing. */
+#define MM_NONE UINT32_MAX
+typedef struct mm_ring {
+  const char *name;
+  uint32_t consumer, window; /* function index, and its window */
+  uint32_t producer, import; /* function index, and its import */
+  int64_t max_slots;         /* the most slots its space takes; -1: unknown */
+} mm_ring;
+
+/* The rings between two functions (an AIC and an AIV one, as a mixed
+ * kernel splits), one per direction: slot_num sizes every ring of a pipe,
+ * so one more slot, and the most slots, are answered for all of them. */
+typedef struct mm_pipe {
+  uint32_t first, second; /* function indices (first: the AIC side when there is one) */
+  mm_ring *rings;
+  uint32_t ring_count;
+  int8_t one_more_fits; /* 1, 0, or -1: unknown (a ring's slot size or capacity) */
+  int64_t max_slots;    /* the smallest of its rings'; -1: unknown */
+} mm_pipe;
+
 /* Something only PyPTO's printer writes, read anyway (parser.h). */
 typedef struct mm_note {
   uint32_t line;
@@ -222,6 +251,8 @@ struct mm_model {
   mm_vec notes;     /* mm_note: the first MM_MAX_NOTES, in source order */
   size_t note_count;
   bool by_lifetime; /* no addresses in the dump: bases packed by lifetime (lifetimes.c) */
+  mm_pipe *pipes;   /* pipes.c, after every function */
+  size_t pipe_count;
 };
 
 #endif

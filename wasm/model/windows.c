@@ -76,11 +76,13 @@ static bool read_reserve(mm_window_reading *r, const char *src, const mm_node *t
   return w->name && (!target || w->bound);
 }
 
-static bool read_import(mm_window_reading *r, const char *src, const mm_node *call, uint32_t line,
-                        mm_arena *arena) {
+static bool read_import(mm_window_reading *r, const char *src, const mm_node *target,
+                        const mm_node *call, uint32_t line, mm_arena *arena) {
   mm_import *imp = mm__vec_push(&r->imports);
   if (!imp) return false;
   imp->line = line;
+  imp->bound = target ? mm__arena_strndup(arena, src + target->start, target->len) : NULL;
+  if (target && !imp->bound) return false;
   imp->name = text_keyword(src, call, "name", "", arena);
   imp->peer = text_keyword(src, call, "peer_func", "", arena);
   return imp->name && imp->peer;
@@ -118,7 +120,7 @@ bool mm__window_read(mm_window_reading *r, const char *src, const mm_node *targe
   case MM_WINDOW_CALL_ALLOC:
   case MM_WINDOW_CALL_ATTRS: return true;
   case MM_WINDOW_CALL_RESERVE: ok = read_reserve(r, src, target, call, line, arena, diag); break;
-  case MM_WINDOW_CALL_IMPORT: ok = read_import(r, src, call, line, arena); break;
+  case MM_WINDOW_CALL_IMPORT: ok = read_import(r, src, target, call, line, arena); break;
   case MM_WINDOW_CALL_PIPE: ok = read_pipe(r, src, call, arena, diag); break;
   }
   if (!ok && !mm__diag_failed(diag)) mm__diag_set(diag, MM_ERR_NO_MEMORY, line, "out of memory");
@@ -147,6 +149,14 @@ static bool attach_slots(mm_function *fn, const pipe_record *pipes, size_t pipe_
     w->slot_num = pipes[e->value[0]].slot_num;
     if (!w->slot_num && w->size > 0 && w->size % w->slot_size == 0)
       w->slot_num = w->size / w->slot_size;
+  }
+  for (size_t i = 0; i < fn->import_count && ok; i++) {
+    mm_import *imp = &fn->imports[i];
+    const mm_name_entry *e =
+        imp->bound ? mm__names_find(&first, imp->bound, strlen(imp->bound)) : NULL;
+    if (!e) continue;
+    imp->slot_size = pipes[e->value[0]].slot_size;
+    imp->slot_num = pipes[e->value[0]].slot_num;
   }
   mm__names_free(&first);
   return ok;
@@ -383,14 +393,14 @@ static int64_t overlaps_and_union(mm_function *fn, const interval_set *windows) 
 /* One more slot makes the ring `slot_size` longer: what starts above it
  * moves up by as much. `suffix[k]`: the highest end among items k.. of
  * the space's boxes and windows sorted by start; `prefix[k]`: among ..k-1. */
-static int64_t grown_hwm(const mm_window *w, const interval_set *all, const int64_t *prefix,
+static int64_t grown_hwm(mm_window *w, const interval_set *all, const int64_t *prefix,
                          const int64_t *suffix) {
   int64_t above = w->base + w->size;
   size_t k = starting_before(all, above);
-  int64_t hwm = add_saturated(above, w->slot_size);
-  if (k < all->count && add_saturated(suffix[k], w->slot_size) > hwm)
-    hwm = add_saturated(suffix[k], w->slot_size);
-  return prefix[k] > hwm ? prefix[k] : hwm;
+  w->grow_moved = k < all->count && suffix[k] > above ? suffix[k] : above;
+  w->grow_fixed = prefix[k] > 0 ? prefix[k] : 0;
+  int64_t hwm = add_saturated(w->grow_moved, w->slot_size);
+  return w->grow_fixed > hwm ? w->grow_fixed : hwm;
 }
 
 static bool ring_growth(mm_function *fn, const interval_set *boxes, const interval_set *windows) {

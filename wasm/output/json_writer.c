@@ -8,6 +8,7 @@
 
 #include "model/backends.h"
 #include "model/function_tiles.h"
+#include "model/pipes.h"
 #include "model/uses.h"
 #include "output/json.h"
 
@@ -621,6 +622,75 @@ size_t *mm__json_bodies(mm_buf *out, const mm_model *model) {
   return at;
 }
 
+static void put_function_ref(mm_buf *out, const char *key, const mm_model *model, uint32_t index) {
+  mm__buf_puts(out, key);
+  if (index == MM_NONE)
+    mm__buf_puts(out, "null");
+  else
+    put_cstring(out, ((const mm_function *)mm__vec_at(&model->functions, index))->name);
+}
+
+static void put_index_or_null(mm_buf *out, const char *key, uint32_t index) {
+  mm__buf_puts(out, key);
+  if (index == MM_NONE)
+    mm__buf_puts(out, "null");
+  else
+    mm__buf_put_int(out, index);
+}
+
+static void put_ring(mm_buf *out, const mm_model *model, const mm_ring *r) {
+  mm__buf_puts(out, "{\"name\":");
+  put_cstring(out, r->name);
+  const char *direction = mm__ring_direction(model, r);
+  mm__buf_puts(out, ",\"direction\":");
+  if (direction)
+    put_cstring(out, direction);
+  else
+    mm__buf_puts(out, "null");
+  put_function_ref(out, ",\"consumer\":", model, r->consumer);
+  put_index_or_null(out, ",\"window\":", r->window);
+  put_function_ref(out, ",\"producer\":", model, r->producer);
+  put_index_or_null(out, ",\"import\":", r->import);
+  if (r->consumer != MM_NONE) {
+    const mm_function *fn = mm__vec_at(&model->functions, r->consumer);
+    const mm_window *w = &fn->windows[r->window];
+    mm__buf_puts(out, ",\"space\":");
+    put_cstring(out, w->space);
+    put_int_field(out, ",\"slot_size\":", w->slot_size);
+    put_int_field(out, ",\"slot_num\":", w->slot_num);
+  }
+  if (r->producer != MM_NONE) {
+    const mm_function *fn = mm__vec_at(&model->functions, r->producer);
+    const mm_import *imp = &fn->imports[r->import];
+    put_null_or_int(out, ",\"producer_slot_size\":", imp->slot_size > 0, imp->slot_size);
+    put_null_or_int(out, ",\"producer_slot_num\":", imp->slot_num > 0, imp->slot_num);
+  }
+  put_null_or_int(out, ",\"max_slots\":", r->max_slots >= 0, r->max_slots);
+  mm__buf_putc(out, '}');
+}
+
+/* The cross-core pipes (pipes.c): each with its two functions, its rings
+ * and what one more slot, and the most slots, mean for them all. */
+static void put_pipes(mm_buf *out, const mm_model *model) {
+  mm__buf_puts(out, ",\n\"pipes\":[");
+  for (size_t i = 0; i < model->pipe_count; i++) {
+    const mm_pipe *p = &model->pipes[i];
+    mm__buf_puts(out, i ? ",\n" : "");
+    put_function_ref(out, "{\"functions\":[", model, p->first);
+    put_function_ref(out, ",", model, p->second);
+    mm__buf_puts(out, "],\"rings\":[");
+    for (uint32_t k = 0; k < p->ring_count; k++) {
+      if (k) mm__buf_putc(out, ',');
+      put_ring(out, model, &p->rings[k]);
+    }
+    mm__buf_puts(out, "],\"one_more_slot_fits\":");
+    mm__buf_puts(out, p->one_more_fits < 0 ? "null" : p->one_more_fits ? "true" : "false");
+    put_null_or_int(out, ",\"max_slots\":", p->max_slots >= 0, p->max_slots);
+    mm__buf_putc(out, '}');
+  }
+  mm__buf_putc(out, ']');
+}
+
 void mm__json_model_at(mm_buf *out, const mm_model *model, unsigned flags, const size_t *at) {
   mm__buf_putc(out, '{');
   mm__json_dump_fields(out, model);
@@ -634,7 +704,9 @@ void mm__json_model_at(mm_buf *out, const mm_model *model, unsigned flags, const
     else
       put_function(out, fn, flags);
   }
-  mm__buf_puts(out, "]}");
+  mm__buf_putc(out, ']');
+  put_pipes(out, model);
+  mm__buf_putc(out, '}');
 }
 
 void mm__json_model(mm_buf *out, const mm_model *model, unsigned flags) {

@@ -1,0 +1,65 @@
+// On the page: a pipe's chip on each of its two cards (its answers in the
+// title, a click opening the peer), the peak panel's what-if sentence (the
+// core's what_if), and the line inspector's "where does it fit?" answered
+// as `--fit` answers it.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { finish, launch, openPage } from './browser.mjs';
+import { formatBytes } from '../web/layout.js';
+import { corpus, run } from './helpers.mjs';
+
+const esc = (text) => text.replace(/[.()[\]]/g, '\\$&');
+
+let env;
+before(async () => { env = await launch(); });
+after(async () => env?.close());
+
+const decode = join(corpus, 'cases', 'decode_fwd');
+
+describe('pipes and what-if on the page', () => {
+  test('a pipe links its two cards, both sides\' answers in the chip', async () => {
+    const page = await openPage(env.browser, env.url);
+    await page.setInputFiles('#folder', decode);
+    await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
+    const chips = await page.locator('.pipe-chip').evaluateAll((nodes) => nodes.map((n) => [n.closest('.card').dataset.function, n.textContent]));
+    assert.deepEqual(chips, [['fa_fused_aic', '⇄ fa_fused_aiv'], ['fa_fused_aiv', '⇄ fa_fused_aic']]);
+    const title = await page.getAttribute('.card[data-function="fa_fused_aiv"] .pipe-chip', 'title');
+    assert.match(title, /One more slot: fits on both sides\. At most 21 slots/);
+    await page.click('.card[data-function="fa_fused_aic"] .pipe-chip');
+    await page.waitForSelector('.card.open[data-function="fa_fused_aiv"] .box');
+    await finish(page);
+  });
+
+  test('the peak panel says the what-if, and the line inspector answers as --fit does', async () => {
+    const dump = join(corpus, 'generated', 'gen1_005__36_after_AllocateMemoryAddr.py');
+    const model = JSON.parse(run([dump, '--json']).stdout);
+    const fn = model.functions.find((f) => f.spaces.some((s) => s.what_if && s.what_if.hwm_with_reserved < s.hwm_with_reserved));
+    const space = fn.spaces.find((s) => s.what_if && s.what_if.hwm_with_reserved < s.hwm_with_reserved);
+    const page = await openPage(env.browser, env.url);
+    await page.setInputFiles('#file', dump);
+    await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
+    const card = page.locator(`.card[data-function="${fn.name}"]`);
+    await card.locator('.card-toggle').click();
+    await card.locator(`.pill[data-space="${space.space}"]`).click();
+    const whatIf = await card.locator('.panel-what-if').innerText();
+    assert.match(whatIf, new RegExp(`^What if ${fn.boxes[space.what_if.box].name}.* moved to the lowest gap free over its lifetime, \\[${space.what_if.offset}, \\d+\\)\\? The mark would be ${esc(formatBytes(space.what_if.hwm_with_reserved))}, .* lower\\.$`));
+    // The inspector's form, for the pinned peak line, against the CLI.
+    const form = card.locator('.panel-fit');
+    await form.locator('select').selectOption(space.space);
+    await form.locator('input[type="text"]').fill('96');
+    const last = Math.min(fn.src_end, space.peak_line + 3);
+    await form.locator('input[type="number"]').fill(String(last));
+    await form.locator('button').click();
+    await page.waitForFunction((name) => {
+      const a = document.querySelector(`.card[data-function="${name}"] .fit-answer`);
+      return a?.textContent && a.textContent !== '…';
+    }, fn.name);
+    const answer = await form.locator('.fit-answer').innerText();
+    const cli = run([dump, '--fit', `${space.space}:96:${space.peak_line}-${last}`, '--function', fn.name]).stdout;
+    const [, offset, end, hwm] = /the lowest gap free then is \[(\d+), (\d+)\); the high-water mark would be (\d+)/.exec(cli);
+    assert.match(answer, new RegExp(`^lowest gap free then: \\[${offset}, ${end}\\); the high-water mark would be ${esc(formatBytes(Number(hwm)))}`));
+    await finish(page);
+  });
+});
