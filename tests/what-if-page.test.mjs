@@ -19,15 +19,18 @@ after(async () => env?.close());
 const decode = join(corpus, 'cases', 'decode_fwd');
 
 describe('pipes and what-if on the page', () => {
-  test('a pipe links its two cards, both sides\' answers in the chip', async () => {
+  test('a pipe marks its two cards, says both sides\' answers, and links them', async () => {
     const page = await openPage(env.browser, env.url);
     await page.setInputFiles('#folder', decode);
     await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
-    const chips = await page.locator('.pipe-chip').evaluateAll((nodes) => nodes.map((n) => [n.closest('.card').dataset.function, n.textContent]));
-    assert.deepEqual(chips, [['fa_fused_aic', '⇄ fa_fused_aiv'], ['fa_fused_aiv', '⇄ fa_fused_aic']]);
-    const title = await page.getAttribute('.card[data-function="fa_fused_aiv"] .pipe-chip', 'title');
-    assert.match(title, /One more slot: fits on both sides\. At most 21 slots/);
-    await page.click('.card[data-function="fa_fused_aic"] .pipe-chip');
+    const marks = await page.locator('.pipe-mark').evaluateAll((nodes) => nodes.map((n) => n.closest('.card').dataset.function));
+    assert.deepEqual(marks, ['fa_fused_aic', 'fa_fused_aiv'], 'the two sides are marked by their names, no other card');
+    const title = await page.getAttribute('.card[data-function="fa_fused_aiv"] .pipe-mark', 'title');
+    assert.match(title, /^Cross-core pipe with fa_fused_aic: .* One more slot: fits on both sides\. At most 21 slots/);
+    await page.click('.card[data-function="fa_fused_aic"] .card-toggle');
+    const notice = page.locator('.card[data-function="fa_fused_aic"] .pipe-notice');
+    assert.match(await notice.innerText(), /^⇄ fa_fused_aiv Cross-core pipe with fa_fused_aiv: v2c fa_fused_v2c_slot_buffer in this function's Mat \(4 × 8 KB\)/);
+    await notice.locator('button').click();
     await page.waitForSelector('.card.open[data-function="fa_fused_aiv"] .box');
     await finish(page);
   });

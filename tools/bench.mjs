@@ -17,6 +17,7 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+import { makeBuild } from '../tests/build-fixture.mjs';
 import { analyzeDump, analyzeDumpJson, attachSource, parseModel } from '../web/core.js';
 import { bigDumpBench } from './bench-big.mjs';
 import { launchChromium } from './chromium.mjs';
@@ -223,6 +224,33 @@ async function compareBench(site, path) {
   return { one, two };
 }
 
+/** A build of 50 readable cases (decode_fwd and generated ones, and two
+ * not read): the CLI's `--summary` over it, whole processes; and the
+ * page's overview, from choosing the folder (Folder…) to the table
+ * painted, in fresh tabs of the offline page after 1 s idle. */
+async function buildBench(tabs) {
+  const dir = join(out, 'build_output');
+  if (!statSync(join(dir, 'decode_fwd'), { throwIfNoEntry: false })) makeBuild(dir, { count: 50 });
+  const cli = processBench('50 cases', 0, join(root, 'build', 'native', 'memory-map'), [dir, '--summary'], 11);
+  const browser = await launchChromium();
+  const page = [];
+  try {
+    for (let i = 0; i < tabs; i++) {
+      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+      const tab = await context.newPage();
+      await tab.goto(pathToFileURL(join(root, 'dist', 'memory-map.html')).href);
+      await tab.waitForTimeout(1000);
+      await tab.setInputFiles('#folder', dir);
+      await tab.waitForFunction(() => window.memoryMapStats.firstCardPainted && document.querySelector('.overview-table'), null, { polling: 5 });
+      page.push(await tab.evaluate(() => window.memoryMapStats.firstCardPainted - window.memoryMapStats.received));
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  return { cli, page };
+}
+
 const COMPARE_TABS = Number(process.env.BENCH_COMPARE_TABS || 3);
 const FIRST_DROP_TABS = Number(process.env.BENCH_TABS || 7);
 const STEPS = ['total', 'read', 'worker', 'core', 'cards', 'paint'];
@@ -409,6 +437,7 @@ const siteServer = await serve(join(root, 'dist', 'site'));
 const firstDrops = await firstDropBench(siteServer.url, files.slice(0, 2));
 const heaps = await heapBench(siteServer.url, [['480 KB', real], ['10 MB', files.find((f) => f.label.includes('10 MB')).path]]);
 const comparing = await compareBench(siteServer.url, files.find((f) => f.label.includes('10 MB')).path);
+const builds = await buildBench(Number(process.env.BENCH_BUILD_TABS || 5));
 siteServer.server.close();
 const pageResults = await pageBench(files, long);
 for (const f of files) {
@@ -453,6 +482,9 @@ const cli = (label) => cliRows.find((r) => r.label === label);
 const targetRows = [['job', 'target', 'measured: median (spread)', 'upstream tool', 'holds']];
 const target = (what, goal, measured, holds, upstream = '–') => targetRows.push([what, goal, measured, upstream, holds ? 'yes' : 'no']);
 const bigFirst = big.samples.map((s) => s.steps.total);
+target('build of 50 cases: the page\'s overview (file://, idle 1 s, Folder…)', '≤ 1 s', `${median(builds.page).toFixed(0)} ms (${spread(builds.page)})`,
+  median(builds.page) <= 1000);
+target('build of 50 cases: --summary, whole process', '–', `${builds.cli.ms.toFixed(1)} ms (${builds.cli.spread})`, true);
 target('50 MB dump: first card (file://, idle 1 s, Open dump…)', '≤ 1 s', `${median(bigFirst).toFixed(0)} ms (${spread(bigFirst)})`, median(bigFirst) <= 1000,
   'not run (653 MB at 5 MB)');
 const bigFind = big.samples.map((s) => s.find);

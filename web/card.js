@@ -9,7 +9,7 @@ import { GUTTER_WIDTH, clampSplit, defaultSplit, linesInView } from './layout.js
 import { MapInput } from './map-input.js';
 import { MapView } from './map-view.js';
 import { idlePanel, linePanel } from './panels.js';
-import { pipeText } from './pipes.js';
+import { pipeNotice, pipeText } from './pipes.js';
 import { boxTable } from './table.js';
 import { Toolbar } from './toolbar.js';
 
@@ -42,19 +42,18 @@ export class Card {
     };
     this.body = null;
     this.map = null; // the MapView, once built
+    // A side of a cross-core pipe: marked by the name (its body says the rest).
+    this.pipes = shared.pipesOf?.(fn.name) ?? [];
+    const pipeMark = this.pipes.length
+      ? el('span', { class: 'pipe-mark', title: this.pipes.map((p) => pipeText(p, fn.name)).join('\n') }, '⇄') : null;
     this.toggle = el('button', { class: 'card-toggle', 'aria-expanded': 'false', title: fn.name, onclick: () => this.setOpen(!this.state.open) },
       el('span', { class: 'caret', 'aria-hidden': 'true' }), el('span', { class: 'fn-name' }, fn.name),
-      el('span', { class: 'ftype' }, fn.ftype));
+      el('span', { class: 'ftype' }, fn.ftype), pipeMark);
     this.matchChip = el('span', { class: 'match-count', hidden: true });
-    // A cross-core pipe: its peer's card one click away, the answers in its title.
-    const pipeChips = (shared.pipesOf?.(fn.name) ?? []).map((p) => el('button', {
-      type: 'button', class: 'pipe-chip', title: pipeText(p, fn.name), dataset: { peer: p.peer ?? '' },
-      onclick: () => p.peer && shared.onPeer?.(p.peer),
-    }, `⇄ ${p.peer ?? '?'}`));
     this.element = el('section', { class: 'card', dataset: { function: fn.name } },
       el('header', { class: 'card-head' }, this.toggle,
         spacePills(this.spaceList, shared.spaceColumn, (space) => this.showPeak(space)),
-        el('span', { class: 'chips' }, pipeChips, anomalyChips(fn), this.matchChip)));
+        el('span', { class: 'chips' }, anomalyChips(fn), this.matchChip)));
   }
 
   /** What sets each lane's extent: the boxes and the windows placed (read
@@ -103,6 +102,7 @@ export class Card {
     this.idleWrap = el('div', { class: 'idle-wrap', hidden: true });
     this.tableWrap = el('div', { class: 'table-wrap', hidden: true });
     this.body = el('div', { class: 'card-body' }, this.toolbar.element, lifetimeNotice(fn), unplacedNotice(fn, (line) => this.revealLine(line)),
+      pipeNotice(fn, this.pipes, shared.onPeer),
       this.idleWrap, this.panel, this.viewport, this.tableWrap);
     this.element.append(this.body);
     this.input = new MapInput(this, this.map);

@@ -87,7 +87,7 @@ function whatIfLine(fn, space) {
   else if (w.change < 0) text = `What if ${what} moved to the lowest gap free over its lifetime, ${where}? The mark would be ${formatBytes(w.then)}, ${formatBytes(-w.change)} lower.`;
   else if (w.change === 0) text = `${what} could move down to ${where}, but the mark stays ${formatBytes(w.hwm)}: something else ends there too.`;
   else text = `${what} shares bytes while live: the lowest gap free over its lifetime is ${where}, where the mark would be ${formatBytes(w.then)}, ${formatBytes(w.change)} higher${w.fits ? '' : ', past the capacity'}.`;
-  return el('p', { class: 'panel-mark panel-what-if' }, text);
+  return el('p', { class: 'panel-what-if' }, text);
 }
 
 /** The peak of one space: its figures, then the windows and tiles live there. */

@@ -1,6 +1,8 @@
 // Cross-core pipes as a card says them (model.pipes, docs/model.md "Pipes"):
 // the peer a function's pipes reach, and what one more slot and the most
-// slots mean for both sides. Pure (tested in Node).
+// slots mean for both sides. pipesOf and pipeText are pure (tested in
+// Node); pipeNotice draws them above a card's map.
+import { el } from './dom.js';
 import { formatBytes } from './layout.js';
 
 /** The pipes `name` is a side of, each as { peer, pipe }. */
@@ -26,4 +28,13 @@ export function pipeText({ peer, pipe }, name) {
   const each = pipe.rings.filter((r) => r.max_slots !== null).map((r) => `${r.max_slots} in ${r.consumer === name ? 'this function' : r.consumer}`);
   const most = pipe.max_slots === null ? '' : ` At most ${pipe.max_slots} slots${each.length > 1 ? ` (the fewer of ${each.join(' and ')})` : ''}.`;
   return `Cross-core pipe with ${peer ?? 'no peer found'}: ${pipe.rings.map((r) => ringText(r, name)).join('; ')}. ${more}${most}`;
+}
+
+/** Above a card's map: each pipe it is a side of, its peer a button that
+ * opens the peer's card (`onPeer(name)`). Null when it has none. */
+export function pipeNotice(fn, pipes, onPeer) {
+  if (!pipes.length) return null;
+  return el('div', { class: 'pipe-notice', role: 'note' }, pipes.map((p) => el('p', {},
+    '⇄ ', p.peer && onPeer ? el('button', { type: 'button', class: 'link', title: `Open ${p.peer}'s card`, onclick: () => onPeer(p.peer) }, p.peer) : null,
+    ' ', pipeText(p, fn.name))));
 }
