@@ -3,7 +3,6 @@
  * gate's thresholds), copied so that each model can go once added. */
 #include "build/build.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +11,7 @@
 #include "model/layout.h"
 #include "model/model.h"
 #include "output/check_text.h"
+#include "output/text_table.h"
 
 #define NO_FUNCTION UINT32_MAX
 
@@ -188,10 +188,7 @@ static const mm_limit *limit_for(const mm_build *b, const char *space) {
   return any;
 }
 
-double mm__build_usage(const mm_build_row *row) {
-  double fraction = row->limit > 0 ? (double)row->hwm / (double)row->limit : 0;
-  return floor(fraction * 1000 + 1e-9) / 10;
-}
+double mm__build_usage(const mm_build_row *row) { return mm__usage_percent(row->hwm, row->limit); }
 
 static void put_set_by(mm_buf *out, const mm_build_row *row) {
   char text[64];
@@ -206,18 +203,6 @@ static void put_set_by(mm_buf *out, const mm_build_row *row) {
   mm__buf_puts(out, text);
 }
 
-static void put_head(mm_buf *out, const char *label, uint32_t line, const char *what,
-                     const char *function) {
-  char text[32];
-  mm__buf_puts(out, label);
-  snprintf(text, sizeof text, ":%u: ", line);
-  mm__buf_puts(out, text);
-  mm__buf_puts(out, what);
-  mm__buf_puts(out, " in ");
-  mm__buf_puts(out, function);
-  mm__buf_puts(out, ": ");
-}
-
 /* The thresholds `row` breaks, as check lines. */
 static bool check_row(mm_build *b, const mm_build_row *row, const char *label,
                       mm_build_function *f) {
@@ -229,7 +214,7 @@ static bool check_row(mm_build *b, const mm_build_row *row, const char *label,
   mm_buf out = {0};
   bool ok = true;
   if (limit->min_headroom >= 0 && headroom < limit->min_headroom) {
-    put_head(&out, label, line, "headroom", f->name);
+    mm__check_location(&out, label, line, "headroom", f->name);
     if (headroom < 0)
       snprintf(text, sizeof text,
                "%s's high-water mark %lld is %lld B past its capacity %lld, "
@@ -249,7 +234,7 @@ static bool check_row(mm_build *b, const mm_build_row *row, const char *label,
   }
   if (ok && limit->max_usage >= 0 &&
       (double)row->hwm * 100.0 > limit->max_usage * (double)row->limit) {
-    put_head(&out, label, line, "usage", f->name);
+    mm__check_location(&out, label, line, "usage", f->name);
     snprintf(text, sizeof text,
              "%s's high-water mark %lld is %.1f%% of %lld, more than the %g%% "
              "allowed",

@@ -1,6 +1,5 @@
 /* diff_report.c: the comparison of two dumps as text for terminals and CI
  * logs: the report (`--diff`) and its regressions (`--diff --check`). */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,8 +39,7 @@ static void usage_text(char *text, size_t size, const mm_space_usage *u) {
     snprintf(text, size, "-");
     return;
   }
-  double fraction = (double)u->hwm_all / (double)u->limit;
-  snprintf(text, size, "%.1f%%", floor(fraction * 1000 + 1e-9) / 10);
+  snprintf(text, size, "%.1f%%", mm__usage_percent(u->hwm_all, u->limit));
 }
 
 static void change_text(char *cell, int64_t before, int64_t after) {

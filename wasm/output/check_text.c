@@ -27,15 +27,15 @@ static void put_box_label(mm_buf *out, const mm_box *box) {
   mm__buf_puts(out, text);
 }
 
-static void put_location(mm_buf *out, const char *label, uint32_t line, const char *what,
-                         const mm_function *fn) {
+void mm__check_location(mm_buf *out, const char *label, uint32_t line, const char *what,
+                        const char *function) {
   char text[32];
   mm__buf_puts(out, label);
   snprintf(text, sizeof text, ":%u: ", line);
   mm__buf_puts(out, text);
   mm__buf_puts(out, what);
   mm__buf_puts(out, " in ");
-  mm__buf_puts(out, fn->name);
+  mm__buf_puts(out, function);
   mm__buf_puts(out, ": ");
 }
 
@@ -88,7 +88,7 @@ static void put_window_entry(mm_buf *out, const char *label, const mm_function *
     mm__buf_puts(out, text);
     return;
   }
-  put_location(out, label, e->line, "conflict", fn);
+  mm__check_location(out, label, e->line, "conflict", fn->name);
   mm__buf_puts(out, w->space);
   mm__buf_puts(out, " ");
   put_window_label(out, w);
@@ -101,7 +101,7 @@ void mm__anomaly_put(mm_buf *out, const char *label, const mm_function *fn, cons
   char text[96];
   if (e->kind == MM_ANOMALY_UNPLACED) {
     const mm_skipped *s = &fn->skipped[e->other];
-    put_location(out, label, e->line, "unplaced tile", fn);
+    mm__check_location(out, label, e->line, "unplaced tile", fn->name);
     mm__buf_puts(out, s->space);
     mm__buf_puts(out, " '");
     mm__buf_puts(out, s->name);
@@ -116,7 +116,7 @@ void mm__anomaly_put(mm_buf *out, const char *label, const mm_function *fn, cons
   }
   if (e->kind == MM_ANOMALY_WINDOW_OVER) {
     const mm_window *w = &fn->windows[e->other];
-    put_location(out, label, e->line, "over capacity", fn);
+    mm__check_location(out, label, e->line, "over capacity", fn->name);
     mm__buf_puts(out, w->space);
     mm__buf_puts(out, " ");
     put_window_label(out, w);
@@ -133,7 +133,8 @@ void mm__anomaly_put(mm_buf *out, const char *label, const mm_function *fn, cons
     mm__buf_puts(out, text);
     return;
   }
-  put_location(out, label, e->line, e->kind == MM_ANOMALY_OVER ? "over capacity" : "conflict", fn);
+  mm__check_location(out, label, e->line, e->kind == MM_ANOMALY_OVER ? "over capacity" : "conflict",
+                     fn->name);
   mm__buf_puts(out, box->tile->space);
   mm__buf_puts(out, " ");
   put_box_label(out, box);

@@ -1,7 +1,6 @@
 /* summary.c: the model as `--summary` tables for terminals and CI logs:
  * per function and space the high-water mark, capacity, headroom, peak
  * and fragmentation; the reserved windows; the tiles held longest idle. */
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,9 +19,7 @@ static void space_row(mm_table *t, const mm_function *fn, const mm_space_usage *
   snprintf(cells[1], MM_CELL, "%.47s", u->space);
   snprintf(cells[2], MM_CELL, "%lld", (long long)u->hwm_all);
   snprintf(cells[3], MM_CELL, "%lld", (long long)u->limit);
-  /* Rounded down, as the page does: 94.96 % is not yet 95.0 %. */
-  double fraction = u->limit > 0 ? (double)u->hwm_all / (double)u->limit : 0;
-  snprintf(cells[4], MM_CELL, "%.1f%%", floor(fraction * 1000 + 1e-9) / 10);
+  snprintf(cells[4], MM_CELL, "%.1f%%", mm__usage_percent(u->hwm_all, u->limit));
   snprintf(cells[5], MM_CELL, "%lld", (long long)u->reserved_bytes);
   if (u->has_capacity)
     snprintf(cells[6], MM_CELL, "%lld", (long long)(u->limit - u->hwm_all));

@@ -22,4 +22,8 @@ mm_table_row *mm__table_add(mm_table *t);
 /* Writes the table, columns as wide as their widest cell, and frees it. */
 void mm__table_put(mm_buf *out, mm_table *t);
 
+/* `hwm` as a percentage of `limit` with one decimal, rounded down as the
+ * page's pills show it (94.96 % is not yet 95.0 %); 0 without a limit. */
+double mm__usage_percent(int64_t hwm, int64_t limit);
+
 #endif
