@@ -1,5 +1,5 @@
-// On the page: a pipe's chip on each of its two cards (its answers in the
-// title, a click opening the peer), the peak panel's what-if sentence (the
+// On the page: a pipe's two cards marked, each saying the pipe's answers
+// with its peer a click away, the peak panel's what-if sentence (the
 // core's what_if), and the line inspector's "where does it fit?" answered
 // as `--fit` answers it.
 import assert from 'node:assert/strict';
@@ -29,7 +29,7 @@ describe('pipes and what-if on the page', () => {
     assert.match(title, /^Cross-core pipe with fa_fused_aic: .* One more slot: fits on both sides\. At most 21 slots/);
     await page.click('.card[data-function="fa_fused_aic"] .card-toggle');
     const notice = page.locator('.card[data-function="fa_fused_aic"] .pipe-notice');
-    assert.match(await notice.innerText(), /^⇄ fa_fused_aiv Cross-core pipe with fa_fused_aiv: v2c fa_fused_v2c_slot_buffer in this function's Mat \(4 × 8 KB\)/);
+    assert.match(await notice.innerText(), /^⇄ Cross-core pipe with fa_fused_aiv: v2c fa_fused_v2c_slot_buffer in this function's Mat \(4 × 8 KB\)/);
     await notice.locator('button').click();
     await page.waitForSelector('.card.open[data-function="fa_fused_aiv"] .box');
     await finish(page);

@@ -20,14 +20,19 @@ function ringText(ring, name) {
   return `${ring.direction ?? 'ring'} ${ring.name} in ${where}${ring.consumer ? ` (${slots(ring)})` : ''}${from}`;
 }
 
-/** The pipe's sentence for `name`'s card: its rings, one more slot, the most slots. */
-export function pipeText({ peer, pipe }, name) {
+/** The pipe's sentence for `name`'s card: its peer, its rings, one more slot, the most slots. */
+export function pipeText(p, name) {
+  return `Cross-core pipe with ${p.peer ?? 'no peer found'}: ${pipeDetails(p, name)}`;
+}
+
+/** pipeText after the peer: the rings, one more slot, the most slots. */
+function pipeDetails({ pipe }, name) {
   const fits = pipe.one_more_slot_fits;
   const more = fits === null ? 'One more slot: unknown (a slot size or a capacity is not known).'
     : `One more slot: ${fits ? 'fits on both sides' : 'does not fit'}.`;
   const each = pipe.rings.filter((r) => r.max_slots !== null).map((r) => `${r.max_slots} in ${r.consumer === name ? 'this function' : r.consumer}`);
   const most = pipe.max_slots === null ? '' : ` At most ${pipe.max_slots} slots${each.length > 1 ? ` (the fewer of ${each.join(' and ')})` : ''}.`;
-  return `Cross-core pipe with ${peer ?? 'no peer found'}: ${pipe.rings.map((r) => ringText(r, name)).join('; ')}. ${more}${most}`;
+  return `${pipe.rings.map((r) => ringText(r, name)).join('; ')}. ${more}${most}`;
 }
 
 /** Above a card's map: each pipe it is a side of, its peer a button that
@@ -35,6 +40,8 @@ export function pipeText({ peer, pipe }, name) {
 export function pipeNotice(fn, pipes, onPeer) {
   if (!pipes.length) return null;
   return el('div', { class: 'pipe-notice', role: 'note' }, pipes.map((p) => el('p', {},
-    '⇄ ', p.peer && onPeer ? el('button', { type: 'button', class: 'link', title: `Open ${p.peer}'s card`, onclick: () => onPeer(p.peer) }, p.peer) : null,
-    ' ', pipeText(p, fn.name))));
+    '⇄ Cross-core pipe with ', p.peer && onPeer
+      ? el('button', { type: 'button', class: 'link', title: `Open ${p.peer}'s card`, onclick: () => onPeer(p.peer) }, p.peer)
+      : p.peer ?? 'no peer found',
+    `: ${pipeDetails(p, fn.name)}`)));
 }
