@@ -10,49 +10,61 @@ static int64_t aligned(int64_t offset) {
   return (offset + MM_ALIGNMENT - 1) / MM_ALIGNMENT * MM_ALIGNMENT;
 }
 
+/* Names compared as text; most are one interned pointer. */
+static bool same(const char *a, const char *b) { return a == b || strcmp(a, b) == 0; }
+
 static bool in_space(const mm_tile *t, const char *space, const char *moving) {
-  return t->size > 0 && strcmp(t->space, space) == 0 && !(moving && strcmp(t->base, moving) == 0);
+  return t->size > 0 && same(t->space, space) && !(moving && same(t->base, moving));
 }
 
-/* Whether [offset, offset + size) shares a byte with what holds `space`
- * on first..last. */
-static bool taken(const mm_function *fn, const char *space, int64_t offset, int64_t size,
-                  uint32_t first, uint32_t last, const char *moving) {
-  for (size_t i = 0; i < fn->box_count; i++) {
+/* A byte range that holds the space over the lines asked about. */
+typedef struct span {
+  int64_t lo, hi;
+} span;
+
+static int compare_spans(const span *a, const span *b) { return (a->lo > b->lo) - (a->lo < b->lo); }
+
+#define MM_SORT_NAME sort_spans
+#define MM_SORT_TYPE span
+#define MM_SORT_COMPARE compare_spans
+#include "base/sort_impl.h"
+
+/* What holds `space` on any of lines first..last: the boxes of other
+ * bases live then, and every placed window. */
+static span *holders(const mm_function *fn, const char *space, uint32_t first, uint32_t last,
+                     const char *moving, size_t *count) {
+  span *spans = mm__alloc((fn->box_count + fn->window_count + 1) * sizeof *spans);
+  size_t n = 0;
+  for (size_t i = 0; spans && i < fn->box_count; i++) {
     const mm_box *b = &fn->boxes[i];
-    const mm_tile *t = b->tile;
-    if (!in_space(t, space, moving) || b->start > last || b->end < first) continue;
-    if (t->offset < offset + size && offset < t->offset + t->size) return true;
+    if (in_space(b->tile, space, moving) && b->start <= last && b->end >= first)
+      spans[n++] = (span){b->tile->offset, b->tile->offset + b->tile->size};
   }
-  for (size_t i = 0; i < fn->window_count; i++) {
+  for (size_t i = 0; spans && i < fn->window_count; i++) {
     const mm_window *w = &fn->windows[i];
-    if (!w->placed || strcmp(w->space, space) != 0) continue;
-    if (moving && w->owner && strcmp(w->owner, moving) == 0) continue;
-    if (w->base < offset + size && offset < w->base + w->size) return true;
+    if (w->placed && strcmp(w->space, space) == 0 &&
+        !(moving && w->owner && strcmp(w->owner, moving) == 0))
+      spans[n++] = (span){w->base, w->base + w->size};
   }
-  return false;
+  *count = n;
+  return spans;
 }
 
 int64_t mm__lowest_fit(const mm_function *fn, const char *space, int64_t size, uint32_t first,
                        uint32_t last, const char *moving) {
-  /* The lowest gap starts at 0 or at the aligned end of something. */
-  int64_t best = -1;
-  if (!taken(fn, space, 0, size, first, last, moving)) return 0;
-  for (size_t i = 0; i < fn->box_count + fn->window_count; i++) {
-    int64_t end;
-    if (i < fn->box_count) {
-      const mm_box *b = &fn->boxes[i];
-      if (!in_space(b->tile, space, moving) || b->start > last || b->end < first) continue;
-      end = b->tile->offset + b->tile->size;
-    } else {
-      const mm_window *w = &fn->windows[i - fn->box_count];
-      if (!w->placed || strcmp(w->space, space) != 0) continue;
-      end = w->base + w->size;
-    }
-    int64_t at = aligned(end);
-    if ((best < 0 || at < best) && !taken(fn, space, at, size, first, last, moving)) best = at;
+  size_t n;
+  span *spans = holders(fn, space, first, last, moving, &n);
+  if (!spans || !sort_spans(spans, n)) {
+    mm__dealloc(spans);
+    return -1;
   }
-  return best < 0 ? 0 : best;
+  /* First fit, lowest first: the gap starts at 0 or at the aligned end of
+   * what holds the bytes below it, and ends where the next holder starts. */
+  int64_t at = 0;
+  for (size_t i = 0; i < n && spans[i].lo < at + size; i++)
+    if (spans[i].hi > at) at = aligned(spans[i].hi);
+  mm__dealloc(spans);
+  return at;
 }
 
 int64_t mm__mark_without(const mm_function *fn, const char *space, const char *moving) {
@@ -78,16 +90,15 @@ static bool pinned(const mm_function *fn, const char *base) {
 }
 
 /* The mark's tile and its base's other boxes, moved as one block. */
-static void what_if(const mm_function *fn, mm_space_usage *u) {
-  if (u->hwm_window || !u->hwm_box || u->hwm_box > fn->box_count) return;
+static bool what_if(const mm_function *fn, mm_space_usage *u) {
+  if (u->hwm_window || !u->hwm_box || u->hwm_box > fn->box_count) return true;
   const mm_tile *mark = fn->boxes[u->hwm_box - 1].tile;
-  if (pinned(fn, mark->base) || mark->size <= 0) return;
+  if (pinned(fn, mark->base) || mark->size <= 0) return true;
   int64_t low = INT64_MAX, high = 0;
   uint32_t first = UINT32_MAX, last = 0, moved = 0;
   for (size_t i = 0; i < fn->box_count; i++) {
     const mm_box *b = &fn->boxes[i];
-    if (b->tile->size <= 0 || strcmp(b->tile->space, u->space) != 0 ||
-        strcmp(b->tile->base, mark->base) != 0)
+    if (b->tile->size <= 0 || !same(b->tile->space, u->space) || !same(b->tile->base, mark->base))
       continue;
     if (b->tile->offset < low) low = b->tile->offset;
     if (b->tile->offset + b->tile->size > high) high = b->tile->offset + b->tile->size;
@@ -97,17 +108,19 @@ static void what_if(const mm_function *fn, mm_space_usage *u) {
   }
   int64_t size = high - low;
   int64_t to = mm__lowest_fit(fn, u->space, size, first, last, mark->base);
+  if (to < 0) return false;
   int64_t rest = mm__mark_without(fn, u->space, mark->base);
   u->what_if_box = u->hwm_box;
   u->what_if_moved = moved;
   u->what_if_offset = to;
   u->what_if_hwm = to + size > rest ? to + size : rest;
+  return true;
 }
 
 bool mm__function_what_if(mm_function *fn) {
   if (fn->by_lifetime) return true; /* no addresses: nothing to move */
   for (size_t k = 0; k < fn->space_count; k++)
-    what_if(fn, &fn->spaces[k]);
+    if (!what_if(fn, &fn->spaces[k])) return false;
   return true;
 }
 
@@ -118,6 +131,7 @@ bool mm_model_fit(const mm_model *model, size_t function, const char *space, int
     return false;
   const mm_function *fn = mm__vec_at(&model->functions, function);
   int64_t offset = mm__lowest_fit(fn, space, bytes, first, last, NULL);
+  if (offset < 0) return false;
   int64_t mark = mm__mark_without(fn, space, NULL);
   uint64_t capacity = mm_backend_capacity(model->backend, space, strlen(space));
   *out = (mm_fit){.offset = offset,
