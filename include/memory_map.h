@@ -309,7 +309,9 @@ size_t mm_build_errors(const mm_build *build);
  * capacity last): case, backend, function, space, high-water mark,
  * capacity, usage, reserved bytes, headroom, peak live bytes,
  * fragmentation, conflicts (over capacity included) and unplaced tiles;
- * then the cases not read, with why. Ownership as for mm_model_to_json. */
+ * then, when there are any, the cases' cross-core pipes, a row per ring
+ * with its pipe's answers; then the cases not read, with why. Ownership as
+ * for mm_model_to_json. */
 char *mm_build_summary_text(const mm_build *build, size_t *out_len);
 
 /* The check: each case's lines as mm_model_check_text writes them, each
@@ -319,8 +321,8 @@ char *mm_build_summary_text(const mm_build *build, size_t *out_len);
 char *mm_build_check_text(const mm_build *build, size_t *out_len);
 
 /* The build as JSON (docs/model.md, "A build"): cases, rows in the
- * summary's order, the limits, every problem with its case, function,
- * kind, line and text. Ownership as for mm_model_to_json. */
+ * summary's order, the pipes' rings, the limits, every problem with its
+ * case, function, kind, line and text. Ownership as for mm_model_to_json. */
 char *mm_build_to_json(const mm_build *build, size_t *out_len);
 
 /* The check as a JUnit XML report: a testsuite per case, a testcase per

@@ -88,10 +88,28 @@ describe('a build folder of 34 cases', () => {
     assert.ok(!byName.has('logs'), 'a folder without dumps, passes_dump/ or ptoas/ is no case');
   });
 
+  test('--json lists every case\'s pipes, a ring each, as each case\'s own model pairs them', () => {
+    const json = JSON.parse(run([build, '--json']).stdout);
+    const expected = [];
+    for (const name of [...cases.keys()].sort()) {
+      const model = JSON.parse(run([cases.get(name), '--json']).stdout);
+      for (const pipe of model.pipes) {
+        for (const r of pipe.rings) {
+          expected.push({ case: name, functions: pipe.functions, name: r.name, direction: r.direction, consumer: r.consumer,
+            space: r.space ?? null, slot_size: r.slot_size || null, slot_num: r.slot_num || null, max_slots: r.max_slots,
+            pipe_one_more_slot_fits: pipe.one_more_slot_fits, pipe_max_slots: pipe.max_slots });
+        }
+      }
+    }
+    assert.ok(expected.length >= 2);
+    assert.deepEqual(json.rings.map(({ one_more_slot_hwm: _, ...r }) => r), expected);
+  });
+
   test('--summary prints the same rows as a table, then the cases not read', () => {
     const out = run([build, '--summary']);
     assert.equal(out.status, 0, out.stderr);
-    const [table, unread] = out.stdout.split('\nNot read:\n');
+    const [tables, unread] = out.stdout.split('\nNot read:\n');
+    const [table, rings] = tables.split('\n\n');
     const lines = table.trim().split('\n');
     assert.match(lines[0], /^case +backend +function +space +hwm +capacity +usage +reserved +headroom +peak live +fragmentation +conflicts +unplaced$/);
     const expected = oracle();
@@ -107,6 +125,8 @@ describe('a build folder of 34 cases', () => {
       assert.equal(Number(cells[11]), r.conflicts + r.over);
       assert.equal(Number(cells[12]), r.unplaced);
     });
+    assert.match(rings, /^case +pipe +ring +direction +consumer +space +slots +one more slot +most slots +pipe: one more +pipe: most\n/);
+    assert.match(rings, /\ndecode_fwd +fa_fused_aic <-> fa_fused_aiv +fa_fused_c2v_slot_buffer +c2v +fa_fused_aiv +Vec +4 x 8192 B +hwm 49216 of 188416: fits +21 +fits +21\n/);
     assert.match(unread, /^no_dumps {2}.*no_dumps: no '\*_after_AllocateMemoryAddr\.py' dump/m);
     assert.match(unread, /^refused {2}.*refused\/passes_dump\/32_after_AllocateMemoryAddr\.py:1: /m);
   });

@@ -10,6 +10,7 @@
 #include "model/backends.h"
 #include "model/layout.h"
 #include "model/model.h"
+#include "model/pipes.h"
 #include "output/check_text.h"
 #include "output/text_table.h"
 
@@ -24,6 +25,7 @@ mm_build *mm_build_new(const mm_limit *limits, size_t count) {
   mm__vec_init(&b->functions, sizeof(mm_build_function));
   mm__vec_init(&b->rows, sizeof(mm_build_row));
   mm__vec_init(&b->problems, sizeof(mm_build_problem));
+  mm__vec_init(&b->rings, sizeof(mm_build_ring));
   b->limits = mm__arena_alloc(&b->arena, (count + 1) * sizeof *b->limits);
   for (size_t i = 0; b->limits && i < count; i++) {
     b->limits[i] = limits[i];
@@ -44,6 +46,7 @@ void mm_build_free(mm_build *b) {
   mm__vec_free(&b->functions);
   mm__vec_free(&b->rows);
   mm__vec_free(&b->problems);
+  mm__vec_free(&b->rings);
   mm__arena_free(&b->arena);
   mm__dealloc(b);
 }
@@ -249,6 +252,44 @@ static bool check_row(mm_build *b, const mm_build_row *row, const char *label,
   return ok;
 }
 
+/* ----------------------------------------------------------- pipes */
+
+static const char *function_name(const mm_model *model, uint32_t index) {
+  return index == MM_NONE ? NULL
+                          : ((const mm_function *)mm__vec_at(&model->functions, index))->name;
+}
+
+/* The model's pipes, a row per ring with its pipe's answers. */
+static bool add_rings(mm_build *b, uint32_t case_index, const mm_model *model) {
+  for (size_t i = 0; i < model->pipe_count; i++) {
+    const mm_pipe *p = &model->pipes[i];
+    for (uint32_t k = 0; k < p->ring_count; k++) {
+      const mm_ring *r = &p->rings[k];
+      mm_build_ring *row = mm__vec_push(&b->rings);
+      if (!row) return false;
+      *row = (mm_build_ring){.case_index = case_index,
+                             .first = copy(b, function_name(model, p->first)),
+                             .second = copy(b, function_name(model, p->second)),
+                             .name = copy(b, r->name),
+                             .direction = mm__ring_direction(model, r),
+                             .consumer = copy(b, function_name(model, r->consumer)),
+                             .max_slots = r->max_slots,
+                             .pipe_max_slots = p->max_slots,
+                             .pipe_one_more = p->one_more_fits};
+      if (r->consumer == MM_NONE) continue;
+      const mm_function *fn = mm__vec_at(&model->functions, r->consumer);
+      const mm_window *w = &fn->windows[r->window];
+      const mm_space_usage *u = mm__function_space(fn, w->space);
+      row->space = copy(b, w->space);
+      row->slot_size = w->slot_size;
+      row->slot_num = w->slot_num;
+      row->grown_hwm = w->grown_hwm;
+      row->limit = u && u->has_capacity ? u->limit : 0;
+    }
+  }
+  return !b->arena.failed;
+}
+
 /* ----------------------------------------------------------- cases */
 
 static bool add_function(mm_build *b, const mm_model *model, uint32_t case_index,
@@ -286,6 +327,7 @@ bool mm_build_add_model(mm_build *b, const char *case_name, const char *dump,
   c->backend_detected = model->detected;
   for (size_t i = 0; i < model->functions.len; i++)
     if (!add_function(b, model, case_index, mm__vec_at(&model->functions, i), dump)) return false;
+  if (!add_rings(b, case_index, model)) return false;
   c = mm__vec_at(&b->cases, case_index);
   c->function_count = (uint32_t)(b->functions.len - c->first_function);
   for (uint32_t i = 0; i < c->function_count; i++) {

@@ -43,6 +43,17 @@ typedef struct mm_build_row {
   uint32_t set_by_line, set_by_end;
 } mm_build_row;
 
+/* A ring of a case's cross-core pipe (model.md, "Pipes"), with its
+ * pipe's answers: a row of the summary's pipes table. */
+typedef struct mm_build_ring {
+  uint32_t case_index;
+  const char *first, *second;                      /* the pipe's functions (NULL: not found) */
+  const char *name, *direction, *consumer, *space; /* NULL where unknown */
+  int64_t slot_size, slot_num, grown_hwm, limit;   /* 0: unknown */
+  int64_t max_slots, pipe_max_slots;               /* -1: unknown */
+  int8_t pipe_one_more;                            /* 1, 0, -1: unknown */
+} mm_build_ring;
+
 /* A line of the check: an anomaly of the model, a broken threshold, or a
  * case not read (function UINT32_MAX). */
 typedef struct mm_build_problem {
@@ -58,7 +69,7 @@ struct mm_build {
   mm_arena arena; /* every string and the limits */
   mm_limit *limits;
   size_t limit_count;
-  mm_vec cases, functions, rows, problems;
+  mm_vec cases, functions, rows, problems, rings;
   size_t failures, errors;
 };
 

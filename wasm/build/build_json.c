@@ -104,6 +104,33 @@ static void put_problem(mm_buf *out, const mm_build *b, const mm_build_problem *
   mm__buf_putc(out, '}');
 }
 
+static void put_count(mm_buf *out, const char *key, int64_t value, bool known) {
+  mm__buf_puts(out, key);
+  if (known)
+    mm__buf_put_int(out, value);
+  else
+    mm__buf_puts(out, "null");
+}
+
+static void put_ring(mm_buf *out, const mm_build *b, const mm_build_ring *r) {
+  const mm_build_case *c = mm__vec_at(&b->cases, r->case_index);
+  put_string(out, "{\"case\":", c->name);
+  put_string(out, ",\"functions\":[", r->first);
+  put_string(out, ",", r->second);
+  put_string(out, "],\"name\":", r->name);
+  put_string(out, ",\"direction\":", r->direction);
+  put_string(out, ",\"consumer\":", r->consumer);
+  put_string(out, ",\"space\":", r->space);
+  put_count(out, ",\"slot_size\":", r->slot_size, r->slot_size > 0);
+  put_count(out, ",\"slot_num\":", r->slot_num, r->slot_num > 0);
+  put_count(out, ",\"one_more_slot_hwm\":", r->grown_hwm, r->grown_hwm > 0);
+  put_count(out, ",\"max_slots\":", r->max_slots, r->max_slots >= 0);
+  mm__buf_puts(out, ",\"pipe_one_more_slot_fits\":");
+  mm__buf_puts(out, r->pipe_one_more < 0 ? "null" : r->pipe_one_more ? "true" : "false");
+  put_count(out, ",\"pipe_max_slots\":", r->pipe_max_slots, r->pipe_max_slots >= 0);
+  mm__buf_putc(out, '}');
+}
+
 char *mm_build_to_json(const mm_build *b, size_t *out_len) {
   mm_buf out = {0};
   uint32_t *order = mm__build_order(b);
@@ -119,6 +146,11 @@ char *mm_build_to_json(const mm_build *b, size_t *out_len) {
     put_row(&out, b, mm__vec_at(&b->rows, order[i]));
   }
   mm__dealloc(order);
+  mm__buf_puts(&out, "],\"rings\":[");
+  for (size_t i = 0; i < b->rings.len; i++) {
+    mm__buf_puts(&out, i ? ",\n" : "\n");
+    put_ring(&out, b, mm__vec_at(&b->rings, i));
+  }
   mm__buf_puts(&out, "],\"limits\":[");
   for (size_t i = 0; i < b->limit_count; i++) {
     if (i) mm__buf_putc(&out, ',');

@@ -34,6 +34,50 @@ static void put_row(mm_table *t, const mm_build *b, const mm_build_row *row) {
   snprintf(cells[12], MM_CELL, "%u", row->unplaced);
 }
 
+static const char *const ring_headers[] = {
+    "case",  "pipe",          "ring",       "direction",      "consumer",  "space",
+    "slots", "one more slot", "most slots", "pipe: one more", "pipe: most"};
+
+static void put_ring(mm_table *t, const mm_build *b, const mm_build_ring *r) {
+  mm_table_row *cells_row = mm__table_add(t);
+  if (!cells_row) return;
+  char(*cells)[MM_CELL] = *cells_row;
+  const mm_build_case *c = mm__vec_at(&b->cases, r->case_index);
+  snprintf(cells[0], MM_CELL, "%.47s", c->name);
+  snprintf(cells[1], MM_CELL, "%.40s <-> %.40s", r->first ? r->first : "-",
+           r->second ? r->second : "-");
+  snprintf(cells[2], MM_CELL, "%.60s", r->name);
+  snprintf(cells[3], MM_CELL, "%s", r->direction ? r->direction : "-");
+  snprintf(cells[4], MM_CELL, "%.47s", r->consumer ? r->consumer : "-");
+  snprintf(cells[5], MM_CELL, "%.47s", r->space ? r->space : "-");
+  if (r->slot_size && r->slot_num)
+    snprintf(cells[6], MM_CELL, "%lld x %lld B", (long long)r->slot_num, (long long)r->slot_size);
+  else
+    snprintf(cells[6], MM_CELL, "-");
+  if (r->grown_hwm && r->limit)
+    snprintf(cells[7], MM_CELL, "hwm %lld of %lld: %s", (long long)r->grown_hwm,
+             (long long)r->limit, r->grown_hwm <= r->limit ? "fits" : "does not fit");
+  else
+    snprintf(cells[7], MM_CELL, "-");
+  snprintf(cells[8], MM_CELL, r->max_slots >= 0 ? "%lld" : "-", (long long)r->max_slots);
+  snprintf(cells[9], MM_CELL, "%s",
+           r->pipe_one_more < 0 ? "-"
+           : r->pipe_one_more   ? "fits"
+                                : "does not fit");
+  snprintf(cells[10], MM_CELL, r->pipe_max_slots >= 0 ? "%lld" : "-", (long long)r->pipe_max_slots);
+}
+
+/* The cases' cross-core pipes, a row per ring, when there are any. */
+static void put_rings(mm_buf *out, const mm_build *b) {
+  if (!b->rings.len) return;
+  mm_table t;
+  mm__table_init(&t, 11, 11, ring_headers);
+  for (size_t i = 0; i < b->rings.len; i++)
+    put_ring(&t, b, mm__vec_at(&b->rings, i));
+  mm__buf_puts(out, "\n");
+  mm__table_put(out, &t);
+}
+
 char *mm_build_summary_text(const mm_build *b, size_t *out_len) {
   mm_buf out = {0};
   uint32_t *order = mm__build_order(b);
@@ -44,6 +88,7 @@ char *mm_build_summary_text(const mm_build *b, size_t *out_len) {
     put_row(&t, b, mm__vec_at(&b->rows, order[i]));
   mm__dealloc(order);
   mm__table_put(&out, &t);
+  put_rings(&out, b);
   char text[64];
   if (b->errors) mm__buf_puts(&out, "\nNot read:\n");
   for (size_t i = 0; i < b->cases.len; i++) {
