@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { drop, fixture, injectionOutcome } from './browser.mjs'; // these work in either browser
 import { finish, launchFirefox, openPage, rect, settled, text } from './firefox.mjs';
+import { makeBuild } from './build-fixture.mjs';
 import { corpus, dumpWith, root, run, tileType } from './helpers.mjs';
 
 let env;
@@ -204,6 +205,51 @@ describe('Firefox: what holds the space', () => {
     const line = await page.$eval(`${card} .row .ln`, (n) => n.closest('.row').dataset.line);
     await page.click(`${card} .row[data-line="${line}"] .ln`);
     await page.waitForFunction((c) => /^Line \d+/.test(document.querySelector(`${c} .panel-wrap .panel-head`)?.textContent ?? ''), {}, card);
+    await finish(page);
+  });
+});
+
+describe('Firefox: a whole build, pipes and the fit', () => {
+  test('a build folder opens on its overview, as the CLI reads it; a row opens its case', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'mm-ff-build-')), 'build_output');
+    makeBuild(dir, { count: 6 });
+    const cli = JSON.parse(run([dir, '--json']).stdout);
+    const page = await openPage(env.browser, env.url);
+    // As the folder picker gives them (see the case folder's test above).
+    const files = readdirSync(dir, { recursive: true }).filter((p) => statSync(join(dir, p)).isFile())
+      .map((p) => ({ path: `build_output/${p}`, text: readFileSync(join(dir, p), 'utf8') }));
+    await page.evaluate((list) => {
+      const transfer = new DataTransfer();
+      for (const { path, text: body } of list) {
+        const file = new File([body], path.split('/').pop());
+        Object.defineProperty(file, 'webkitRelativePath', { value: path });
+        transfer.items.add(file);
+      }
+      const input = document.getElementById('folder');
+      input.files = transfer.files;
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    }, files);
+    await page.waitForSelector('.overview-table tbody tr', { timeout: 30_000 });
+    const rows = await page.$$eval('.overview-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+    assert.deepEqual(rows.map((c) => [c[0], c[2], c[4]]), cli.rows.map((r) => [r.case, r.function, r.space]));
+    await page.click('.overview-table tbody tr button');
+    await page.waitForSelector('#cards[data-complete="true"] .card.open .box', { timeout: 30_000 });
+    assert.match(await page.evaluate(() => location.hash), /^#case=/);
+    await finish(page);
+  });
+
+  test('fa_fused_aiv says its pipe, and the line inspector answers as --fit does', async () => {
+    const page = await pageWith([decodeFwd()]);
+    const card = await openCard(page, 'fa_fused_aiv');
+    assert.match(await text(page, `${card} .pipe-notice`), /^⇄ Cross-core pipe with fa_fused_aic: .* At most 21 slots/);
+    await page.click(`${card} .pill[data-space="Vec"]`);
+    await page.waitForSelector(`${card} .panel-fit button`);
+    await page.click(`${card} .panel-fit button`);
+    await page.waitForFunction((c) => /^lowest gap/.test(document.querySelector(`${c} .fit-answer`)?.textContent ?? ''), {}, card);
+    const line = await page.$eval(`${card} .panel-fit input[type="number"]`, (n) => n.value);
+    const cli = run([join(corpus, 'real', 'decode_fwd__41_after_MaterializeRuntimeScopes.py'), '--fit', `Vec:8K:${line}-${line}`, '--function', 'fa_fused_aiv']).stdout;
+    const [, offset, end] = /free then is \[(\d+), (\d+)\)/.exec(cli);
+    assert.match(await text(page, `${card} .fit-answer`), new RegExp(`^lowest gap free then: \\[${offset}, ${end}\\)`));
     await finish(page);
   });
 });
