@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { finish, launch, openPage } from './browser.mjs';
 import { makeBuild } from './build-fixture.mjs';
+import { formatBytes } from '../web/layout.js';
 import { run } from './helpers.mjs';
 
 let env;
@@ -49,6 +50,13 @@ describe('a build folder on the page', () => {
     assert.match(await page.locator('#summary').innerText(), /build_output · 34 cases · \d+ functions · least headroom: /);
     const gen06 = cells.find((c) => c[0] === 'gen_06');
     assert.equal(gen06[1], 'Ascend950', 'the backend each case\'s .pto names');
+    // Another backend for every case: the overview is read again with it.
+    await page.selectOption('#backend', 'Ascend950');
+    await page.waitForFunction(() => [...document.querySelectorAll('.overview-table tbody tr td:nth-child(2)')]
+      .every((td) => td.textContent === 'Ascend950'));
+    const again = JSON.parse(run([build, '--json', '-b', 'Ascend950']).stdout);
+    assert.deepEqual((await cellsOf(page)).map((c) => [c[0], c[2], c[4], c[8]]),
+      again.rows.map((r) => [r.case, r.function, r.space, r.headroom === null ? '–' : formatBytes(r.headroom)]));
     await finish(page);
   });
 

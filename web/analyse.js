@@ -54,6 +54,10 @@ async function analyseCompare(current) {
 
 export async function analyse(current = begin()) {
   const { input } = page;
+  if (page.build && !page.openCase) { // the overview: every case read again (another backend)
+    page.build.data = null;
+    return analyseBuild(current);
+  }
   if (!input) return;
   if (page.base) return analyseCompare(current);
   showMessage('loading', `Reading ${input.name}…`);
