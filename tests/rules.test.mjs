@@ -398,6 +398,19 @@ describe('overlaps', () => {
     ]));
     assert.ok(m.functions[0].boxes.every((b) => !b.conflict && !b.view));
   });
+
+  test('a tile of size 0 holds no byte: no conflict with a tile spanning its offset (a departure, model.md §13)', async () => {
+    // The upstream tool's overlap test counts it (offset inside the other's
+    // span, lifetimes overlapping); every figure here counts bytes, and it has none.
+    for (const size of ['0', '000']) {
+      const m = await model(dumpWith([
+        vec('a', 'mem_a', 0, 256), `b: pl.Tile[[0], pl.FP32, pl.MemRef(mem_b, pl.const(64, pl.INT64), ${size}), pl.Mem.Vec] = f(a)`, 'y = a',
+      ]));
+      const { a, b } = boxesByName(m);
+      assert.equal(b.size, 0);
+      assert.deepEqual([a.conflict, b.conflict], [false, false], size);
+    }
+  });
 });
 
 describe('dtype: upper case as Python\'s str.isupper() says', () => {
