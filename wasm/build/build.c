@@ -10,7 +10,6 @@
 #include "model/backends.h"
 #include "model/layout.h"
 #include "model/model.h"
-#include "model/pipes.h"
 #include "output/check_text.h"
 #include "output/text_table.h"
 
@@ -191,8 +190,6 @@ static const mm_limit *limit_for(const mm_build *b, const char *space) {
   return any;
 }
 
-double mm__build_usage(const mm_build_row *row) { return mm__usage_percent(row->hwm, row->limit); }
-
 static void put_set_by(mm_buf *out, const mm_build_row *row) {
   char text[64];
   if (!row->set_by) return;
@@ -241,8 +238,8 @@ static bool check_row(mm_build *b, const mm_build_row *row, const char *label,
     snprintf(text, sizeof text,
              "%s's high-water mark %lld is %.1f%% of %lld, more than the %g%% "
              "allowed",
-             row->space, (long long)row->hwm, mm__build_usage(row), (long long)row->limit,
-             limit->max_usage);
+             row->space, (long long)row->hwm, mm__usage_percent(row->hwm, row->limit),
+             (long long)row->limit, limit->max_usage);
     mm__buf_puts(&out, text);
     put_set_by(&out, row);
     ok = add_problem(b, row->case_index, row->function_index, "usage", row->space, line, &out);
@@ -254,37 +251,21 @@ static bool check_row(mm_build *b, const mm_build_row *row, const char *label,
 
 /* ----------------------------------------------------------- pipes */
 
-static const char *function_name(const mm_model *model, uint32_t index) {
-  return index == MM_NONE ? NULL
-                          : ((const mm_function *)mm__vec_at(&model->functions, index))->name;
-}
-
 /* The model's pipes, a row per ring with its pipe's answers. */
 static bool add_rings(mm_build *b, uint32_t case_index, const mm_model *model) {
   for (size_t i = 0; i < model->pipe_count; i++) {
     const mm_pipe *p = &model->pipes[i];
     for (uint32_t k = 0; k < p->ring_count; k++) {
-      const mm_ring *r = &p->rings[k];
       mm_build_ring *row = mm__vec_push(&b->rings);
       if (!row) return false;
-      *row = (mm_build_ring){.case_index = case_index,
-                             .first = copy(b, function_name(model, p->first)),
-                             .second = copy(b, function_name(model, p->second)),
-                             .name = copy(b, r->name),
-                             .direction = mm__ring_direction(model, r),
-                             .consumer = copy(b, function_name(model, r->consumer)),
-                             .max_slots = r->max_slots,
-                             .pipe_max_slots = p->max_slots,
-                             .pipe_one_more = p->one_more_fits};
-      if (r->consumer == MM_NONE) continue;
-      const mm_function *fn = mm__vec_at(&model->functions, r->consumer);
-      const mm_window *w = &fn->windows[r->window];
-      const mm_space_usage *u = mm__function_space(fn, w->space);
-      row->space = copy(b, w->space);
-      row->slot_size = w->slot_size;
-      row->slot_num = w->slot_num;
-      row->grown_hwm = w->grown_hwm;
-      row->limit = u && u->has_capacity ? u->limit : 0;
+      mm_ring_facts f = mm__ring_facts(model, p, &p->rings[k]);
+      f.first = copy(b, f.first);
+      f.second = copy(b, f.second);
+      f.name = copy(b, f.name);
+      f.consumer = copy(b, f.consumer);
+      f.space = copy(b, f.space);
+      f.missing_peer = copy(b, f.missing_peer);
+      *row = (mm_build_ring){case_index, f}; /* direction: static storage */
     }
   }
   return !b->arena.failed;

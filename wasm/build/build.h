@@ -8,6 +8,7 @@
 
 #include "base/arena.h"
 #include "memory_map.h"
+#include "output/pipe_rows.h"
 
 /* A case: a dump read (function_count functions from first_function on)
  * or not read (`error` set: the status's name, its message and line). */
@@ -43,15 +44,11 @@ typedef struct mm_build_row {
   uint32_t set_by_line, set_by_end;
 } mm_build_row;
 
-/* A ring of a case's cross-core pipe (model.md, "Pipes"), with its
- * pipe's answers: a row of the summary's pipes table. */
+/* A ring of a case's cross-core pipe with its pipe's answers (strings
+ * copied): a row of the summary's pipes table. */
 typedef struct mm_build_ring {
   uint32_t case_index;
-  const char *first, *second;                      /* the pipe's functions (NULL: not found) */
-  const char *name, *direction, *consumer, *space; /* NULL where unknown */
-  int64_t slot_size, slot_num, grown_hwm, limit;   /* 0: unknown */
-  int64_t max_slots, pipe_max_slots;               /* -1: unknown */
-  int8_t pipe_one_more;                            /* 1, 0, -1: unknown */
+  mm_ring_facts facts;
 } mm_build_ring;
 
 /* A line of the check: an anomaly of the model, a broken threshold, or a
@@ -77,8 +74,5 @@ struct mm_build {
  * capacity last, else by case, function and space. An array of indices
  * the caller frees with mm__dealloc; NULL when out of memory. */
 uint32_t *mm__build_order(const mm_build *build);
-
-/* The usage as the summary prints it: tenths of a percent, rounded down. */
-double mm__build_usage(const mm_build_row *row);
 
 #endif

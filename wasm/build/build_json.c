@@ -5,11 +5,6 @@
 #include "build/build.h"
 #include "output/json.h"
 
-static void put_int(mm_buf *out, const char *key, int64_t value) {
-  mm__buf_puts(out, key);
-  mm__buf_put_int(out, value);
-}
-
 static void put_string(mm_buf *out, const char *key, const char *value) {
   mm__buf_puts(out, key);
   if (value)
@@ -24,13 +19,13 @@ static void put_case(mm_buf *out, const mm_build_case *c) {
   put_string(out, ",\"backend\":", c->backend);
   mm__buf_puts(out,
                c->backend_detected ? ",\"backend_detected\":true" : ",\"backend_detected\":false");
-  put_int(out, ",\"functions\":", c->function_count);
-  put_int(out, ",\"problems\":", c->problems);
+  mm__json_int(out, ",\"functions\":", c->function_count);
+  mm__json_int(out, ",\"problems\":", c->problems);
   mm__buf_puts(out, ",\"error\":");
   if (c->error) {
     put_string(out, "{\"status\":", c->error);
     put_string(out, ",\"message\":", c->error_message);
-    put_int(out, ",\"line\":", c->error_line);
+    mm__json_int(out, ",\"line\":", c->error_line);
     mm__buf_putc(out, '}');
   } else {
     mm__buf_puts(out, "null");
@@ -45,27 +40,23 @@ static void put_row(mm_buf *out, const mm_build *b, const mm_build_row *row) {
   put_string(out, ",\"function\":", f->name);
   put_string(out, ",\"ftype\":", f->ftype);
   put_string(out, ",\"space\":", row->space);
-  put_int(out, ",\"hwm_with_reserved\":", row->hwm);
-  put_int(out, ",\"limit\":", row->limit);
-  mm__buf_puts(out, ",\"headroom\":");
-  if (row->has_capacity)
-    mm__buf_put_int(out, row->limit - row->hwm);
-  else
-    mm__buf_puts(out, "null");
-  put_int(out, ",\"reserved_bytes\":", row->reserved);
-  put_int(out, ",\"peak_live\":", row->peak_live);
-  put_int(out, ",\"peak_line\":", row->peak_line);
-  put_int(out, ",\"fragmentation\":", row->fragmentation);
-  put_int(out, ",\"tiles\":", row->tiles);
-  put_int(out, ",\"conflicts\":", row->conflicts);
-  put_int(out, ",\"over_capacity\":", row->over_capacity);
-  put_int(out, ",\"unplaced\":", row->unplaced);
+  mm__json_int(out, ",\"hwm_with_reserved\":", row->hwm);
+  mm__json_int(out, ",\"limit\":", row->limit);
+  mm__json_int_or_null(out, ",\"headroom\":", row->has_capacity, row->limit - row->hwm);
+  mm__json_int(out, ",\"reserved_bytes\":", row->reserved);
+  mm__json_int(out, ",\"peak_live\":", row->peak_live);
+  mm__json_int(out, ",\"peak_line\":", row->peak_line);
+  mm__json_int(out, ",\"fragmentation\":", row->fragmentation);
+  mm__json_int(out, ",\"tiles\":", row->tiles);
+  mm__json_int(out, ",\"conflicts\":", row->conflicts);
+  mm__json_int(out, ",\"over_capacity\":", row->over_capacity);
+  mm__json_int(out, ",\"unplaced\":", row->unplaced);
   mm__buf_puts(out, ",\"hwm_set_by\":");
   if (row->set_by) {
     put_string(out, "{\"name\":", row->set_by);
     put_string(out, ",\"kind\":", row->set_by_end ? "tile" : "reserved");
-    put_int(out, ",\"start\":", row->set_by_line);
-    put_int(out, ",\"end\":", row->set_by_end ? row->set_by_end : row->set_by_line);
+    mm__json_int(out, ",\"start\":", row->set_by_line);
+    mm__json_int(out, ",\"end\":", row->set_by_end ? row->set_by_end : row->set_by_line);
     mm__buf_putc(out, '}');
   } else {
     mm__buf_puts(out, "null");
@@ -76,11 +67,7 @@ static void put_row(mm_buf *out, const mm_build *b, const mm_build_row *row) {
 static void put_limit(mm_buf *out, const mm_limit *l) {
   char text[32];
   put_string(out, "{\"space\":", l->space);
-  mm__buf_puts(out, ",\"min_headroom\":");
-  if (l->min_headroom >= 0)
-    mm__buf_put_int(out, l->min_headroom);
-  else
-    mm__buf_puts(out, "null");
+  mm__json_int_or_null(out, ",\"min_headroom\":", l->min_headroom >= 0, l->min_headroom);
   mm__buf_puts(out, ",\"max_usage\":");
   if (l->max_usage >= 0) {
     snprintf(text, sizeof text, "%.17g", l->max_usage);
@@ -99,21 +86,14 @@ static void put_problem(mm_buf *out, const mm_build *b, const mm_build_problem *
   put_string(out, ",\"function\":", f ? f->name : NULL);
   put_string(out, ",\"kind\":", p->kind);
   put_string(out, ",\"space\":", p->space);
-  put_int(out, ",\"line\":", p->line);
+  mm__json_int(out, ",\"line\":", p->line);
   put_string(out, ",\"text\":", p->text);
   mm__buf_putc(out, '}');
 }
 
-static void put_count(mm_buf *out, const char *key, int64_t value, bool known) {
-  mm__buf_puts(out, key);
-  if (known)
-    mm__buf_put_int(out, value);
-  else
-    mm__buf_puts(out, "null");
-}
-
-static void put_ring(mm_buf *out, const mm_build *b, const mm_build_ring *r) {
-  const mm_build_case *c = mm__vec_at(&b->cases, r->case_index);
+static void put_ring(mm_buf *out, const mm_build *b, const mm_build_ring *ring) {
+  const mm_build_case *c = mm__vec_at(&b->cases, ring->case_index);
+  const mm_ring_facts *r = &ring->facts;
   put_string(out, "{\"case\":", c->name);
   put_string(out, ",\"functions\":[", r->first);
   put_string(out, ",", r->second);
@@ -121,13 +101,13 @@ static void put_ring(mm_buf *out, const mm_build *b, const mm_build_ring *r) {
   put_string(out, ",\"direction\":", r->direction);
   put_string(out, ",\"consumer\":", r->consumer);
   put_string(out, ",\"space\":", r->space);
-  put_count(out, ",\"slot_size\":", r->slot_size, r->slot_size > 0);
-  put_count(out, ",\"slot_num\":", r->slot_num, r->slot_num > 0);
-  put_count(out, ",\"one_more_slot_hwm\":", r->grown_hwm, r->grown_hwm > 0);
-  put_count(out, ",\"max_slots\":", r->max_slots, r->max_slots >= 0);
+  mm__json_int_or_null(out, ",\"slot_size\":", r->slot_size > 0, r->slot_size);
+  mm__json_int_or_null(out, ",\"slot_num\":", r->slot_num > 0, r->slot_num);
+  mm__json_int_or_null(out, ",\"one_more_slot_hwm\":", r->grown_hwm > 0, r->grown_hwm);
+  mm__json_int_or_null(out, ",\"max_slots\":", r->max_slots >= 0, r->max_slots);
   mm__buf_puts(out, ",\"pipe_one_more_slot_fits\":");
   mm__buf_puts(out, r->pipe_one_more < 0 ? "null" : r->pipe_one_more ? "true" : "false");
-  put_count(out, ",\"pipe_max_slots\":", r->pipe_max_slots, r->pipe_max_slots >= 0);
+  mm__json_int_or_null(out, ",\"pipe_max_slots\":", r->pipe_max_slots >= 0, r->pipe_max_slots);
   mm__buf_putc(out, '}');
 }
 
@@ -164,8 +144,8 @@ char *mm_build_to_json(const mm_build *b, size_t *out_len) {
     mm__buf_puts(&out, n++ ? ",\n" : "\n");
     put_problem(&out, b, p);
   }
-  put_int(&out, "],\"failures\":", (int64_t)b->failures);
-  put_int(&out, ",\"errors\":", (int64_t)b->errors);
+  mm__json_int(&out, "],\"failures\":", (int64_t)b->failures);
+  mm__json_int(&out, ",\"errors\":", (int64_t)b->errors);
   mm__buf_puts(&out, "}\n");
   return mm__buf_finish(&out, out_len);
 }

@@ -22,7 +22,7 @@ static void put_row(mm_table *t, const mm_build *b, const mm_build_row *row) {
   snprintf(cells[3], MM_CELL, "%.47s", row->space);
   snprintf(cells[4], MM_CELL, "%lld", (long long)row->hwm);
   snprintf(cells[5], MM_CELL, "%lld", (long long)row->limit);
-  snprintf(cells[6], MM_CELL, "%.1f%%", mm__build_usage(row));
+  snprintf(cells[6], MM_CELL, "%.1f%%", mm__usage_percent(row->hwm, row->limit));
   snprintf(cells[7], MM_CELL, "%lld", (long long)row->reserved);
   if (row->has_capacity)
     snprintf(cells[8], MM_CELL, "%lld", (long long)(row->limit - row->hwm));
@@ -34,44 +34,23 @@ static void put_row(mm_table *t, const mm_build *b, const mm_build_row *row) {
   snprintf(cells[12], MM_CELL, "%u", row->unplaced);
 }
 
-static const char *const ring_headers[] = {
-    "case",  "pipe",          "ring",       "direction",      "consumer",  "space",
-    "slots", "one more slot", "most slots", "pipe: one more", "pipe: most"};
-
 static void put_ring(mm_table *t, const mm_build *b, const mm_build_ring *r) {
   mm_table_row *cells_row = mm__table_add(t);
   if (!cells_row) return;
   char(*cells)[MM_CELL] = *cells_row;
   const mm_build_case *c = mm__vec_at(&b->cases, r->case_index);
   snprintf(cells[0], MM_CELL, "%.47s", c->name);
-  snprintf(cells[1], MM_CELL, "%.40s <-> %.40s", r->first ? r->first : "-",
-           r->second ? r->second : "-");
-  snprintf(cells[2], MM_CELL, "%.60s", r->name);
-  snprintf(cells[3], MM_CELL, "%s", r->direction ? r->direction : "-");
-  snprintf(cells[4], MM_CELL, "%.47s", r->consumer ? r->consumer : "-");
-  snprintf(cells[5], MM_CELL, "%.47s", r->space ? r->space : "-");
-  if (r->slot_size && r->slot_num)
-    snprintf(cells[6], MM_CELL, "%lld x %lld B", (long long)r->slot_num, (long long)r->slot_size);
-  else
-    snprintf(cells[6], MM_CELL, "-");
-  if (r->grown_hwm && r->limit)
-    snprintf(cells[7], MM_CELL, "hwm %lld of %lld: %s", (long long)r->grown_hwm,
-             (long long)r->limit, r->grown_hwm <= r->limit ? "fits" : "does not fit");
-  else
-    snprintf(cells[7], MM_CELL, "-");
-  snprintf(cells[8], MM_CELL, r->max_slots >= 0 ? "%lld" : "-", (long long)r->max_slots);
-  snprintf(cells[9], MM_CELL, "%s",
-           r->pipe_one_more < 0 ? "-"
-           : r->pipe_one_more   ? "fits"
-                                : "does not fit");
-  snprintf(cells[10], MM_CELL, r->pipe_max_slots >= 0 ? "%lld" : "-", (long long)r->pipe_max_slots);
+  mm__ring_cells(cells + 1, &r->facts);
 }
 
 /* The cases' cross-core pipes, a row per ring, when there are any. */
 static void put_rings(mm_buf *out, const mm_build *b) {
   if (!b->rings.len) return;
+  const char *ring_headers[MM_RING_COLUMNS + 1] = {"case"};
+  for (int i = 0; i < MM_RING_COLUMNS; i++)
+    ring_headers[i + 1] = mm__ring_headers[i];
   mm_table t;
-  mm__table_init(&t, 11, 11, ring_headers);
+  mm__table_init(&t, MM_RING_COLUMNS + 1, MM_RING_COLUMNS + 1, ring_headers);
   for (size_t i = 0; i < b->rings.len; i++)
     put_ring(&t, b, mm__vec_at(&b->rings, i));
   mm__buf_puts(out, "\n");

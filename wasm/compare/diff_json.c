@@ -9,31 +9,18 @@
 
 static const char *const status_names[] = {"unchanged", "changed", "added", "removed"};
 
-static void put_int(mm_buf *out, const char *key, int64_t value) {
-  mm__buf_puts(out, key);
-  mm__buf_put_int(out, value);
-}
-
-static void put_index(mm_buf *out, const char *key, uint32_t index) {
-  mm__buf_puts(out, key);
-  if (index == UINT32_MAX)
-    mm__buf_puts(out, "null");
-  else
-    mm__buf_put_int(out, index);
-}
-
 static void put_usage(mm_buf *out, const char *key, const mm_space_usage *u) {
   mm__buf_puts(out, key);
   if (!u) {
     mm__buf_puts(out, "null");
     return;
   }
-  put_int(out, "{\"hwm\":", u->hwm);
-  put_int(out, ",\"hwm_with_reserved\":", u->hwm_all);
-  put_int(out, ",\"limit\":", u->limit);
-  put_int(out, ",\"peak_live\":", u->peak_live);
-  put_int(out, ",\"reserved_bytes\":", u->reserved_bytes);
-  put_int(out, ",\"tiles\":", u->tiles);
+  mm__json_int(out, "{\"hwm\":", u->hwm);
+  mm__json_int(out, ",\"hwm_with_reserved\":", u->hwm_all);
+  mm__json_int(out, ",\"limit\":", u->limit);
+  mm__json_int(out, ",\"peak_live\":", u->peak_live);
+  mm__json_int(out, ",\"reserved_bytes\":", u->reserved_bytes);
+  mm__json_int(out, ",\"tiles\":", u->tiles);
   mm__buf_putc(out, '}');
 }
 
@@ -42,7 +29,7 @@ static void put_space(mm_buf *out, const mm_function_diff *d, const mm_space_dif
   mm__json_string(out, s->space);
   put_usage(out, ",\"old\":", s->old_usage);
   put_usage(out, ",\"new\":", s->new_usage);
-  put_int(out, ",\"hwm_change\":", mm__diff_hwm(s->new_usage) - mm__diff_hwm(s->old_usage));
+  mm__json_int(out, ",\"hwm_change\":", mm__diff_hwm(s->new_usage) - mm__diff_hwm(s->old_usage));
   mm__buf_puts(out, ",\"changed\":");
   mm__buf_puts(out, s->changed ? "true" : "false");
   mm__buf_puts(out, ",\"hwm_grew\":");
@@ -65,11 +52,11 @@ static void put_box_side(mm_buf *out, const char *key, const mm_function *fn, ui
   mm__json_string(out, box->tile->space);
   mm__buf_puts(out, ",\"base\":");
   mm__json_string(out, box->tile->base);
-  put_int(out, ",\"offset\":", box->tile->offset);
-  put_int(out, ",\"size\":", box->tile->size);
-  put_int(out, ",\"start\":", box->start);
-  put_int(out, ",\"end\":", box->end);
-  put_int(out, ",\"statements\":", statements);
+  mm__json_int(out, ",\"offset\":", box->tile->offset);
+  mm__json_int(out, ",\"size\":", box->tile->size);
+  mm__json_int(out, ",\"start\":", box->start);
+  mm__json_int(out, ",\"end\":", box->end);
+  mm__json_int(out, ",\"statements\":", statements);
   mm__buf_putc(out, '}');
 }
 
@@ -94,8 +81,8 @@ static void put_tile(mm_buf *out, const mm_function_diff *d, const mm_tile_diff 
   mm__buf_puts(out, "{\"name\":");
   mm__json_string(out, box->tile->name);
   put_changes(out, t->changes);
-  put_index(out, ",\"old_box\":", t->old_box);
-  put_index(out, ",\"new_box\":", t->new_box);
+  mm__json_int_or_null(out, ",\"old_box\":", t->old_box != UINT32_MAX, t->old_box);
+  mm__json_int_or_null(out, ",\"new_box\":", t->new_box != UINT32_MAX, t->new_box);
   put_box_side(out, ",\"old\":", d->old_fn, t->old_box, t->old_statements);
   put_box_side(out, ",\"new\":", d->new_fn, t->new_box, t->new_statements);
   mm__buf_putc(out, '}');
@@ -110,14 +97,14 @@ static void put_anomaly(mm_buf *out, const mm_diff *diff, const mm_function_diff
   mm__buf_puts(out, a->appeared ? "\"appeared\"" : "\"gone\"");
   mm__buf_puts(out, ",\"kind\":\"");
   mm__buf_puts(out, mm__anomaly_kind_name(e->kind));
-  put_int(out, "\",\"line\":", e->line);
-  put_index(out, ",\"box\":", e->box);
-  if (e->kind == MM_ANOMALY_PAIR) put_int(out, ",\"other_box\":", e->other);
+  mm__json_int(out, "\",\"line\":", e->line);
+  mm__json_int_or_null(out, ",\"box\":", e->box != UINT32_MAX, e->box);
+  if (e->kind == MM_ANOMALY_PAIR) mm__json_int(out, ",\"other_box\":", e->other);
   if (e->kind == MM_ANOMALY_UNPLACED) {
     mm__buf_puts(out, ",\"tile\":");
     mm__json_string(out, fn->skipped[e->other].name);
   } else if (e->kind != MM_ANOMALY_PAIR && e->kind != MM_ANOMALY_OVER) {
-    put_int(out, ",\"window\":", e->other);
+    mm__json_int(out, ",\"window\":", e->other);
   }
   /* The check's own line, as `--check` on that side would print it. */
   mm_buf text = {0};
@@ -138,8 +125,8 @@ static void put_function(mm_buf *out, const mm_diff *diff, const mm_function_dif
   mm__buf_puts(out, ",\"status\":\"");
   mm__buf_puts(out, status_names[d->status]);
   mm__buf_putc(out, '"');
-  put_index(out, ",\"old\":", d->old_index);
-  put_index(out, ",\"new\":", d->new_index);
+  mm__json_int_or_null(out, ",\"old\":", d->old_index != UINT32_MAX, d->old_index);
+  mm__json_int_or_null(out, ",\"new\":", d->new_index != UINT32_MAX, d->new_index);
   mm__buf_puts(out, ",\"spaces\":[");
   for (uint32_t i = 0; i < d->space_count; i++) {
     if (i) mm__buf_putc(out, ',');
@@ -158,8 +145,8 @@ static void put_function(mm_buf *out, const mm_diff *diff, const mm_function_dif
   for (uint32_t i = 0; i < d->tile_count; i++) {
     const mm_tile_diff *t = &d->tiles[i];
     if (t->old_box == MM_NO_BOX || t->new_box == MM_NO_BOX) continue;
-    put_int(out, first ? "[" : ",[", t->old_box);
-    put_int(out, ",", t->new_box);
+    mm__json_int(out, first ? "[" : ",[", t->old_box);
+    mm__json_int(out, ",", t->new_box);
     mm__buf_putc(out, ']');
     first = false;
   }
@@ -168,25 +155,25 @@ static void put_function(mm_buf *out, const mm_diff *diff, const mm_function_dif
     if (i) mm__buf_putc(out, ',');
     put_anomaly(out, diff, d, &d->anomalies[i]);
   }
-  put_int(out, "],\"hwm_grew\":", d->hwm_grew);
+  mm__json_int(out, "],\"hwm_grew\":", d->hwm_grew);
   mm__buf_putc(out, '}');
 }
 
 static void put_counts(mm_buf *out, const mm_diff_counts *c) {
-  put_int(out, "{\"functions\":{\"changed\":", c->functions[MM_FUNCTION_CHANGED]);
-  put_int(out, ",\"unchanged\":", c->functions[MM_FUNCTION_UNCHANGED]);
-  put_int(out, ",\"added\":", c->functions[MM_FUNCTION_ADDED]);
-  put_int(out, ",\"removed\":", c->functions[MM_FUNCTION_REMOVED]);
-  put_int(out, "},\"tiles\":{\"moved\":", c->moved);
-  put_int(out, ",\"resized\":", c->resized);
-  put_int(out, ",\"longer\":", c->longer);
-  put_int(out, ",\"shorter\":", c->shorter);
-  put_int(out, ",\"added\":", c->added);
-  put_int(out, ",\"removed\":", c->removed);
-  put_int(out, "},\"anomalies\":{\"appeared\":", c->appeared);
-  put_int(out, ",\"gone\":", c->gone);
-  put_int(out, "},\"hwm\":{\"grew\":", c->hwm_grew);
-  put_int(out, ",\"shrank\":", c->hwm_shrank);
+  mm__json_int(out, "{\"functions\":{\"changed\":", c->functions[MM_FUNCTION_CHANGED]);
+  mm__json_int(out, ",\"unchanged\":", c->functions[MM_FUNCTION_UNCHANGED]);
+  mm__json_int(out, ",\"added\":", c->functions[MM_FUNCTION_ADDED]);
+  mm__json_int(out, ",\"removed\":", c->functions[MM_FUNCTION_REMOVED]);
+  mm__json_int(out, "},\"tiles\":{\"moved\":", c->moved);
+  mm__json_int(out, ",\"resized\":", c->resized);
+  mm__json_int(out, ",\"longer\":", c->longer);
+  mm__json_int(out, ",\"shorter\":", c->shorter);
+  mm__json_int(out, ",\"added\":", c->added);
+  mm__json_int(out, ",\"removed\":", c->removed);
+  mm__json_int(out, "},\"anomalies\":{\"appeared\":", c->appeared);
+  mm__json_int(out, ",\"gone\":", c->gone);
+  mm__json_int(out, "},\"hwm\":{\"grew\":", c->hwm_grew);
+  mm__json_int(out, ",\"shrank\":", c->hwm_shrank);
   mm__buf_puts(out, "}}");
 }
 
@@ -202,7 +189,7 @@ void mm__diff_json(mm_buf *out, const mm_diff *diff) {
   }
   mm__buf_puts(out, "],\n\"counts\":");
   put_counts(out, &diff->counts);
-  put_int(out, ",\"regressions\":", mm__diff_regressions(diff));
+  mm__json_int(out, ",\"regressions\":", mm__diff_regressions(diff));
   mm__buf_putc(out, '}');
 }
 

@@ -1,6 +1,6 @@
 /* json.h: the JSON writer's pieces that other writers reuse
- * (json_writer.c): strings escaped for JSON and HTML, the model, its
- * header fields, an error's fields. */
+ * (json_writer.c): strings escaped for JSON and HTML, integer fields, the
+ * model, its header fields, an error's fields. */
 #ifndef MM_JSON_H
 #define MM_JSON_H
 
@@ -10,6 +10,11 @@
 /* `s` as a JSON string; <, >, &, U+2028 and U+2029 escaped too, so the
  * output may sit inside an HTML <script> element. */
 void mm__json_string(mm_buf *out, const char *s);
+
+/* `key` (the text before the value, punctuation included: ",\"hwm\":")
+ * and an integer; or null where it is not `known`. */
+void mm__json_int(mm_buf *out, const char *key, int64_t value);
+void mm__json_int_or_null(mm_buf *out, const char *key, bool known, int64_t value);
 
 /* The model as a JSON object (no line end), with MM_JSON_* `flags`. */
 void mm__json_model(mm_buf *out, const mm_model *model, unsigned flags);

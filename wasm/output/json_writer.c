@@ -141,8 +141,7 @@ void mm__json_string(mm_buf *out, const char *s) { put_cstring(out, s); }
 
 static void put_bool(mm_buf *out, bool value) { mm__buf_puts(out, value ? "true" : "false"); }
 
-/* `key` is the text before the value, punctuation included: ",\"hwm\":". */
-static void put_int_field(mm_buf *out, const char *key, int64_t value) {
+void mm__json_int(mm_buf *out, const char *key, int64_t value) {
   mm__buf_puts(out, key);
   mm__buf_put_int(out, value);
 }
@@ -170,7 +169,7 @@ static void put_source(mm_buf *out, const mm_function *fn) {
   mm__buf_append(out, "\"]", 2);
 }
 
-static void put_null_or_int(mm_buf *out, const char *key, bool known, int64_t value) {
+void mm__json_int_or_null(mm_buf *out, const char *key, bool known, int64_t value) {
   mm__buf_puts(out, key);
   if (known)
     mm__buf_put_int(out, value);
@@ -208,36 +207,36 @@ static void put_live(mm_buf *out, const mm_space_usage *u) {
 static void put_space(mm_buf *out, const mm_function *fn, const mm_space_usage *u, bool with_live) {
   mm__buf_puts(out, "{\"space\":");
   put_cstring(out, u->space);
-  put_int_field(out, ",\"hwm\":", u->hwm);
-  put_int_field(out, ",\"limit\":", u->limit);
-  put_int_field(out, ",\"tiles\":", u->tiles);
-  put_int_field(out, ",\"bases\":", u->bases);
-  put_int_field(out, ",\"rank\":", mm__space_rank(u->space));
-  put_int_field(out, ",\"over_capacity\":", u->over_capacity);
-  put_int_field(out, ",\"peak_live\":", u->peak_live);
-  put_int_field(out, ",\"peak_line\":", u->peak_line);
-  put_int_field(out, ",\"fragmentation\":", u->fragmentation);
+  mm__json_int(out, ",\"hwm\":", u->hwm);
+  mm__json_int(out, ",\"limit\":", u->limit);
+  mm__json_int(out, ",\"tiles\":", u->tiles);
+  mm__json_int(out, ",\"bases\":", u->bases);
+  mm__json_int(out, ",\"rank\":", mm__space_rank(u->space));
+  mm__json_int(out, ",\"over_capacity\":", u->over_capacity);
+  mm__json_int(out, ",\"peak_live\":", u->peak_live);
+  mm__json_int(out, ",\"peak_line\":", u->peak_line);
+  mm__json_int(out, ",\"fragmentation\":", u->fragmentation);
   put_int_list(out, ",\"peak_boxes\":", u->peak_box_count, u32_at, u->peak_boxes);
-  put_int_field(out, ",\"reserved_bytes\":", u->reserved_bytes);
-  put_int_field(out, ",\"hwm_with_reserved\":", u->hwm_all);
+  mm__json_int(out, ",\"reserved_bytes\":", u->reserved_bytes);
+  mm__json_int(out, ",\"hwm_with_reserved\":", u->hwm_all);
   if (u->hwm_window) /* a window ends above every box */
-    put_int_field(out, ",\"hwm_set_by\":{\"reserved\":", u->hwm_window - 1);
+    mm__json_int(out, ",\"hwm_set_by\":{\"reserved\":", u->hwm_window - 1);
   else if (u->hwm_box)
-    put_int_field(out, ",\"hwm_set_by\":{\"box\":", u->hwm_box - 1);
+    mm__json_int(out, ",\"hwm_set_by\":{\"box\":", u->hwm_box - 1);
   if (u->hwm_window || u->hwm_box) mm__buf_putc(out, '}');
   if (u->what_if_box) {
-    put_int_field(out, ",\"what_if\":{\"box\":", u->what_if_box - 1);
-    put_int_field(out, ",\"moved\":", u->what_if_moved);
-    put_int_field(out, ",\"offset\":", u->what_if_offset);
-    put_int_field(out, ",\"hwm_with_reserved\":", u->what_if_hwm);
+    mm__json_int(out, ",\"what_if\":{\"box\":", u->what_if_box - 1);
+    mm__json_int(out, ",\"moved\":", u->what_if_moved);
+    mm__json_int(out, ",\"offset\":", u->what_if_offset);
+    mm__json_int(out, ",\"hwm_with_reserved\":", u->what_if_hwm);
     mm__buf_puts(out, !u->has_capacity || u->what_if_hwm <= u->limit ? ",\"fits\":true}"
                                                                      : ",\"fits\":false}");
   }
-  put_null_or_int(out, ",\"headroom\":", u->has_capacity, u->limit - u->hwm_all);
+  mm__json_int_or_null(out, ",\"headroom\":", u->has_capacity, u->limit - u->hwm_all);
   if (fn->by_lifetime) { /* no addresses: the peak is the least any placement needs */
-    put_int_field(out, ",\"lower_bound\":", u->peak_live);
-    put_null_or_int(out, ",\"headroom_above_lower_bound\":", u->has_capacity,
-                    u->limit - u->peak_live);
+    mm__json_int(out, ",\"lower_bound\":", u->peak_live);
+    mm__json_int_or_null(out, ",\"headroom_above_lower_bound\":", u->has_capacity,
+                         u->limit - u->peak_live);
   }
   if (u->peak_live > 0 && u->reserved_bytes)
     put_space_windows(out, fn, u->space);
@@ -254,9 +253,9 @@ static void put_space(mm_buf *out, const mm_function *fn, const mm_space_usage *
 static void put_uses(mm_buf *out, const mm_box *box) {
   put_int_list(out, ",\"uses\":", box->use_count, u32_at, box->uses);
   if (box->idle_from) {
-    put_int_field(out, ",\"idle\":[", box->idle_from);
-    put_int_field(out, ",", box->idle_to);
-    put_int_field(out, "],\"idle_bytes_lines\":", mm__idle_cost(box));
+    mm__json_int(out, ",\"idle\":[", box->idle_from);
+    mm__json_int(out, ",", box->idle_to);
+    mm__json_int(out, "],\"idle_bytes_lines\":", mm__idle_cost(box));
   } else {
     mm__buf_puts(out, ",\"idle\":null,\"idle_bytes_lines\":0");
   }
@@ -265,8 +264,8 @@ static void put_uses(mm_buf *out, const mm_box *box) {
 /* A tile in one slot of an N-slot allocation; with a runtime index, the
  * box covers all N. */
 RARE static void put_slots(mm_buf *out, const mm_tile *t) {
-  put_int_field(out, ",\"slots\":{\"count\":", t->slot_count);
-  put_int_field(out, ",\"size\":", t->slot_size);
+  mm__json_int(out, ",\"slots\":{\"count\":", t->slot_count);
+  mm__json_int(out, ",\"size\":", t->slot_size);
   mm__buf_puts(out, ",\"index\":");
   if (*t->slot_index)
     put_cstring(out, t->slot_index);
@@ -285,15 +284,15 @@ static void put_box(mm_buf *out, const mm_function *fn, const mm_box *box) {
   put_cstring(out, t->space);
   mm__buf_puts(out, ",\"base\":");
   put_cstring(out, t->base);
-  put_int_field(out, ",\"offset\":", t->offset);
-  put_int_field(out, ",\"size\":", t->size);
+  mm__json_int(out, ",\"offset\":", t->offset);
+  mm__json_int(out, ",\"size\":", t->size);
   put_int_list(out, ",\"shape\":", t->shape_len, i64_at, t->shape);
   mm__buf_puts(out, ",\"dtype\":");
   put_cstring(out, t->dtype);
   mm__buf_puts(out, ",\"op\":");
   put_cstring(out, t->op);
-  put_int_field(out, ",\"start\":", box->start);
-  put_int_field(out, ",\"end\":", box->end);
+  mm__json_int(out, ",\"start\":", box->start);
+  mm__json_int(out, ",\"end\":", box->end);
   mm__buf_puts(out, ",\"aliases\":[");
   for (uint32_t i = 0; i < box->alias_count; i++) {
     if (i) mm__buf_putc(out, ',');
@@ -308,18 +307,18 @@ static void put_box(mm_buf *out, const mm_function *fn, const mm_box *box) {
   if (box->partner_total) {
     size_t listed = box->partner_total < MM_BOX_PARTNERS ? box->partner_total : MM_BOX_PARTNERS;
     put_int_list(out, ",\"conflicts_with\":", listed, u32_at, box->partners);
-    put_int_field(out, ",\"conflict_count\":", box->partner_total);
+    mm__json_int(out, ",\"conflict_count\":", box->partner_total);
   }
   if (box->window_partner_total) {
     put_int_list(out, ",\"window_conflicts\":", box->window_partner_count, u32_at,
                  box->window_partners);
-    put_int_field(out, ",\"window_conflict_count\":", box->window_partner_total);
+    mm__json_int(out, ",\"window_conflict_count\":", box->window_partner_total);
   }
-  if (box->in_place_to) put_int_field(out, ",\"in_place_to\":", box->in_place_to - 1);
-  if (box->in_place_from) put_int_field(out, ",\"in_place_from\":", box->in_place_from - 1);
+  if (box->in_place_to) mm__json_int(out, ",\"in_place_to\":", box->in_place_to - 1);
+  if (box->in_place_from) mm__json_int(out, ",\"in_place_from\":", box->in_place_from - 1);
   if (t->slot_count) put_slots(out, t);
   put_uses(out, box);
-  put_int_field(out, ",\"statements\":", mm__statements_in(fn, box->start, box->end));
+  mm__json_int(out, ",\"statements\":", mm__statements_in(fn, box->start, box->end));
   mm__buf_putc(out, '}');
 }
 
@@ -337,15 +336,15 @@ RARE static void put_window(mm_buf *out, const mm_function *fn, const mm_window 
   mm__buf_puts(out, w->kind == MM_WINDOW_PINNED ? ",\"kind\":\"pinned\"" : ",\"kind\":\"ring\"");
   mm__buf_puts(out, ",\"space\":");
   put_cstring(out, w->space);
-  put_null_or_int(out, ",\"base\":", w->base_known, w->base);
-  put_null_or_int(out, ",\"size\":", w->size_known, w->size);
-  put_int_field(out, ",\"line\":", w->line);
+  mm__json_int_or_null(out, ",\"base\":", w->base_known, w->base);
+  mm__json_int_or_null(out, ",\"size\":", w->size_known, w->size);
+  mm__json_int(out, ",\"line\":", w->line);
   if (w->bound) {
     mm__buf_puts(out, ",\"bound\":");
     put_cstring(out, w->bound);
   }
-  if (w->slot_size) put_int_field(out, ",\"slot_size\":", w->slot_size);
-  if (w->slot_num) put_int_field(out, ",\"slot_num\":", w->slot_num);
+  if (w->slot_size) mm__json_int(out, ",\"slot_size\":", w->slot_size);
+  if (w->slot_num) mm__json_int(out, ",\"slot_num\":", w->slot_num);
   mm__buf_puts(out, ",\"placed\":");
   put_bool(out, w->placed);
   if (!w->placed) {
@@ -355,10 +354,10 @@ RARE static void put_window(mm_buf *out, const mm_function *fn, const mm_window 
   mm__buf_puts(out, ",\"over_capacity\":");
   put_bool(out, w->over_capacity);
   put_int_list(out, ",\"conflicts_with\":", w->partner_count, u32_at, w->partners);
-  put_int_field(out, ",\"conflict_count\":", w->partner_total);
-  if (w->overlaps >= 0) put_int_field(out, ",\"overlaps_reserved\":", w->overlaps);
+  mm__json_int(out, ",\"conflict_count\":", w->partner_total);
+  if (w->overlaps >= 0) mm__json_int(out, ",\"overlaps_reserved\":", w->overlaps);
   if (w->grown_hwm) {
-    put_int_field(out, ",\"one_more_slot_hwm\":", w->grown_hwm);
+    mm__json_int(out, ",\"one_more_slot_hwm\":", w->grown_hwm);
     for (size_t k = 0; k < fn->space_count; k++) {
       const mm_space_usage *u = &fn->spaces[k];
       if (u->space != w->space || !u->has_capacity) continue;
@@ -374,7 +373,7 @@ RARE static void put_skipped(mm_buf *out, const mm_skipped *s) {
   put_cstring(out, s->name);
   mm__buf_puts(out, ",\"space\":");
   put_cstring(out, s->space);
-  put_int_field(out, ",\"line\":", s->line);
+  mm__json_int(out, ",\"line\":", s->line);
   mm__buf_puts(out, ",\"reason\":");
   put_cstring(out, s->reason);
   mm__buf_putc(out, '}');
@@ -385,15 +384,15 @@ RARE static void put_allocation(mm_buf *out, const mm_allocation *a) {
   put_cstring(out, a->name);
   mm__buf_puts(out, ",\"space\":");
   put_cstring(out, a->space);
-  put_null_or_int(out, ",\"size\":", a->size_known, a->size);
+  mm__json_int_or_null(out, ",\"size\":", a->size_known, a->size);
   mm__buf_puts(out, ",\"pinned\":");
   put_bool(out, a->pinned);
-  put_int_field(out, ",\"line\":", a->line);
-  put_null_or_int(out, ",\"offset\":", a->offset_known, a->offset);
-  put_int_field(out, ",\"tiles\":", a->tiles);
+  mm__json_int(out, ",\"line\":", a->line);
+  mm__json_int_or_null(out, ",\"offset\":", a->offset_known, a->offset);
+  mm__json_int(out, ",\"tiles\":", a->tiles);
   if (a->slot_count) {
-    put_int_field(out, ",\"slots\":{\"count\":", a->slot_count);
-    put_int_field(out, ",\"size\":", a->slot_size);
+    mm__json_int(out, ",\"slots\":{\"count\":", a->slot_count);
+    mm__json_int(out, ",\"size\":", a->slot_size);
     mm__buf_putc(out, '}');
   }
   mm__buf_putc(out, '}');
@@ -404,7 +403,7 @@ RARE static void put_import(mm_buf *out, const mm_import *imp) {
   put_cstring(out, imp->name);
   mm__buf_puts(out, ",\"peer\":");
   put_cstring(out, imp->peer);
-  put_int_field(out, ",\"line\":", imp->line);
+  mm__json_int(out, ",\"line\":", imp->line);
   mm__buf_putc(out, '}');
 }
 
@@ -442,9 +441,9 @@ static void put_function_head(mm_buf *out, const mm_function *fn, unsigned flags
   put_cstring(out, fn->name);
   mm__buf_puts(out, ",\"ftype\":");
   put_cstring(out, fn->ftype);
-  put_int_field(out, ",\"src_start\":", fn->src_start);
-  put_int_field(out, ",\"src_end\":", fn->src_end);
-  put_int_field(out, ",\"statements\":", fn->statement_count);
+  mm__json_int(out, ",\"src_start\":", fn->src_start);
+  mm__json_int(out, ",\"src_end\":", fn->src_end);
+  mm__json_int(out, ",\"statements\":", fn->statement_count);
   if (fn->by_lifetime) mm__buf_puts(out, ",\"planned\":false");
   mm__buf_puts(out, ",\"attrs\":{");
   for (size_t i = 0; i < fn->attr_count; i++) {
@@ -548,12 +547,12 @@ static void put_function_split(mm_buf *out, const mm_function *fn, unsigned flag
                                size_t body_len) {
   put_function_head(out, fn, flags);
   put_skipped_list(out, fn);
-  put_int_field(out, ",\"box_count\":", (int64_t)fn->box_count);
+  mm__json_int(out, ",\"box_count\":", (int64_t)fn->box_count);
   mm__buf_puts(out, boxes_have_problems(fn) ? ",\"box_problems\":true" : ",\"box_problems\":false");
-  put_int_field(out, ",\"source_bytes\":[", (int64_t)fn->source_offset);
-  put_int_field(out, ",", (int64_t)fn->source_bytes);
-  put_int_field(out, "],\"body\":[", (int64_t)body_at);
-  put_int_field(out, ",", (int64_t)body_len);
+  mm__json_int(out, ",\"source_bytes\":[", (int64_t)fn->source_offset);
+  mm__json_int(out, ",", (int64_t)fn->source_bytes);
+  mm__json_int(out, "],\"body\":[", (int64_t)body_at);
+  mm__json_int(out, ",", (int64_t)body_len);
   mm__buf_puts(out, "],\"names\":");
   put_search_names(out, fn);
   mm__buf_putc(out, '}');
@@ -594,12 +593,12 @@ static void put_notes(mm_buf *out, const mm_model *model) {
   mm__buf_puts(out, ",\"notes\":[");
   for (size_t i = 0; i < model->notes.len; i++) {
     const mm_note *n = mm__vec_at(&model->notes, i);
-    put_int_field(out, i ? ",{\"line\":" : "{\"line\":", n->line);
+    mm__json_int(out, i ? ",{\"line\":" : "{\"line\":", n->line);
     mm__buf_puts(out, ",\"text\":");
     put_cstring(out, n->text);
     mm__buf_putc(out, '}');
   }
-  put_int_field(out, "],\"note_count\":", (int64_t)model->note_count);
+  mm__json_int(out, "],\"note_count\":", (int64_t)model->note_count);
 }
 
 size_t *mm__json_bodies(mm_buf *out, const mm_model *model) {
@@ -630,14 +629,6 @@ static void put_function_ref(mm_buf *out, const char *key, const mm_model *model
     put_cstring(out, ((const mm_function *)mm__vec_at(&model->functions, index))->name);
 }
 
-static void put_index_or_null(mm_buf *out, const char *key, uint32_t index) {
-  mm__buf_puts(out, key);
-  if (index == MM_NONE)
-    mm__buf_puts(out, "null");
-  else
-    mm__buf_put_int(out, index);
-}
-
 static void put_ring(mm_buf *out, const mm_model *model, const mm_ring *r) {
   mm__buf_puts(out, "{\"name\":");
   put_cstring(out, r->name);
@@ -648,24 +639,24 @@ static void put_ring(mm_buf *out, const mm_model *model, const mm_ring *r) {
   else
     mm__buf_puts(out, "null");
   put_function_ref(out, ",\"consumer\":", model, r->consumer);
-  put_index_or_null(out, ",\"window\":", r->window);
+  mm__json_int_or_null(out, ",\"window\":", r->window != MM_NONE, r->window);
   put_function_ref(out, ",\"producer\":", model, r->producer);
-  put_index_or_null(out, ",\"import\":", r->import);
+  mm__json_int_or_null(out, ",\"import\":", r->import != MM_NONE, r->import);
   if (r->consumer != MM_NONE) {
     const mm_function *fn = mm__vec_at(&model->functions, r->consumer);
     const mm_window *w = &fn->windows[r->window];
     mm__buf_puts(out, ",\"space\":");
     put_cstring(out, w->space);
-    put_int_field(out, ",\"slot_size\":", w->slot_size);
-    put_int_field(out, ",\"slot_num\":", w->slot_num);
+    mm__json_int(out, ",\"slot_size\":", w->slot_size);
+    mm__json_int(out, ",\"slot_num\":", w->slot_num);
   }
   if (r->producer != MM_NONE) {
     const mm_function *fn = mm__vec_at(&model->functions, r->producer);
     const mm_import *imp = &fn->imports[r->import];
-    put_null_or_int(out, ",\"producer_slot_size\":", imp->slot_size > 0, imp->slot_size);
-    put_null_or_int(out, ",\"producer_slot_num\":", imp->slot_num > 0, imp->slot_num);
+    mm__json_int_or_null(out, ",\"producer_slot_size\":", imp->slot_size > 0, imp->slot_size);
+    mm__json_int_or_null(out, ",\"producer_slot_num\":", imp->slot_num > 0, imp->slot_num);
   }
-  put_null_or_int(out, ",\"max_slots\":", r->max_slots >= 0, r->max_slots);
+  mm__json_int_or_null(out, ",\"max_slots\":", r->max_slots >= 0, r->max_slots);
   mm__buf_putc(out, '}');
 }
 
@@ -685,7 +676,7 @@ static void put_pipes(mm_buf *out, const mm_model *model) {
     }
     mm__buf_puts(out, "],\"one_more_slot_fits\":");
     mm__buf_puts(out, p->one_more_fits < 0 ? "null" : p->one_more_fits ? "true" : "false");
-    put_null_or_int(out, ",\"max_slots\":", p->max_slots >= 0, p->max_slots);
+    mm__json_int_or_null(out, ",\"max_slots\":", p->max_slots >= 0, p->max_slots);
     mm__buf_putc(out, '}');
   }
   mm__buf_putc(out, ']');
@@ -753,10 +744,10 @@ void mm__json_error_fields(mm_buf *out, const mm_error *error) {
   mm__buf_puts(out, ",\"message\":");
   put_cstring(out, error->message ? error->message : "");
   if (error->line) {
-    put_int_field(out, ",\"line\":", error->line);
+    mm__json_int(out, ",\"line\":", error->line);
   }
   if (error->column) {
-    put_int_field(out, ",\"column\":", error->column);
+    mm__json_int(out, ",\"column\":", error->column);
   }
   if (error->function_count) {
     mm__buf_puts(out, ",\"functions\":[");

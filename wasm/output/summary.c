@@ -7,8 +7,8 @@
 
 #include "model/layout.h"
 #include "model/model.h"
-#include "model/pipes.h"
 #include "model/uses.h"
+#include "output/pipe_rows.h"
 #include "output/text_table.h"
 
 static void space_row(mm_table *t, const mm_function *fn, const mm_space_usage *u) {
@@ -216,60 +216,18 @@ static void put_what_if_table(mm_buf *out, const mm_model *model) {
   mm__table_put(out, &t);
 }
 
-static const char *fn_name(const mm_model *model, uint32_t index) {
-  return index == MM_NONE ? "-" : ((const mm_function *)mm__vec_at(&model->functions, index))->name;
-}
-
 static void ring_row(mm_table *t, const mm_model *model, const mm_pipe *p, const mm_ring *r) {
   mm_table_row *row = mm__table_add(t);
   if (!row) return;
-  char(*cells)[MM_CELL] = *row;
-  const char *direction = mm__ring_direction(model, r);
-  snprintf(cells[0], MM_CELL, "%.40s <-> %.40s", fn_name(model, p->first),
-           fn_name(model, p->second));
-  snprintf(cells[1], MM_CELL, "%.60s", r->name);
-  snprintf(cells[2], MM_CELL, "%s", direction ? direction : "-");
-  snprintf(cells[3], MM_CELL, "%.47s", fn_name(model, r->consumer));
-  snprintf(cells[4], MM_CELL, "-");
-  snprintf(cells[5], MM_CELL, "-");
-  snprintf(cells[6], MM_CELL, "-");
-  if (r->consumer == MM_NONE) { /* an import whose peer reserves no such window */
-    const mm_function *fn = mm__vec_at(&model->functions, r->producer);
-    snprintf(cells[6], MM_CELL, "no such reserve_buffer in %.40s", fn->imports[r->import].peer);
-  } else {
-    const mm_function *fn = mm__vec_at(&model->functions, r->consumer);
-    const mm_window *w = &fn->windows[r->window];
-    const mm_space_usage *u = mm__function_space(fn, w->space);
-    snprintf(cells[4], MM_CELL, "%.47s", w->space);
-    if (w->slot_size && w->slot_num)
-      snprintf(cells[5], MM_CELL, "%lld x %lld B", (long long)w->slot_num, (long long)w->slot_size);
-    if (w->grown_hwm && u && u->has_capacity)
-      snprintf(cells[6], MM_CELL, "hwm %lld of %lld: %s", (long long)w->grown_hwm,
-               (long long)u->limit, w->grown_hwm <= u->limit ? "fits" : "does not fit");
-  }
-  if (r->max_slots >= 0)
-    snprintf(cells[7], MM_CELL, "%lld", (long long)r->max_slots);
-  else
-    snprintf(cells[7], MM_CELL, "-");
-  snprintf(cells[8], MM_CELL, "%s",
-           p->one_more_fits < 0 ? "-"
-           : p->one_more_fits   ? "fits"
-                                : "does not fit");
-  if (p->max_slots >= 0)
-    snprintf(cells[9], MM_CELL, "%lld", (long long)p->max_slots);
-  else
-    snprintf(cells[9], MM_CELL, "-");
+  mm_ring_facts facts = mm__ring_facts(model, p, r);
+  mm__ring_cells(*row, &facts);
 }
-
-static const char *const pipe_headers[] = {
-    "pipe",  "ring",          "direction",  "consumer",       "space",
-    "slots", "one more slot", "most slots", "pipe: one more", "pipe: most"};
 
 /* The cross-core pipes, a row per ring, with the pipe's own answers. */
 static void put_pipes_table(mm_buf *out, const mm_model *model) {
   if (!model->pipe_count) return;
   mm_table t;
-  mm__table_init(&t, 10, 10, pipe_headers);
+  mm__table_init(&t, MM_RING_COLUMNS, MM_RING_COLUMNS, mm__ring_headers);
   for (size_t i = 0; i < model->pipe_count; i++)
     for (uint32_t k = 0; k < model->pipes[i].ring_count; k++)
       ring_row(&t, model, &model->pipes[i], &model->pipes[i].rings[k]);
