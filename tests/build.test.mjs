@@ -204,6 +204,7 @@ describe('a build folder of 34 cases', () => {
   test('bad usage says what is wrong', () => {
     for (const [args, message] of [
       [[build], /is a build \(34 cases\): give --summary, --check, --json or --junit/],
+      [[build, '--lifetimes'], /is a build \(34 cases\): give --summary, --check, --json or --junit/],
       [[build, '--check', '--min-headroom', 'Vec'], /--min-headroom needs SPACE=BYTES \(e\.g\. Vec=8K\), not Vec/],
       [[build, '--check', '--min-headroom', 'Vec=8X'], /--min-headroom needs SPACE=BYTES/],
       [[build, '--check', '--max-usage', 'Vec=most'], /--max-usage needs SPACE=PERCENT \(e\.g\. Vec=90\), not Vec=most/],

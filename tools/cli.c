@@ -886,28 +886,35 @@ static int run(const cli_args *args) {
   return status;
 }
 
-static int run_build_or_dump(const cli_args *args) {
-  size_t cases = strcmp(args->path, STDIN_PATH) == 0 ? 0 : cli_count_cases(args->path);
-  if (cases && (args->svg || args->lifetimes
-                    ? false
-                    : !args->check && !args->summary && !args->json && !args->junit)) {
-    char detail[64];
-    snprintf(detail, sizeof detail, " (%zu cases)", cases);
-    fprintf(stderr,
-            "%smemory-map: error: %s is a build%s: give --summary, --check, --json or "
-            "--junit for all of them, or one case's folder for its page\n",
-            USAGE, args->path, detail);
-    return 2;
-  }
-  if (cases && args->svg) {
+/* A build folder given nothing to do for all its cases, or --svg. */
+static int build_usage(const cli_args *args, size_t cases) {
+  if (args->svg)
     fprintf(stderr,
             "%smemory-map: error: %s is a build of %zu cases: --svg draws a function of "
             "one case; give its folder\n",
             USAGE, args->path, cases);
-    return 2;
+  else
+    fprintf(stderr,
+            "%smemory-map: error: %s is a build (%zu cases): give --summary, --check, --json or "
+            "--junit for all of them, or one case's folder for its page\n",
+            USAGE, args->path, cases);
+  return 2;
+}
+
+static int run_build_or_dump(const cli_args *args) {
+  cli_cases cases = {0};
+  if (strcmp(args->path, STDIN_PATH) != 0 && !cli_find_cases(args->path, &cases)) {
+    cli_cases_free(&cases);
+    fprintf(stderr, "error: out of memory\n");
+    return 1;
   }
-  if (cases || args->junit || args->limit_count) return cli_run_build(args, cases > 0);
-  return run(args);
+  bool reports = args->check || args->summary || args->json || args->junit;
+  int status = cases.count && (args->svg || !reports) ? build_usage(args, cases.count)
+               : cases.count || args->junit || args->limit_count
+                   ? cli_run_build(args, cases.count ? &cases : NULL)
+                   : run(args);
+  cli_cases_free(&cases);
+  return status;
 }
 
 int main(int argc, char **argv) {

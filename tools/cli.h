@@ -21,9 +21,9 @@ typedef struct cli_args {
   const char *diff_old; /* --diff OLD: compare it with `path` */
   const char *svg;      /* --svg FUNCTION: that function's map as SVG */
   bool json;
-  bool check, summary; /* reports on standard output; a page only with -o */
-  bool lifetimes;      /* no addresses in the dump: draw by size and lifetime */
-  const char *junit;   /* --junit FILE: the check as JUnit XML */
+  bool check, summary;  /* reports on standard output; a page only with -o */
+  bool lifetimes;       /* no addresses in the dump: draw by size and lifetime */
+  const char *junit;    /* --junit FILE: the check as JUnit XML */
   const char *fit;      /* --fit SPACE:BYTES:L1-L2: where such a tile fits */
   const char *function; /* --function NAME: the function --fit asks about */
   /* --min-headroom and --max-usage, one entry per space named */
@@ -61,14 +61,24 @@ bool cli_is_dir(const char *path);
 bool cli_write_file(const char *path, const char *data, size_t len);
 
 /* Whether `dir` is a case folder (passes_dump/, ptoas/ or dumps of its
- * own); how many case folders a build folder holds (0: not a build). */
+ * own). */
 bool cli_is_case(const char *dir);
-size_t cli_count_cases(const char *dir);
 
-/* Runs a build: every case under `args->path` (`whole_build`) or the one
- * dump it names, into the core's build; the summary, check, JSON or
- * JUnit report; the exit code. */
-int cli_run_build(const cli_args *args, bool whole_build);
+/* A build's case folders, owned: release with cli_cases_free. */
+typedef struct cli_cases {
+  char **paths;
+  size_t count, cap;
+} cli_cases;
+
+/* The case folders under `dir` in name order, when it is a build (none
+ * when it is a case, a file or missing); false when out of memory. */
+bool cli_find_cases(const char *dir, cli_cases *cases);
+void cli_cases_free(cli_cases *cases);
+
+/* Runs a build: every case of `cases`, or (NULL) the one dump, case or
+ * standard input `args->path` names, into the core's build; the summary,
+ * check, JSON or JUnit report; the exit code. */
+int cli_run_build(const cli_args *args, const cli_cases *cases);
 
 /* The last component of `path`. */
 const char *cli_basename(const char *path);

@@ -11,11 +11,6 @@
 /* Folders deeper than this under the build are not searched for cases. */
 #define MAX_DEPTH 3
 
-typedef struct case_list {
-  char **paths; /* each case's folder */
-  size_t count, cap;
-} case_list;
-
 /* Whether `dir` holds a pass dump of any pass. */
 static bool holds_dumps(const char *dir) {
   DIR *d = opendir(dir);
@@ -44,7 +39,7 @@ static int compare_paths(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static bool add_path(case_list *list, char *path) {
+static bool add_path(cli_cases *list, char *path) {
   if (list->count == list->cap) {
     size_t cap = list->cap ? list->cap * 2 : 32;
     char **bigger = realloc(list->paths, cap * sizeof *bigger);
@@ -57,7 +52,7 @@ static bool add_path(case_list *list, char *path) {
 }
 
 /* The case folders under `dir`, depth first. */
-static bool find_cases(const char *dir, int depth, case_list *list) {
+static bool find_cases(const char *dir, int depth, cli_cases *list) {
   DIR *d = opendir(dir);
   if (!d) return true;
   bool ok = true;
@@ -82,14 +77,18 @@ static bool find_cases(const char *dir, int depth, case_list *list) {
   return ok;
 }
 
-size_t cli_count_cases(const char *dir) {
-  if (!cli_is_dir(dir) || cli_is_case(dir)) return 0;
-  case_list list = {0};
-  find_cases(dir, 0, &list);
-  for (size_t i = 0; i < list.count; i++)
-    free(list.paths[i]);
-  free(list.paths);
-  return list.count;
+bool cli_find_cases(const char *dir, cli_cases *cases) {
+  if (!cli_is_dir(dir) || cli_is_case(dir)) return true;
+  if (!find_cases(dir, 0, cases)) return false;
+  if (cases->count) qsort(cases->paths, cases->count, sizeof *cases->paths, compare_paths);
+  return true;
+}
+
+void cli_cases_free(cli_cases *cases) {
+  for (size_t i = 0; i < cases->count; i++)
+    free(cases->paths[i]);
+  free(cases->paths);
+  *cases = (cli_cases){0};
 }
 
 /* The case's name: its folder below the build (`a/b`), or, for one dump,
@@ -177,24 +176,20 @@ static bool write_reports(const cli_args *args, const mm_build *build) {
   return ok;
 }
 
-int cli_run_build(const cli_args *args, bool whole_build) {
-  case_list list = {0};
-  bool ok = true;
-  if (whole_build) {
-    ok = find_cases(args->path, 0, &list);
-    if (ok && list.count) qsort(list.paths, list.count, sizeof *list.paths, compare_paths);
-  } else {
-    char *path = malloc(strlen(args->path) + 1);
-    ok = path && add_path(&list, strcpy(path, args->path));
-  }
+int cli_run_build(const cli_args *args, const cli_cases *cases) {
+  cli_cases one = {0}; /* the dump, case or standard input args->path names */
+  char *path = cases ? NULL : malloc(strlen(args->path) + 1);
+  bool ok = cases || (path && add_path(&one, strcpy(path, args->path)));
+  if (!ok) free(path);
+  const cli_cases *list = cases ? cases : &one;
   mm_build *build = ok ? mm_build_new(args->limits, args->limit_count) : NULL;
   char name[1024];
-  for (size_t i = 0; build && i < list.count && ok; i++) {
-    const char *path = list.paths[i];
-    const char *label = strcmp(path, STDIN_PATH) == 0
+  for (size_t i = 0; build && i < list->count && ok; i++) {
+    const char *at = list->paths[i];
+    const char *label = strcmp(at, STDIN_PATH) == 0
                             ? (args->name ? args->name : "stdin")
-                            : case_name(whole_build ? args->path : NULL, path, name, sizeof name);
-    ok = add_case(args, build, label, path);
+                            : case_name(cases ? args->path : NULL, at, name, sizeof name);
+    ok = add_case(args, build, label, at);
   }
   /* A gate cannot vouch for a case it could not read; an overview lists it. */
   bool gate = args->check || args->junit;
@@ -204,8 +199,6 @@ int cli_run_build(const cli_args *args, bool whole_build) {
   else if (write_reports(args, build))
     status = !gate ? 0 : mm_build_errors(build) ? 1 : mm_build_failures(build) ? 3 : 0;
   mm_build_free(build);
-  for (size_t i = 0; i < list.count; i++)
-    free(list.paths[i]);
-  free(list.paths);
+  cli_cases_free(&one);
   return status;
 }
