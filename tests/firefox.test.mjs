@@ -37,6 +37,26 @@ async function openCard(page, name) {
   return card;
 }
 
+/** `dir` chosen with Folder…: Firefox's WebDriver cannot give a folder to
+ * an input (input.setFiles refuses a directory), so the files are set as
+ * its picker gives them, each with its path under the folder's name. */
+async function chooseFolder(page, dir) {
+  const name = dir.split('/').pop();
+  const files = readdirSync(dir, { recursive: true }).filter((p) => statSync(join(dir, p)).isFile())
+    .map((p) => ({ path: `${name}/${p}`, text: readFileSync(join(dir, p), 'utf8') }));
+  await page.evaluate((list) => {
+    const transfer = new DataTransfer();
+    for (const { path, text } of list) {
+      const file = new File([text], path.split('/').pop());
+      Object.defineProperty(file, 'webkitRelativePath', { value: path });
+      transfer.items.add(file);
+    }
+    const input = document.getElementById('folder');
+    input.files = transfer.files;
+    input.dispatchEvent(new Event('change', { bubbles: true }));
+  }, files);
+}
+
 describe('Firefox: getting a dump in', () => {
   test('a dropped dump: one card per compute function, the first open', async () => {
     const page = await pageWith([decodeFwd()]);
@@ -50,23 +70,7 @@ describe('Firefox: getting a dump in', () => {
 
   test('a build_output/<case>/ folder through the folder input: its dump, pass picker and backend', async () => {
     const page = await openPage(env.browser, env.url);
-    // Firefox's WebDriver cannot give a folder to an input (input.setFiles
-    // refuses a directory): the files are set as its picker gives them,
-    // each with its path under the folder.
-    const dir = join(corpus, 'cases', 'decode_fwd');
-    const files = readdirSync(dir, { recursive: true }).filter((p) => statSync(join(dir, p)).isFile())
-      .map((p) => ({ path: `decode_fwd/${p}`, text: readFileSync(join(dir, p), 'utf8') }));
-    await page.evaluate((list) => {
-      const transfer = new DataTransfer();
-      for (const { path, text } of list) {
-        const file = new File([text], path.split('/').pop());
-        Object.defineProperty(file, 'webkitRelativePath', { value: path });
-        transfer.items.add(file);
-      }
-      const input = document.getElementById('folder');
-      input.files = transfer.files;
-      input.dispatchEvent(new Event('change', { bubbles: true }));
-    }, files);
+    await chooseFolder(page, join(corpus, 'cases', 'decode_fwd'));
     await settled(page);
     const summary = await text(page, '#summary');
     assert.ok(summary.includes('32_after_AllocateMemoryAddr.py'), summary);
@@ -215,20 +219,7 @@ describe('Firefox: a whole build, pipes and the fit', () => {
     makeBuild(dir, { count: 6 });
     const cli = JSON.parse(run([dir, '--json']).stdout);
     const page = await openPage(env.browser, env.url);
-    // As the folder picker gives them (see the case folder's test above).
-    const files = readdirSync(dir, { recursive: true }).filter((p) => statSync(join(dir, p)).isFile())
-      .map((p) => ({ path: `build_output/${p}`, text: readFileSync(join(dir, p), 'utf8') }));
-    await page.evaluate((list) => {
-      const transfer = new DataTransfer();
-      for (const { path, text: body } of list) {
-        const file = new File([body], path.split('/').pop());
-        Object.defineProperty(file, 'webkitRelativePath', { value: path });
-        transfer.items.add(file);
-      }
-      const input = document.getElementById('folder');
-      input.files = transfer.files;
-      input.dispatchEvent(new Event('change', { bubbles: true }));
-    }, files);
+    await chooseFolder(page, dir);
     await page.waitForSelector('.overview-table tbody tr', { timeout: 30_000 });
     const rows = await page.$$eval('.overview-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
     assert.deepEqual(rows.map((c) => [c[0], c[2], c[4]]), cli.rows.map((r) => [r.case, r.function, r.space]));

@@ -265,7 +265,7 @@ export function trackTopbar() {
  * the least headroom. */
 function buildSummaryLine(build) {
   const { cases, rows } = build.data;
-  const functions = new Set(rows.map((r) => `${r.caseIndex} ${r.function}`)).size;
+  const functions = cases.reduce((n, c) => n + c.functions, 0);
   const least = rows.find((r) => r.headroom !== null);
   const text = `${build.name} · ${cases.length} cases · ${functions} functions`;
   $('summary').title = text;

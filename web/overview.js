@@ -70,11 +70,8 @@ export function overviewCells(row) {
 
 const distinct = (rows, key) => [...new Set(rows.map((r) => r[key]))].sort(compareText);
 
-function select(label, values, onchange) {
-  const node = el('select', { 'aria-label': label, onchange },
-    el('option', { value: '' }, `every ${label}`), values.map((v) => el('option', { value: v }, v)));
-  return node;
-}
+const select = (label, values, onchange) => el('select', { 'aria-label': label, onchange },
+  el('option', { value: '' }, `every ${label}`), values.map((v) => el('option', { value: v }, v)));
 
 /**
  * The overview of `build` (mergeCases): filters, a count, the table (a
