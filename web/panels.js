@@ -83,7 +83,7 @@ function whatIfLine(fn, space) {
   const what = w.tiles > 1 ? `${w.box.name} and the ${w.tiles - 1} other tile${w.tiles === 2 ? '' : 's'} of ${w.box.base}` : w.box.name;
   const where = byteRange(w.to, w.size);
   let text;
-  if (w.to === w.from) text = `${what} already sits in the lowest gap free over its lifetime: no move lowers the mark.`;
+  if (w.to === w.from) text = `${what} already ${w.tiles > 1 ? 'sit' : 'sits'} in the lowest gap free over ${w.tiles > 1 ? 'their lifetimes' : 'its lifetime'}: no move lowers the mark.`;
   else if (w.change < 0) text = `What if ${what} moved to the lowest gap free over its lifetime, ${where}? The mark would be ${formatBytes(w.then)}, ${formatBytes(-w.change)} lower.`;
   else if (w.change === 0) text = `${what} could move down to ${where}, but the mark stays ${formatBytes(w.hwm)}: something else ends there too.`;
   else text = `${what} shares bytes while live: the lowest gap free over its lifetime is ${where}, where the mark would be ${formatBytes(w.then)}, ${formatBytes(w.change)} higher${w.fits ? '' : ', past the capacity'}.`;
