@@ -30,19 +30,38 @@ const REFUSED = {
   encoding: /./, invalid: /./,
 };
 
-/** How the core and the oracle disagree on the mutants at `paths`: a list
- * of differences (the oracle read in one process). */
-export function differences(paths) {
-  const runs = paths.map((path) => READERS.map(([reader, cli]) => {
+/** Each reader's run of the CLI on each of `paths`. */
+function readAll(paths, readers) {
+  return paths.map((path) => readers.map(([reader, cli]) => {
     const ours = spawnSync(cli, [path, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
     return { reader, ours, model: ours.status === 0 ? JSON.parse(ours.stdout) : null };
   }));
-  const read = spawnSync('python3', [join(root, 'tests', 'oracle', 'model.py'), '--batch'], {
-    input: JSON.stringify(paths), encoding: 'utf8', maxBuffer: 1 << 28,
+}
+
+/** A Python reader's results for `paths`, read in one process. */
+function readInPython(args, paths, env = {}) {
+  const read = spawnSync('python3', args, {
+    input: JSON.stringify(paths), encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, ...env },
   });
   if (read.status !== 0) throw new Error(read.stderr);
-  const oracles = JSON.parse(read.stdout);
+  return JSON.parse(read.stdout);
+}
+
+/** How the core and the oracle disagree on the mutants at `paths`: a list
+ * of differences (the oracle read in one process). */
+export function differences(paths) {
+  const runs = readAll(paths, READERS);
+  const oracles = readInPython([join(root, 'tests', 'oracle', 'model.py'), '--batch'], paths);
   return paths.flatMap((path, i) => runs[i].flatMap(({ reader, ours, model }) => compare(`${path.split('/').pop()} (${reader})`, ours, model, oracles[i])));
+}
+
+/** How the core and the upstream tool itself (tests/oracle/upstream.py,
+ * where MEMORY_MAP_UPSTREAM names it) disagree on `paths`. */
+export function upstreamDifferences(paths, tool) {
+  const runs = readAll(paths, READERS.slice(0, 1));
+  const theirs = readInPython([join(root, 'tests', 'oracle', 'upstream.py'), tool.script], paths,
+    { ...tool.env, PYTHONPATH: join(root, 'tools', 'upstream') });
+  return paths.flatMap((path, i) => runs[i].flatMap(({ ours, model }) => compare(`${path.split('/').pop()} (upstream)`, ours, model, theirs[i])));
 }
 
 function compare(where, ours, model, oracle) {

@@ -256,17 +256,33 @@ describe('lexical lifetime', () => {
     });
   }
 
-  test('an annotated parameter with no tile binds the name too: a tile of that name lives from the def line, both readers', async () => {
+  test('a parameter that makes no tile binds nothing: a tile of its name lives from its own binding, both readers', async () => {
     for (const generalParser of [false, true]) {
-      for (const params of [', t: int', ', t: pl.Scalar[pl.INDEX]', ', *, t: pl.Tensor[[16], pl.FP32]']) {
+      for (const params of [', t: int', ', t: pl.Scalar[pl.INDEX]', ', *, t: pl.Tensor[[16], pl.FP32]', ', t']) {
         const { t } = boxesByName(await model(dumpWith([vec('t', 'm1', 0, 64), 'y = 1'], { params }), { generalParser }));
-        assert.deepEqual([t.start, t.end], [7, bodyLine(0)], params);
+        assert.deepEqual([t.start, t.end], [bodyLine(0), bodyLine(0)], params);
       }
-      // Not annotated: no binding upstream counts (a parameter name is no read either).
-      const { t } = boxesByName(await model(dumpWith([vec('t', 'm1', 0, 64), 'y = 1'], { params: ', t' }), { generalParser }));
-      assert.deepEqual([t.start, t.end], [bodyLine(0), bodyLine(0)]);
     }
   });
+
+  // Upstream walks the bindings breadth-first and grows only a name that
+  // is a tile already: a non-tile binding met first binds nothing.
+  const before = [
+    ['t: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 64)', 'a pointer'],
+    ['t: pl.Scalar[pl.INDEX] = 1', 'a scalar'],
+    ['t: pl.Tile[[16, 64], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 4096), pl.Mem.DDR] = f()', 'a DDR tile'],
+  ];
+  for (const [earlier, what] of before) {
+    test(`a name bound first as ${what}, then as a tile: the tile lives from its own binding, both readers`, async () => {
+      for (const generalParser of [false, true]) {
+        const { t } = boxesByName(await model(dumpWith([earlier, 'y = 1', vec('t', 'm1', 0, 64), 'y = 2']), { generalParser }));
+        assert.deepEqual([t.start, t.end, t.uses], [bodyLine(2), bodyLine(2), [bodyLine(2)]]);
+        // Deeper but earlier in the text: met after the tile, so it counts.
+        const nested = boxesByName(await model(dumpWith(['if c:', `    ${earlier}`, vec('t', 'm1', 0, 64)]), { generalParser })).t;
+        assert.deepEqual([nested.start, nested.end], [bodyLine(1), bodyLine(2)]);
+      }
+    });
+  }
 
   test('an integer past 2^53 in a MemRef is refused only in a tile the model keeps (not DDR, not without a space)', async () => {
     const big = '1152921504606846976';
@@ -410,6 +426,21 @@ describe('overlaps', () => {
       assert.equal(b.size, 0);
       assert.deepEqual([a.conflict, b.conflict], [false, false], size);
     }
+  });
+
+  test('views as upstream visits pairs: the narrower of a pair is the view, the later at equal sizes, a size-0 tile too', async () => {
+    const views = async (lines) => boxesByName(await model(dumpWith(lines)));
+    const zeroSized = await views([vec('a', 'mem', 0, 256), `b: pl.Tile[[0], pl.FP32, pl.MemRef(mem, pl.const(64, pl.INT64), 0), pl.Mem.Vec] = f(a)`, 'y = a']);
+    assert.deepEqual([zeroSized.a.view, zeroSized.b.view], [false, true]);
+    // b starts inside a and is wider: a is the narrower, so a is the view.
+    const wider = await views([vec('a', 'mem', 0, 64), vec('b', 'mem', 32, 256, '= f(a)'), 'y = a']);
+    assert.deepEqual([wider.a.view, wider.b.view], [true, false]);
+    const equal = await views([vec('a', 'mem', 0, 64), vec('b', 'mem', 32, 64, '= f(a)'), 'y = a']);
+    assert.deepEqual([equal.a.view, equal.b.view], [false, true]);
+    // First in box order (same offset, earlier line), a zero-size a never
+    // starts a pair and b starts at its end: upstream marks neither.
+    const zeroFirst = await views([`a: pl.Tile[[0], pl.FP32, pl.MemRef(mem, pl.const(0, pl.INT64), 0), pl.Mem.Vec] = f()`, vec('b', 'mem', 0, 64, '= f(a)'), 'y = a']);
+    assert.deepEqual([zeroFirst.a.view, zeroFirst.b.view], [false, false]);
   });
 });
 

@@ -278,11 +278,9 @@ def collect_tiles(fn):
     """name -> tile, in order of first binding (parameters, then breadth-first)."""
     tiles = {}
     skipped = []  # on-chip tiles whose MemRef gives no address: listed, never drawn
-    bindings = []  # (name, first, last) of every annotated binding, tile or not
-    for p in parameters(fn):
+    for p in parameters(fn):  # a parameter that is no tile binds nothing (§5)
         if p.annotation is None:
             continue
-        bindings.append((p.arg, p.lineno, p.end_lineno))  # annotated, so a binding (docs do not say)
         fields = tile_fields(p.annotation)
         if fields == "skipped":
             skipped.append(p.arg)
@@ -296,17 +294,14 @@ def collect_tiles(fn):
                 reads.setdefault(node.id, []).append(node.lineno)
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             name = node.target.id
-            bindings.append((name, node.lineno, node.end_lineno))
             fields = tile_fields(node.annotation)
             if fields == "skipped":
                 skipped.append(name)
-            elif fields and name not in tiles:
+            if name in tiles:  # bound again, tile or not: it grows; before its tile, nothing
+                grow(tiles[name], node.lineno, node.end_lineno)
+            elif fields and fields != "skipped":
                 tiles[name] = dict(name=name, **fields, op=op_of(node.value),
                                    start=node.lineno, end=node.end_lineno, depth=depth[id(node)])
-    # Every annotated binding of a tile's name grows it, even one with no tile.
-    for name, first, last in bindings:
-        if name in tiles:
-            grow(tiles[name], first, last)
     for name, tile in tiles.items():
         lines = reads.get(name)
         if lines:
@@ -360,26 +355,35 @@ def hands_over(first, second, starts):
 
 
 def mark_overlaps(boxes, starts):
-    """Views (same base), in-place handoffs and conflicts (different bases) among boxes of positive size."""
-    for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
-            if a["space"] != b["space"] or a["size"] <= 0 or b["size"] <= 0:
-                continue
-            bytes_meet = a["offset"] < b["offset"] + b["size"] and b["offset"] < a["offset"] + a["size"]
-            lines_meet = a["start"] <= b["end"] and b["start"] <= a["end"]
-            if not (bytes_meet and lines_meet):
-                continue
-            if a["base"] == b["base"]:
-                if a["slots"] or b["slots"]:
-                    continue  # slots of one allocation: neither views nor conflicts
-                (a if a["size"] < b["size"] else b)["view"] = True  # equal: the later one
-            elif a["depth"] == b["depth"] and (hands_over(a, b, starts) or hands_over(b, a, starts)):
-                first, second = (a, b) if hands_over(a, b, starts) else (b, a)
-                position = {id(box): k for k, box in enumerate(boxes)}
-                first["in_place_to"] = position[id(second)]
-                second["in_place_from"] = position[id(first)]
-            else:
-                a["conflict"] = b["conflict"] = True
+    """Views (same base), in-place handoffs and conflicts (different bases), visiting the pairs as §7
+    says: per space in box order, each later box while it starts inside the earlier one's bytes."""
+    spaces = {}
+    for box in boxes:
+        spaces.setdefault(box["space"], []).append(box)
+    for group in spaces.values():
+        for i, a in enumerate(group):
+            for b in group[i + 1:]:
+                if b["offset"] >= a["offset"] + a["size"]:
+                    break
+                if a["start"] > b["end"] or b["start"] > a["end"]:
+                    continue
+                mark_pair(boxes, a, b, starts)
+
+
+def mark_pair(boxes, a, b, starts):
+    """`b` starts inside `a`'s bytes and their lifetimes meet."""
+    if a["base"] == b["base"]:
+        if not (a["slots"] or b["slots"]):  # slots of one allocation: neither views nor conflicts
+            (b if b["size"] <= a["size"] else a)["view"] = True
+    elif b["size"] <= 0:
+        pass  # no byte held: never a conflict (§13's departures)
+    elif a["depth"] == b["depth"] and (hands_over(a, b, starts) or hands_over(b, a, starts)):
+        first, second = (a, b) if hands_over(a, b, starts) else (b, a)
+        position = {id(box): k for k, box in enumerate(boxes)}
+        first["in_place_to"] = position[id(second)]
+        second["in_place_from"] = position[id(first)]
+    else:
+        a["conflict"] = b["conflict"] = True
 
 
 def make_spaces(boxes, capacity):

@@ -76,20 +76,23 @@ static bool function_begin(void *context, const mm_node *name, mm_node *const *d
   return true;
 }
 
+/* A binding of a tile (`fields`, `op`) or, with `fields` NULL, of a name
+ * whose annotation makes no tile. */
 static void push_binding(mm_collector *c, const mm_binding_event *event,
                          const mm_tile_fields *fields, const char *op) {
   mm_binding *b = mm__vec_push(&c->bindings);
-  if (!b || !op) {
+  if (!b || (fields && !op)) {
     mm__diag_set(c->diag, MM_ERR_NO_MEMORY, event->line, "out of memory");
     return;
   }
-  b->name = c->src + event->name_start;
-  b->name_len = event->name_len;
-  b->line = event->line;
-  b->end_line = event->end_line;
-  b->depth = event->depth; /* a parameter's is 0 */
-  b->fields = *fields;
-  b->op = op;
+  *b = (mm_binding){.name = c->src + event->name_start,
+                    .name_len = event->name_len,
+                    .line = event->line,
+                    .end_line = event->end_line,
+                    .depth = event->depth, /* a parameter's is 0 */
+                    .is_tile = fields != NULL,
+                    .op = op};
+  if (fields) b->fields = *fields;
 }
 
 static void log_read(mm_collector *c, uint32_t start, uint32_t len, uint32_t line) {
@@ -102,15 +105,12 @@ static void log_read(mm_collector *c, uint32_t start, uint32_t len, uint32_t lin
   *r = (mm_read){start, len, line};
 }
 
-/* An annotated assignment or parameter that binds no tile (`t:
- * pl.Scalar[...] = 1`, `t: int`, a DDR tensor, a MemRef the model cannot
- * read) still binds the name, as upstream counts bindings: a tile of that
- * name lives from its first binding. Logged as reads of each line, which
- * also makes them uses, as a binding's lines are. */
+/* An annotated assignment that binds no tile (`t: pl.Scalar[...] = 1`, a
+ * DDR tensor, a MemRef the model cannot read) still binds the name: kept,
+ * so that it stretches a tile of that name bound before it (model.md,
+ * "Lexical lifetime"). */
 static void bind_name(mm_collector *c, const mm_binding_event *b) {
-  uint32_t name_start = b->name_start, name_len = b->name_len, line = b->line;
-  for (uint32_t at = line; at <= b->end_line && at >= line; at++)
-    log_read(c, name_start, name_len, at);
+  if (!b->is_param) push_binding(c, b, NULL, NULL);
 }
 
 /* A tile the model cannot place: listed with why (model.md, "Skipped
@@ -208,12 +208,19 @@ static void load(void *context, const mm_node *name) {
   log_read(context, name->start, name->len, name->line);
 }
 
+static bool has_tile(const mm_vec *bindings) {
+  const mm_binding *b = bindings->items;
+  for (size_t i = 0; i < bindings->len; i++)
+    if (b[i].is_tile) return true;
+  return false;
+}
+
 /* The function is read: its reading goes to the model (model.c), which
  * runs its stages. A function without a tile is skipped. */
 static void function_end(void *context, uint32_t last_line) {
   mm_collector *c = context;
   c->active = false;
-  if (mm__diag_failed(c->diag) || (c->bindings.len == 0 && c->skipped.len == 0)) return;
+  if (mm__diag_failed(c->diag) || (!has_tile(&c->bindings) && c->skipped.len == 0)) return;
   mm_function_reading reading = {
       .src = c->src,
       .src_len = c->src_len,

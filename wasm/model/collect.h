@@ -17,11 +17,14 @@ typedef struct mm_read {
   uint32_t start, len, line;
 } mm_read;
 
-/* A binding of a name with a tile annotation (or a tile parameter). */
+/* An annotated binding of a name: a tile (`fields` and `op` set) or, when
+ * `is_tile` is false, an annotation that binds no tile, which still
+ * stretches a tile of that name bound before it (function_tiles.c). */
 typedef struct mm_binding {
   const char *name; /* into the source */
   uint32_t name_len;
   uint32_t line, end_line, depth; /* depth: in Python's AST below the function */
+  bool is_tile;
   mm_tile_fields fields;
   const char *op;
 } mm_binding;

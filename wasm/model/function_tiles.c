@@ -72,16 +72,24 @@ static const char *shared_base(mm_names *bases, const char *base) {
   return e ? e->key : NULL;
 }
 
-/* One tile per name: the first binding's fields, the lifetime of all. */
+/* One tile per name: the first tile binding's fields, the lifetime of
+ * every binding of the name met after it, as upstream walks them: an
+ * annotation that makes no tile counts only once the name is a tile. */
 static size_t merge_bindings(const mm_function_reading *r, const uint32_t *order, tile_scratch *s,
                              mm_tile *tiles, mm_arena *arena) {
   size_t count = 0;
   for (size_t k = 0; k < r->binding_count; k++) {
     const mm_binding *b = &r->bindings[order[k]];
-    bool added;
-    mm_name_entry *e = mm__names_upsert(&s->by_name, b->name, b->name_len, &added);
-    if (!e) return SIZE_MAX;
-    if (added) e->value[0] = (uint32_t)count;
+    bool added = false;
+    const mm_name_entry *e;
+    if (b->is_tile) {
+      mm_name_entry *entry = mm__names_upsert(&s->by_name, b->name, b->name_len, &added);
+      if (!entry) return SIZE_MAX;
+      if (added) entry->value[0] = (uint32_t)count;
+      e = entry;
+    } else if (!(e = mm__names_find(&s->by_name, b->name, b->name_len))) {
+      continue; /* not a tile yet: no lifetime to stretch */
+    }
     mm_use *use = mm__vec_push(&s->uses);
     if (!use) return SIZE_MAX;
     *use = (mm_use){e->value[0], b->line, b->end_line};

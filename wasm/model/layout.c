@@ -215,6 +215,9 @@ static bool hands_over(const mm_function *fn, const mm_box *from, const mm_box *
          mm__statements_in(fn, to->start + 1, from->end) == 0;
 }
 
+/* `a` holds bytes and `b` starts inside them (sweep order); a `b` of no
+ * bytes (size 0 or less) can be a view, as upstream marks it, but never
+ * in conflict: it shares no byte (model.md, departures). */
 static void classify_pair(mm_function *fn, const span_key *a, const span_key *b) {
   mm_box *boxes = fn->boxes;
   mm_box *x = &boxes[a->position], *y = &boxes[b->position];
@@ -228,6 +231,8 @@ static void classify_pair(mm_function *fn, const span_key *a, const span_key *b)
                        : y->tile->size < x->tile->size ? y
                                                        : later;
     narrower->view = true;
+  } else if (y->tile->size <= 0) {
+    return;
   } else if (hands_over(fn, x, y) || hands_over(fn, y, x)) {
     mm_box *from = hands_over(fn, x, y) ? x : y, *to = from == x ? y : x;
     from->in_place_to = (uint32_t)(to - boxes) + 1;
@@ -239,8 +244,9 @@ static void classify_pair(mm_function *fn, const span_key *a, const span_key *b)
   }
 }
 
-/* Sweep per space by offset: only boxes starting inside another's bytes
- * can overlap it. */
+/* Sweep per space by offset, in box order at one offset, as upstream's
+ * `_classify_overlaps` visits pairs: only boxes starting inside another's
+ * bytes can overlap it. */
 static bool find_overlaps(mm_function *fn) {
   size_t n = fn->box_count;
   span_key *keys = mm__alloc((n ? n : 1) * sizeof *keys);
@@ -258,7 +264,7 @@ static bool find_overlaps(mm_function *fn) {
     for (size_t j = i + 1; j < n; j++) {
       const mm_tile *b = keys[j].box->tile;
       if (!same_text(a->space, b->space) || b->offset >= end) break;
-      if (b->size > 0) classify_pair(fn, &keys[i], &keys[j]);
+      classify_pair(fn, &keys[i], &keys[j]);
     }
   }
   mm__dealloc(keys);
