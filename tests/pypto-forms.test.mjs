@@ -215,6 +215,13 @@ describe('which dumps hold addresses', () => {
     assert.equal(e.kind, 'unallocated');
     assert.match(e.message, /memory_planner=PTOAS.*ptoas assigns the addresses.*--lifetimes/);
   });
+  test('one base elsewhere, in any space: addresses were assigned, as upstream reads it; drawn with its conflicts', async () => {
+    const placed = [...body, 'e: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_mat_3, pl.const(512, pl.INT64), 4096), pl.Mem.Mat] = pl.tile.move(d)'];
+    for (const dumpName of ['32_after_InitMemRef.py', 'kernel.py']) {
+      const m = await model(dumpWith(placed), { dumpName });
+      assert.deepEqual(m.functions[0].boxes.map((b) => [b.name, b.conflict]), [['a', true], ['c', true], ['b', false], ['e', false]], dumpName);
+    }
+  });
   test('every tile at 0 with two bases in a space: refused even after AllocateMemoryAddr, as upstream does', async () => {
     const zero = body.map((l) => l.replace('MemRef(mem_vec_1, 256, 256)', 'MemRef(mem_vec_1, 0, 256)'));
     const e = await refusal(dumpWith(zero), { dumpName: '35_after_AllocateMemoryAddr.py' });

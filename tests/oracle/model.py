@@ -414,9 +414,9 @@ def pass_stage(dump_name):
 
 
 def unallocated(tiles, dump_name):
-    """Whether the function's tiles have no addresses yet: every tile at 0 with two bases in a space
-    (upstream's test), or, in a dump not written after AllocateMemoryAddr itself, a space whose two or
-    more bases each start at 0."""
+    """Whether the function's tiles have no addresses yet, when a space holds two or more bases: every
+    tile at 0 (upstream's test) or, in a dump not written by AllocateMemoryAddr itself, every base
+    starting at 0."""
     lowest, holds = {}, set()
     for t in tiles:
         key = (t["space"], t["base"])
@@ -432,7 +432,7 @@ def unallocated(tiles, dump_name):
         return True
     if pass_stage(dump_name) == "allocate":
         return False
-    return any(len(lows) >= 2 and all(low == 0 for low in lows) for lows in per_space.values())
+    return shared and all(low == 0 for lows in per_space.values() for low in lows)
 
 
 # ---------------------------------------------------------------- the model

@@ -84,34 +84,33 @@ static int compare_boxes(const void *pa, const void *pb) {
 #include "base/sort_impl.h"
 
 /* Whether the tiles look as they do before any address is assigned
- * (model.md, "Refusals"): MM_UNPLACED_ALL_ZERO when every tile sits at 0
- * and a space holds two or more bases (upstream's test);
- * MM_UNPLACED_BASES_AT_ZERO when, short of that, some space holds two or
- * more bases each starting at 0 (views inside them may sit elsewhere).
- * `keys` are sorted by space, base, offset, so a base's first key is its
- * lowest. */
+ * (model.md, "Refusals"), when some space holds two or more bases:
+ * MM_UNPLACED_ALL_ZERO when every tile sits at 0 (upstream's test);
+ * MM_UNPLACED_BASES_AT_ZERO when, short of that, every base of the
+ * function starts at 0 (views inside them may sit elsewhere). A base of
+ * zero-size tiles shares nothing and is not counted. `keys` are sorted by
+ * space, base, offset, so a base's first key is its lowest. */
 static uint8_t detect_unallocated(const slot_key *keys, size_t n) {
-  bool all_zero = true, shared_zero = false, bases_at_zero = false;
+  bool all_zero = true, shared = false, bases_at_zero = true;
   for (size_t k = 0; k < n; k++)
     all_zero &= keys[k].tile->offset == 0;
   size_t i = 0;
   while (i < n) {
     const char *space = keys[i].tile->space;
     size_t bases = 0;
-    bool lowest_zero = true;
     while (i < n && same_text(keys[i].tile->space, space)) {
       const char *base = keys[i].tile->base;
-      bool holds_bytes = false; /* a base of zero-size tiles shares nothing */
+      bool holds_bytes = false;
       bool starts_at_zero = keys[i].tile->offset == 0;
       while (i < n && same_text(keys[i].tile->space, space) && same_text(keys[i].tile->base, base))
         holds_bytes |= keys[i++].tile->size > 0;
       bases += holds_bytes;
-      if (holds_bytes) lowest_zero &= starts_at_zero;
+      if (holds_bytes) bases_at_zero &= starts_at_zero;
     }
-    shared_zero |= bases >= 2;
-    bases_at_zero |= bases >= 2 && lowest_zero;
+    shared |= bases >= 2;
   }
-  if (all_zero && shared_zero) return MM_UNPLACED_ALL_ZERO;
+  if (!shared) return MM_PLACED;
+  if (all_zero) return MM_UNPLACED_ALL_ZERO;
   return bases_at_zero ? MM_UNPLACED_BASES_AT_ZERO : MM_PLACED;
 }
 

@@ -173,7 +173,7 @@ typedef struct mm_import {
 typedef enum mm_placement {
   MM_PLACED,
   MM_UNPLACED_ALL_ZERO,     /* every tile at 0, two bases in a space: upstream refuses */
-  MM_UNPLACED_BASES_AT_ZERO /* two bases in a space, each starting at 0 */
+  MM_UNPLACED_BASES_AT_ZERO /* two bases in a space, every base starting at 0 */
 } mm_placement;
 
 typedef struct mm_function {
