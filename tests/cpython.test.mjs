@@ -236,6 +236,39 @@ describe('a target that cannot be bound: CPython\'s message and line', () => {
     ['a tuple = in an if', dump('if (a, b) = 1:', '    pass')],
   ]));
 
+  test('a dict key with no \':\' is named on the key\'s first line, a \':\' with no value on its own', () => agreeOnLine([
+    ['the next key on the line after', dump("x = {'a': 1,", "     'b'", '     }')],
+    ['a key over two lines', dump("x = {'a': 1, f(", '1)', '}')],
+    ['a name then a name', dump("x = {'a': 1,", ' x', ' y: 2}')],
+    ['after a ** operand', dump('x = {**y,', ' x', ' }')],
+    ['the first key, then a comprehension', dump("x = {'a': 1,", ' x', ' for x in y}')],
+    ['a blank line between', dump("x = {'a': 1,", ' x', '', ' }')],
+    ['a colon and no value', dump("x = {'a': 1,", ' x', ' :', ' }')],
+    ['on one line', dump("x = {'a': 1, 'b' 2}")],
+  ]));
+
+  test('two expressions in brackets: a comma forgotten only when the second reads whole', () => agreeOnLine([
+    ['not, then the bracket closes on the next line', dump('y = (0not', ')')],
+    ['not and a name', dump('y = (a not', ' b)')],
+    ['not and more', dump('y = [a', ' not b c]')],
+    ['a lambda with no colon', dump('y = [a', ' lambda]')],
+    ['await alone', dump('y = [a', ' await]')],
+    ['a number glued to for (a warning in CPython, not an error)', dump('y = f(a', '      0for x in y)')],
+    ['glued to if, on the next line', dump('y = f(a,', '      0if c else 1)')],
+  ]));
+
+  test('match statements: a header ending in \':\' is one, whatever its block holds', () => agreeOnLine([
+    ['no case in the block', dump('match x:', '    pass')],
+    ['an assignment in the block', dump('match x:', '    y = 1')],
+    ['a case with no pattern', dump('match x:', '    case:', '        pass')],
+    ['a case with only a guard', dump('match x:', '    case if c: pass')],
+    ['a statement after the cases', dump('match x:', '    case 1:', '        pass', '    pass')],
+    ['a parenthesized subject', dump('match (x):', '    pass')],
+    ['a trailing comma in a case', dump('match x:', '    case 1,: pass')],
+    ['a pattern over two lines', dump('match x:', '    case (1,', ' 2): pass', '    case 3: pass')],
+    ['match as a name, then a bare match:', dump('match = 1', 'match:', '    pass')],
+  ]));
+
   test('a character that is no token (\'$\'), then a tokenizer error later: the later one is reported', () => agree([
     ['$ then a byte order mark inside brackets', dump('x = (', '    1', ') $', 'f(', '\uFEFF    2,', ')')],
     ['$ then an unmatched )', dump('x = 1 $', 'y = 2', 'z = 3)')],

@@ -13,6 +13,7 @@ usage: upstream.py MEMORY_MAP_PY < [PATH, ...]
 import importlib.util
 import json
 import sys
+import warnings
 from dataclasses import asdict
 from pathlib import Path
 
@@ -46,6 +47,7 @@ def read(tool, path):
 
 
 def main():
+    warnings.simplefilter("ignore", SyntaxWarning)  # as its command line meets them: warnings
     tool = load(sys.argv[1])
     sys.setrecursionlimit(10000)
     print(json.dumps([read(tool, p) for p in json.load(sys.stdin)], ensure_ascii=False))

@@ -614,6 +614,24 @@ static mm_node *finish_dict(parser *p, mm_node *dict, size_t mark) {
   return mm__parser_finish(p, dict, mark);
 }
 
+/* A dict's value after its key's ':', or NULL. CPython's invalid_kvpair
+ * names a key with no ':' after it on the key's first line, and a ':'
+ * with no value (a '}' or ',' next) on the colon's line. */
+static mm_node *parse_dict_value(parser *p, const mm_node *key) {
+  if (!p_at_op(p, OP_COLON)) {
+    if (!p_failed(p))
+      mm__diag_set(p->diag, MM_ERR_SYNTAX, key->line, "':' expected after dictionary key");
+    return NULL;
+  }
+  const mm_token *colon = p_advance(p);
+  if (p_at_op(p, OP_RBRACE) || p_at_op(p, OP_COMMA)) {
+    mm__diag_set(p->diag, MM_ERR_SYNTAX, colon->line,
+                 "expression expected after dictionary key and ':'");
+    return NULL;
+  }
+  return mm__parse_expression(p);
+}
+
 static bool parse_dict_entry(parser *p) {
   if (mm__parser_accept_op(p, OP_DSTAR)) {
     p_push(p, NULL);
@@ -621,10 +639,11 @@ static bool parse_dict_entry(parser *p) {
     return !p_failed(p);
   }
   mm_node *key = mm__parse_expression(p);
-  if (!key || !mm__parser_expect_op(p, OP_COLON, ":")) return false;
+  mm_node *value = key ? parse_dict_value(p, key) : NULL;
+  if (!value) return false;
   p_push(p, key);
-  p_push(p, mm__parse_expression(p));
-  return !p_failed(p);
+  p_push(p, value);
+  return true;
 }
 
 static mm_node *parse_brace(parser *p) {
@@ -643,8 +662,7 @@ static mm_node *parse_brace(parser *p) {
   mm_node *node = mm__parser_node(p, is_dict ? N_DICT : N_SET, open);
   size_t mark = mm__parser_mark(p);
   if (is_dict && first) {
-    p_advance(p); /* ':' */
-    mm_node *value = mm__parse_expression(p);
+    mm_node *value = parse_dict_value(p, first);
     if (!value) return NULL;
     if (at_comprehension(p)) {
       mm_node *comp = comprehension(p, open, first, value, OP_COLON);
@@ -697,14 +715,28 @@ static const char *literal_problem(const parser *p, const mm_token *t) {
 
 /* Two expressions in a row inside brackets (`f(a\n b)`): CPython's "invalid
  * syntax. Perhaps you forgot a comma?", on the first one's line (but not
- * for a name then a string, as `print "x"`). */
+ * for a name then a string, as `print "x"`). The second must read whole
+ * (`expression_without_invalid`); when it does not (`(0 not)`), the error
+ * is plain, where CPython's first pass stopped: at the second's first
+ * token, or the one after a `not` (it looked for `not in`). Consumes
+ * tokens: the error is certain here. */
 void mm__parser_missing_comma(parser *p, const mm_node *before) {
   const mm_token *next = p_peek(p);
   if (!before || p_at_op(p, OP_COMMA) || !mm__parser_starts_expression(p) ||
       (before->kind == N_NAME && next->kind == TK_STRING) || next->kind == TK_KW_FOR ||
       next->kind == TK_KW_IF || next->kind == TK_KW_ELSE || next->kind == TK_KW_ASYNC)
     return;
-  mm__diag_set(p->diag, MM_ERR_SYNTAX, before->line, "invalid syntax. Perhaps you forgot a comma?");
+  mm_token stop = next->kind == TK_KW_NOT ? *p_peek_at(p, 1) : *next;
+  mm_trial t;
+  mm__trial_begin(p, &t);
+  bool read = mm__parse_expression(p) != NULL;
+  read = mm__trial_end(p, &t) && read;
+  if (p_failed(p)) return;
+  if (read)
+    mm__diag_set(p->diag, MM_ERR_SYNTAX, before->line,
+                 "invalid syntax. Perhaps you forgot a comma?");
+  else
+    mm__parser_error_at(p, &stop, "invalid syntax");
 }
 
 static mm_node *parse_strings(parser *p) {

@@ -565,8 +565,10 @@ static void parse_pattern(parser *p, mm_node *reads) {
     mm__parser_error_at(p, p_peek(p), "invalid pattern target");
 }
 
-/* `match` is a soft keyword: a statement only when the logical line ends
- * with ':' and an indented `case` follows. */
+/* `match` is a soft keyword: a statement when the logical line ends with
+ * ':' (no other statement starting `match x` does). Whatever follows, an
+ * indented `case` or not, is then read as its block: CPython's parser
+ * goes that far before it fails. */
 static bool at_match_statement(const parser *p) {
   if (!mm__parser_at_name(p, "match")) return false;
   const mm_token *next = p_peek_at(p, 1);
@@ -578,11 +580,7 @@ static bool at_match_statement(const parser *p) {
   while (p_peek_at(p, k)->kind != TK_NEWLINE && p_peek_at(p, k)->kind != TK_END)
     k++;
   const mm_token *colon = p_peek_at(p, k - 1);
-  const mm_token *indent = p_peek_at(p, k + 1), *kw = p_peek_at(p, k + 2);
-  if (colon->kind != TK_OP || colon->op != OP_COLON) return false;
-  /* No block at all: a match statement still, missing its block. */
-  return indent->kind != TK_INDENT ||
-         (kw->kind == TK_NAME && mm__span_is(p->src + kw->start, kw->len, "case"));
+  return colon->kind == TK_OP && colon->op == OP_COLON;
 }
 
 static void parse_match(parser *p, uint32_t depth) {
@@ -605,10 +603,14 @@ static void parse_match(parser *p, uint32_t depth) {
     const mm_token *case_tok = p_advance(p);
     mm_node *reads = mm__parser_node(p, N_PATTERN, case_tok);
     size_t mark = mm__parser_mark(p);
-    do {
-      if (p_at_op(p, OP_COLON) || p_at(p, TK_KW_IF)) break;
+    if (p_at_op(p, OP_COLON) || p_at(p, TK_KW_IF)) /* `case:`: no pattern */
+      mm__parser_error_at(p, p_peek(p), "invalid syntax: expected a pattern");
+    while (!p_failed(p)) { /* a trailing comma ends the sequence: `case 1,:` */
       parse_pattern(p, reads);
-    } while (!p_failed(p) && mm__parser_accept_op(p, OP_COMMA));
+      if (p_failed(p) || !mm__parser_accept_op(p, OP_COMMA) || p_at_op(p, OP_COLON) ||
+          p_at(p, TK_KW_IF))
+        break;
+    }
     reads = mm__parser_finish(p, reads, mark);
     mm__parser_emit_loads(p, reads);
     if (!p_failed(p) && mm__parser_accept(p, TK_KW_IF))
