@@ -15,6 +15,13 @@ DUMP may also be a passes_dump/ folder or a build_output/<case>/ folder:
 the highest-numbered `NN_after_AllocateMemoryAddr.py` in it is read, and
 the case's ptoas/*.pto files choose the backend.
 
+Every result carries `departures`: which of §13's departures from the
+upstream tool changed this reading (where upstream reads the dump
+otherwise), so that a difference from upstream itself can be told apart
+from a mistake (tests/mutants.mjs): bom, printed, names, limit,
+zero_size, handoff, unallocated, skipped, slots, legacy, parameters,
+op_parts, lines.
+
 Refusals: `syntax` (CPython's line and message), `no_tiles`, `unallocated`
 (with `functions`), `encoding` (empty, binary, UTF-16, not UTF-8), `limit`
 (over 256 MiB, an integer beyond 2^53, a name NFKC would change or with a
@@ -55,6 +62,9 @@ INT_LIMIT = 2 ** 53  # §13 limit (b): beyond it a JSON reader loses the integer
 BINARY_MAGIC = [(b"\x89PNG", "a PNG image"), (b"\x7fELF", "an ELF binary"), (b"PK\x03\x04", "a zip archive"),
                 (b"\x1f\x8b", "gzip data"), (b"%PDF-", "a PDF document"), (b"\xff\xd8\xff", "a JPEG image"),
                 (b"GIF8", "a GIF image"), (b"\xfd7zXZ\x00", "xz data")]
+
+
+DEPARTED = set()  # the departures met while reading one dump
 
 
 class Refusal(Exception):
@@ -138,6 +148,7 @@ def memref(annotation):
             if address is None or size is None or ident is None or address == -1:
                 legacy_space = legacy_space or legacy[-1]  # names its space, placed or not
                 continue
+            DEPARTED.add("legacy")
             return f"mem_{legacy[-1].lower()}_{ident}", address, size, None, legacy[-1]
         if len(node.args) < 3:
             continue
@@ -161,6 +172,7 @@ def memref(annotation):
             offset, runtime = constant_terms(node.args[1]), True
         slots = None
         if count > 1:
+            DEPARTED.add("slots")
             text = ast.get_source_segment(SOURCE[0], index) if index is not None else None
             slots = (count, size, text, runtime)
         return base, offset, size * count if runtime else size, slots, None
@@ -214,6 +226,7 @@ def tile_fields(annotation):
     items = subscript_items(annotation)
     shape = shape_of(items)
     if any(abs(v) > INT_LIMIT for v in [ref[1], ref[2], *shape]):
+        DEPARTED.add("limit")
         raise Refusal("limit", f"an integer on line {annotation.lineno} is beyond 2^53", annotation.lineno)
     return {"space": space, "base": ref[0], "offset": ref[1], "size": ref[2],
             "shape": shape, "dtype": dtype_of(items), "slots": ref[3]}
@@ -229,6 +242,7 @@ def op_of(value):
     if len(parts) >= 2 and parts[0] == "pl":
         parts = parts[1:]
     if len(parts) > OP_PARTS_MAX:
+        DEPARTED.add("op_parts")
         return "..." + ".".join(parts[-OP_PARTS_MAX:])
     return ".".join(parts)
 
@@ -289,7 +303,9 @@ def collect_tiles(fn):
         fields = tile_fields(p.annotation)
         if fields == "skipped":
             skipped.append(p.arg)
-        elif fields and p.arg not in tiles:
+        elif fields and p.arg in tiles:
+            DEPARTED.add("parameters")  # upstream keeps the last
+        elif fields:
             tiles[p.arg] = dict(name=p.arg, **fields, op="param", start=p.lineno, end=p.end_lineno, depth=0)
     depth = statement_depths(fn)
     reads = {}  # name -> lines where Python's parser marks it a load
@@ -381,10 +397,11 @@ def mark_pair(boxes, a, b, starts):
         if not (a["slots"] or b["slots"]):  # slots of one allocation: neither views nor conflicts
             (b if b["size"] <= a["size"] else a)["view"] = True
     elif b["size"] <= 0:
-        pass  # no byte held: never a conflict (§13's departures)
+        DEPARTED.add("zero_size")  # no byte held: never a conflict (§13's departures)
     elif a["depth"] == b["depth"] and (hands_over(a, b, starts) or hands_over(b, a, starts)):
         first, second = (a, b) if hands_over(a, b, starts) else (b, a)
         position = {id(box): k for k, box in enumerate(boxes)}
+        DEPARTED.add("handoff")
         first["in_place_to"] = position[id(second)]
         second["in_place_from"] = position[id(first)]
     else:
@@ -419,6 +436,19 @@ def pass_stage(dump_name):
 
 
 def unallocated(tiles, dump_name):
+    """As refused_unallocated, noting where upstream's own test (every tile at 0 and two bases in a
+    space, of any size) says otherwise."""
+    ours = refused_unallocated(tiles, dump_name)
+    bases = {}
+    for t in tiles:
+        bases.setdefault(t["space"], set()).add(t["base"])
+    theirs = all(t["offset"] == 0 for t in tiles) and any(len(b) > 1 for b in bases.values())
+    if ours != theirs:
+        DEPARTED.add("unallocated")
+    return ours
+
+
+def refused_unallocated(tiles, dump_name):
     """Whether the function's tiles have no addresses yet, when a space holds two or more bases: every
     tile at 0 (upstream's test) or, in a dump not written by AllocateMemoryAddr itself, every base
     starting at 0."""
@@ -457,11 +487,13 @@ def rewrite_printed(text):
     """What only PyPTO's printer writes (docs/model.md §2a), rewritten to Python that reads the
     same, columns kept where it can: `<unsupported IRNode type>` as `...`, `tile_view=` inside a
     subscript's brackets as blanks, a keyword after a dot as a name (renamed back after parsing)."""
+    tokens = []  # up to a tokenizer error (an unclosed bracket, say): the forms before it still read
     try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            tokens.append(token)
     except (tokenize.TokenError, SyntaxError, IndentationError):
-        return text
-    lines = text.splitlines(keepends=True)
+        pass
+    lines = lines_with_ends(text)
     edits = []  # (row, col, end_col, replacement), applied right to left
     brackets = []
     for i, t in enumerate(tokens):
@@ -484,6 +516,12 @@ def rewrite_printed(text):
     return "".join(lines)
 
 
+def lines_with_ends(text):
+    """Lines as tokenize counts them in text whose line ends are all \n (str.splitlines also
+    splits at \x0c, \x85, U+2028 ...)."""
+    return re.findall(r"[^\n]*\n|[^\n]+$", text)
+
+
 def fill_empty_block(text, error):
     """`pass` after the colon ending the header before `error`'s line (an empty block the printer
     wrote), or None when the error is another."""
@@ -500,7 +538,7 @@ def fill_empty_block(text, error):
         pass
     if colon is None:
         return None
-    lines = text.splitlines(keepends=True)
+    lines = lines_with_ends(text)
     row, col = colon.end
     lines[row - 1] = lines[row - 1][:col] + " pass" + lines[row - 1][col:]
     return "".join(lines)
@@ -515,7 +553,11 @@ def parse_printed(data):
             text = data.decode("utf-8").removeprefix("\ufeff")
         except UnicodeDecodeError:
             raise first from None
-        text = rewrite_printed(text)
+        text = re.sub(r"\r\n?", "\n", text)  # one line end, as the tokenizer reads them
+        rewritten = rewrite_printed(text)
+        if rewritten != text:
+            DEPARTED.add("printed")  # read on, where upstream stops at the printer's form
+        text = rewritten
         for _ in range(10000):
             try:
                 module = ast.parse(text)
@@ -524,20 +566,34 @@ def parse_printed(data):
                 filled = fill_empty_block(text, e)
                 if filled is None:
                     raise
+                DEPARTED.add("printed")
                 text = filled
         for node in ast.walk(module):
             if isinstance(node, ast.Attribute) and node.attr.endswith(KEYWORD_SUFFIX):
                 node.attr = node.attr[:-len(KEYWORD_SUFFIX)]
         SOURCE[0] = text
         PRINTED[0] = True
+        DEPARTED.add("printed")
         return module
 
 
 PRINTED = [False]  # the text was rewritten: SOURCE holds it
 
 
+LINE_ENDS_UPSTREAM = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")  # str.splitlines' others
+
+
 def model_of_source(data, dump_name="dump.py", backend=None):
-    """The model of a dump's bytes, or the refusal."""
+    """The model of a dump's bytes, or the refusal; either with its `departures`."""
+    DEPARTED.clear()
+    if data.startswith(b"\xef\xbb\xbf"):
+        DEPARTED.add("bom")
+    result = read_source(data, dump_name, backend)
+    result["departures"] = sorted(DEPARTED)
+    return result
+
+
+def read_source(data, dump_name, backend):
     PRINTED[0] = False
     refused = refuse_bytes(data)
     if refused:
@@ -553,7 +609,10 @@ def model_of_source(data, dump_name="dump.py", backend=None):
     text = data.decode("utf-8").removeprefix("\ufeff")  # refuse_bytes saw it is UTF-8
     refused = refuse_names(text)
     if refused:
+        DEPARTED.add("names" if "name" in refused["message"] or "\\N" in refused["message"] else "limit")
         return refused
+    if LINE_ENDS_UPSTREAM.search(text):
+        DEPARTED.add("lines")
     try:
         source_lines = split_lines(text)
         if not PRINTED[0]:
@@ -574,6 +633,8 @@ def build_model(module, lines, dump_name, backend):
         tiles, skipped = collect_tiles(fn)
         if not tiles and not skipped:
             continue
+        if skipped:
+            DEPARTED.add("skipped")  # upstream drops them in silence
         if unallocated(tiles, dump_name):
             stale.append(fn.name)
         src_start = fn.decorator_list[0].lineno if fn.decorator_list else fn.lineno
@@ -596,6 +657,7 @@ def build_model(module, lines, dump_name, backend):
 def refuse_bytes(data):
     """§13's refusals of what is no dump, before Python reads it: too large, empty, binary, not UTF-8."""
     if len(data) > SIZE_LIMIT:
+        DEPARTED.add("limit")
         return {"error": "limit", "message": "input larger than 256 MiB"}
     if not data:
         return {"error": "encoding", "message": "the file is empty"}
