@@ -18,6 +18,8 @@ import { buildSync } from 'esbuild';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'web');
 const dist = join(root, 'dist');
+/** The one version (package.json's), which the core reports too (mm_version). */
+const VERSION = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
 const corpus = join(root, 'tests', 'fixtures', 'corpus');
 
 const read = (path) => readFileSync(path, 'utf8');
@@ -84,6 +86,7 @@ function page({ cspValue, style, script, worker, examples, buttons }) {
     '<!--WORKER-->': `<script type="text/plain" id="worker-source">${worker}</script>`,
     '<!--EXAMPLES-->': `<script type="application/json" id="examples">${scriptSafeJson(examples)}</script>`,
     '<!--EXAMPLE-BUTTONS-->': buttons.map(([id, label]) => `<button type="button" data-example="${id}">${label}</button>`).join(' '),
+    '<!--VERSION-->': VERSION,
   };
   let html = template;
   for (const [marker, value] of Object.entries(parts)) {

@@ -70,7 +70,8 @@ static void print_help(void) {
                "                        problem, as --check)\n"
                "  --svg FUNCTION        write FUNCTION's map as an SVG image (default:\n"
                "                        <dump>.<FUNCTION>.svg beside the dump)\n"
-               "  -h, --help            show this help\n");
+               "  -h, --help            show this help\n"
+               "  --version             print the version (memory-map X.Y.Z)\n");
 }
 
 /* Matches `-o X`, `-oX`, `--output X` and `--output=X`. */
@@ -183,6 +184,7 @@ static int parse_args(int argc, char **argv, cli_args *args) {
         continue;
       }
       if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) return 3;
+      if (strcmp(arg, "--version") == 0) return 4;
       bool *flag = strcmp(arg, "--json") == 0        ? &args->json
                    : strcmp(arg, "--check") == 0     ? &args->check
                    : strcmp(arg, "--summary") == 0   ? &args->summary
@@ -931,6 +933,10 @@ int main(int argc, char **argv) {
   int parsed = parse_args(argc, argv, &args);
   if (parsed == 3) {
     print_help();
+    return 0;
+  }
+  if (parsed == 4) {
+    printf("%s\n", mm_generator());
     return 0;
   }
   return parsed ? parsed : args.diff_old ? cli_run_diff(&args) : run_build_or_dump(&args);

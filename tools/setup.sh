@@ -11,6 +11,8 @@ set -euo pipefail
 #   chromium, firefox-esr      the page tests, in both browsers
 #   mkdocs, mkdocs-material    the page inside a docs site (tests/docs-site)
 #   time                       GNU time: peak memory of whole processes (bench)
+#   libxml2-utils              xmllint: the JUnit report against its schema
+#   lintian                    the Debian package's own checks (tests/release)
 declare -A probe=(
   [emscripten]=/usr/bin/emcc
   [wasi-libc]=/usr/lib/wasm32-wasi/libc.a
@@ -22,6 +24,7 @@ declare -A probe=(
   [mkdocs-material]=/usr/share/mkdocs/themes/material/__init__.py
   [time]=/usr/bin/time
   [libxml2-utils]=/usr/bin/xmllint
+  [lintian]=/usr/bin/lintian
 )
 missing=()
 for pkg in "${!probe[@]}"; do

@@ -25,6 +25,7 @@ export class ShortcutsOverlay {
       el('div', { class: 'shortcuts-box' },
         el('h2', {}, 'Keyboard shortcuts'),
         el('dl', {}, SHORTCUTS.flatMap(([keys, what]) => [el('dt', {}, el('kbd', {}, keys)), el('dd', {}, what)])),
+        el('p', { class: 'shortcuts-version' }, `memory-map ${document.getElementById('version')?.textContent ?? ''}`),
         el('button', { class: 'shortcuts-close', onclick: () => this.toggle(false) }, 'Close')));
     this.element.addEventListener('click', (e) => {
       if (e.target === this.element) this.toggle(false);

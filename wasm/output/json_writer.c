@@ -575,7 +575,9 @@ char *mm_model_to_json(const mm_model *model, size_t *out_len) {
 }
 
 void mm__json_dump_fields(mm_buf *out, const mm_model *model) {
-  mm__buf_puts(out, "\"dump\":");
+  mm__buf_puts(out, "\"generator\":");
+  put_cstring(out, mm_generator());
+  mm__buf_puts(out, ",\"dump\":");
   put_cstring(out, model->dump);
   mm__buf_puts(out, ",\"pass_name\":");
   put_cstring(out, model->pass_name);

@@ -646,7 +646,9 @@ static void put_document(mm_buf *out, svg_view *v) {
   mm__buf_puts(out, "\" font-family=\"system-ui, -apple-system, 'Segoe UI', sans-serif\" "
                     "font-size=\"12\" fill=\"");
   mm__buf_puts(out, v->palette->fg);
-  mm__buf_puts(out, "\">\n");
+  mm__buf_puts(out, "\">\n<metadata>");
+  mm__buf_puts(out, mm_generator());
+  mm__buf_puts(out, "</metadata>\n");
   mm__svg_rect(out, 0, 0, v->width, height);
   mm__buf_puts(out, " fill=\"");
   mm__buf_puts(out, v->palette->bg);
