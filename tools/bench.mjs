@@ -13,7 +13,7 @@
 // several runs, with the spread (min–max) so the noise shows.
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -521,10 +521,19 @@ for (const where of ['hosted', 'file://']) {
   const mb1 = drop(`synthetic 1 MB, ${where}, after 1 s idle`);
   target(`first drop, ~1 MB, ${where}, after idle`, '≤ 100 ms', `${mb1.toFixed(1)} ms`, mb1 <= 100);
 }
+/** What a release ships, and how big (tools/release.mjs into a temp folder). */
+function artifactTable() {
+  const dir = mkdtempSync(join(os.tmpdir(), 'mm-bench-release-'));
+  const made = spawnSync(process.execPath, [join(root, 'tools', 'release.mjs'), '--out', dir], { encoding: 'utf8' });
+  rmSync(dir, { recursive: true, force: true });
+  if (made.status !== 0) return [['release artifact', 'size'], ['(tools/release.mjs failed)', made.stderr.trim().slice(0, 60)]];
+  return [['release artifact', 'size'], ...[...made.stdout.matchAll(/release: .*\/([^/\s]+) ([\d.]+ KB)/g)].map((m) => [m[1], m[2]])];
+}
+const artifacts = artifactTable();
 const bigSteps = ['total', 'read', 'worker', 'core', 'cards', 'paint', 'longest', 'parsed'];
 const bigTable = [['50 MB, first card, each tab (ms)', ...bigSteps.slice(0, -2), 'longest main-thread task', 'bodies parsed', 'find ms'],
   ...big.samples.map((s, i) => [`tab ${i + 1}`, ...bigSteps.map((k) => (k === 'parsed' ? `${s.steps.parsed}` : s.steps[k].toFixed(0))), s.find.toFixed(1)])];
-const report = `${table(targetRows)}\n\n${table(bigTable)}\n\n${table(cliTable)}\n\n${table(dropTable)}\n\n${heapLine}\n\n${table(coreRows)}\n\n${table(pageRows)}\n\ndist/memory-map.html: ${(size / 1024).toFixed(1)} KB\n` +
+const report = `${table(targetRows)}\n\n${table(bigTable)}\n\n${table(cliTable)}\n\n${table(dropTable)}\n\n${heapLine}\n\n${table(coreRows)}\n\n${table(pageRows)}\n\ndist/memory-map.html: ${(size / 1024).toFixed(1)} KB\n\n${table(artifacts)}\n\n` +
   `(Runs after a first one: ${SMALL_RUNS} for inputs under 2 MB (30 in Chromium), ${RUNS} for larger ones (3 in ` +
   `Chromium over 20 MB); ` +
   `${Math.max(RUNS, 15)} zoom and splitter steps; medians, spread = min–max.\n` +

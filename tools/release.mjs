@@ -1,0 +1,272 @@
+// The artifacts a release ships, from what `npm run build` made:
+//
+//   node tools/release.mjs [--out DIR] [bundle] [npm] [deb]   (default: all three, into dist/)
+//
+//   bundle  memory-map-<v>/ and memory-map-<v>.tar.gz: the offline page, the
+//           docs-site folder, a README for the docs maintainer, SHA256SUMS
+//   npm     memory-map-<v>.tgz (npm pack): `memory-map` for any Node 20, the
+//           WASI build inside, the native one for this platform beside it
+//   deb     memory-map_<v>_<arch>.deb (dpkg-deb): /usr/bin/memory-map, the
+//           page and site in /usr/share/memory-map, memory-map(1), the
+//           license and changelog where Debian keeps them
+//
+// Each is assembled in a fresh folder, so nothing of the working tree
+// leaks in; tests/release.test.mjs builds and checks all three.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+import { toMan } from './man.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+export const VERSION = pkg.version;
+// One date for every file and page of a release: the last commit's, so the
+// same tree gives the same bytes (SOURCE_DATE_EPOCH wins where it is set).
+const epoch = Number(process.env.SOURCE_DATE_EPOCH ?? spawnSync('git', ['-C', root, 'log', '-1', '--format=%ct'], { encoding: 'utf8' }).stdout.trim()) || 0;
+const releaseDate = new Date(epoch * 1000).toISOString().slice(0, 10);
+// The package's maintainer: who committed last (the project's identity).
+const maintainer = spawnSync('git', ['-C', root, 'log', '-1', '--format=%an <%ae>'], { encoding: 'utf8' }).stdout.trim() ||
+  'The memory-map authors <memory-map@invalid.example>';
+
+function run(command, args, options = {}) {
+  const r = spawnSync(command, args, { encoding: 'utf8', ...options });
+  if (r.error || r.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${r.error?.message ?? r.stderr}`);
+  return r.stdout;
+}
+
+function need(path, what) {
+  if (!existsSync(path)) throw new Error(`${relative(root, path)} is missing (${what}): run \`npm run build\` first`);
+  return path;
+}
+
+/** Every file under `dir`, relative, sorted. */
+function filesUnder(dir, prefix = '') {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))
+    .flatMap((e) => (e.isDirectory() ? filesUnder(dir, join(prefix, e.name)) : [join(prefix, e.name)]));
+}
+
+const sha256 = (path) => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+/** A reproducible tar.gz of `dir` (its name as the top folder). */
+function tarball(dir, out) {
+  run('tar', ['--sort=name', `--mtime=@${epoch}`, '--owner=0', '--group=0', '--numeric-owner',
+    '-czf', out, '-C', dirname(dir), relative(dirname(dir), dir)], { env: { ...process.env, GZIP: '-n' } });
+  return out;
+}
+
+const SITE_README = (v) => `# memory-map ${v}: the page for a docs site
+
+\`site/\` is the page as a static folder (relative URLs only, no request
+leaves the site). \`memory-map.html\` is the same page in one file, to open
+from disk or attach to a bug report.
+
+## Into a MkDocs site
+
+1. Copy \`site/\` into the docs, e.g. \`docs/tools/memory-map/\`. MkDocs copies
+   it as it is, and \`mkdocs build --strict\` stays clean.
+2. Put dumps beside it (\`docs/tools/memory-map/dumps/…\`) and link
+   \`tools/memory-map/?dump=dumps/<dump>.py#fn=<function>\` from any page.
+3. Embed one function's map in a page:
+
+   \`\`\`html
+   <iframe title="Memory map of k_proj" style="width: 100%; height: 560px"
+     src="../tools/memory-map/index.html?embed&dump=examples/decode_fwd/32_after_AllocateMemoryAddr.py#fn=k_proj"></iframe>
+   \`\`\`
+
+   Add \`&theme=dark\` (or \`light\`) to match the site's palette.
+
+Check the download against \`SHA256SUMS\`: \`sha256sum -c SHA256SUMS\`.
+`;
+
+/** dist/memory-map-<v>/ and its .tar.gz. */
+export function buildBundle(out) {
+  const name = `memory-map-${VERSION}`;
+  const dir = join(out, name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  cpSync(need(join(root, 'dist', 'memory-map.html'), 'the offline page'), join(dir, 'memory-map.html'));
+  cpSync(need(join(root, 'dist', 'site'), 'the docs-site page'), join(dir, 'site'), { recursive: true });
+  writeFileSync(join(dir, 'README.md'), SITE_README(VERSION));
+  cpSync(join(root, 'CHANGELOG.md'), join(dir, 'CHANGELOG.md'));
+  cpSync(join(root, 'LICENSE'), join(dir, 'LICENSE'));
+  const sums = filesUnder(dir).map((f) => `${sha256(join(dir, f))}  ${f}`).join('\n');
+  writeFileSync(join(dir, 'SHA256SUMS'), `${sums}\n`);
+  return { dir, tarball: tarball(dir, join(out, `${name}.tar.gz`)) };
+}
+
+const LAUNCHER = `#!/usr/bin/env node
+// memory-map's command (docs/cli.md): the native build for this platform
+// when the package carries one, else the WASI build under this Node.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const native = join(root, 'build', 'native', \`\${process.platform}-\${process.arch}\`, 'memory-map');
+if (!process.env.MEMORY_MAP_WASI && existsSync(native)) {
+  const page = process.env.MEMORY_MAP_PAGE || join(root, 'dist', 'memory-map.html');
+  const r = spawnSync(native, process.argv.slice(2), { stdio: 'inherit', env: { ...process.env, MEMORY_MAP_PAGE: page } });
+  if (r.signal) process.kill(process.pid, r.signal);
+  process.exitCode = r.error ? 1 : r.status;
+  if (r.error) process.stderr.write(\`error: \${native}: \${r.error.message}\\n\`);
+} else {
+  // Node 20 calls its WASI experimental on stderr, which is for the CLI's
+  // own messages (the repository's wrapper runs node --no-warnings).
+  process.removeAllListeners('warning');
+  await import('../tools/run-wasi.mjs');
+}
+`;
+
+/** The npm package's folder: the same layout as the repository, so the
+ * WASI runner finds its module and page as it does here. */
+function npmStage(stage) {
+  mkdirSync(join(stage, 'bin'), { recursive: true });
+  writeFileSync(join(stage, 'bin', 'memory-map.mjs'), LAUNCHER);
+  chmodSync(join(stage, 'bin', 'memory-map.mjs'), 0o755);
+  mkdirSync(join(stage, 'tools'));
+  cpSync(join(root, 'tools', 'run-wasi.mjs'), join(stage, 'tools', 'run-wasi.mjs'));
+  mkdirSync(join(stage, 'build', 'wasi'), { recursive: true });
+  cpSync(need(join(root, 'build', 'wasi', 'memory-map.wasm'), 'the WASI build'), join(stage, 'build', 'wasi', 'memory-map.wasm'));
+  const native = join(root, 'build', 'native', 'memory-map');
+  if (existsSync(native)) {
+    const dir = join(stage, 'build', 'native', `${process.platform}-${process.arch}`);
+    mkdirSync(dir, { recursive: true });
+    run('strip', ['--strip-unneeded', '-o', join(dir, 'memory-map'), native]);
+  }
+  mkdirSync(join(stage, 'dist'));
+  cpSync(need(join(root, 'dist', 'memory-map.html'), 'the offline page'), join(stage, 'dist', 'memory-map.html'));
+  cpSync(join(root, 'dist', 'site'), join(stage, 'dist', 'site'), { recursive: true });
+  mkdirSync(join(stage, 'docs'));
+  for (const doc of ['cli.md', 'model.md', 'page.md']) cpSync(join(root, 'docs', doc), join(stage, 'docs', doc));
+  for (const file of ['README.md', 'CHANGELOG.md', 'LICENSE']) cpSync(join(root, file), join(stage, file));
+  const manifest = {
+    name: pkg.name, version: VERSION, description: pkg.description, license: pkg.license, type: 'module',
+    bin: { 'memory-map': 'bin/memory-map.mjs' }, engines: pkg.engines,
+    files: ['bin', 'tools', 'build', 'dist', 'docs', 'CHANGELOG.md'],
+  };
+  writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/** memory-map-<v>.tgz, from a stage with no dependencies and no scripts. */
+export function buildNpm(out) {
+  const stage = mkdtempSync(join(tmpdir(), 'mm-npm-'));
+  try {
+    npmStage(stage);
+    const cache = join(stage, '.npm-cache');
+    run('npm', ['pack', '--silent', '--pack-destination', out, stage],
+      { env: { ...process.env, npm_config_cache: cache, npm_config_offline: 'true', npm_config_update_notifier: 'false' } });
+    return join(out, `${pkg.name}-${VERSION}.tgz`);
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
+}
+
+const debArch = () => run('dpkg', ['--print-architecture']).trim();
+
+const COPYRIGHT = (license) => `Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: memory-map
+Source: https://github.com/hw-native-sys/pypto
+
+Files: *
+Copyright: 2026 The memory-map authors
+License: MIT
+${license.split('\n').slice(4).map((l) => (l.trim() ? ` ${l}` : ' .')).join('\n').replace(/(\n \.)+$/, '')}
+`;
+
+/** Debian's changelog for a package not made by Debian: this one release. */
+const DEBIAN_CHANGELOG = (arch) => `memory-map (${VERSION}) unstable; urgency=medium
+
+  * Release ${VERSION} (${arch}): see /usr/share/doc/memory-map/changelog.gz.
+
+ -- ${maintainer}  ${new Date(epoch * 1000).toUTCString().replace('GMT', '+0000')}
+`;
+
+/** The libc the native binary needs: the highest GLIBC_ symbol version it uses. */
+function libcDepends(binary) {
+  const versions = [...run('objdump', ['-T', binary]).matchAll(/GLIBC_(\d+(?:\.\d+)*)/g)].map((m) => m[1]);
+  const newest = versions.sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).pop();
+  return newest ? `libc6 (>= ${newest})` : 'libc6';
+}
+
+/** memory-map_<v>_<arch>.deb. */
+export function buildDeb(out) {
+  const arch = debArch();
+  const stage = mkdtempSync(join(tmpdir(), 'mm-deb-'));
+  try {
+    const binary = need(join(root, 'build', 'native', 'memory-map'), 'the native build');
+    const usr = join(stage, 'usr');
+    mkdirSync(join(usr, 'bin'), { recursive: true });
+    run('strip', ['--strip-unneeded', '--remove-section=.comment', '--remove-section=.note', '-o', join(usr, 'bin', 'memory-map'), binary]);
+    chmodSync(join(usr, 'bin', 'memory-map'), 0o755);
+    const share = join(usr, 'share', 'memory-map');
+    mkdirSync(share, { recursive: true });
+    cpSync(need(join(root, 'dist', 'memory-map.html'), 'the offline page'), join(share, 'memory-map.html'));
+    cpSync(join(root, 'dist', 'site'), join(share, 'site'), { recursive: true });
+    for (const map of filesUnder(join(share, 'site')).filter((f) => f.endsWith('.map'))) rmSync(join(share, 'site', map));
+    const man = join(usr, 'share', 'man', 'man1');
+    mkdirSync(man, { recursive: true });
+    const page = toMan(readFileSync(join(root, 'docs', 'cli.md'), 'utf8'), { name: 'memory-map', section: 1, date: releaseDate, version: VERSION });
+    writeFileSync(join(man, 'memory-map.1.gz'), gzipSync(page, { level: 9 }));
+    const doc = join(usr, 'share', 'doc', 'memory-map');
+    mkdirSync(doc, { recursive: true });
+    writeFileSync(join(doc, 'copyright'), COPYRIGHT(readFileSync(join(root, 'LICENSE'), 'utf8')));
+    writeFileSync(join(doc, 'changelog.gz'), gzipSync(readFileSync(join(root, 'CHANGELOG.md')), { level: 9 }));
+    writeFileSync(join(doc, 'changelog.Debian.gz'), gzipSync(DEBIAN_CHANGELOG(arch), { level: 9 }));
+    for (const d of ['cli.md', 'model.md', 'page.md']) cpSync(join(root, 'docs', d), join(doc, d));
+    const overrides = join(usr, 'share', 'lintian', 'overrides');
+    mkdirSync(overrides, { recursive: true });
+    writeFileSync(join(overrides, 'memory-map'), LINTIAN_OVERRIDES);
+    const size = Math.ceil(filesUnder(usr).reduce((s, f) => s + statSync(join(usr, f)).size, 0) / 1024);
+    mkdirSync(join(stage, 'DEBIAN'));
+    writeFileSync(join(stage, 'DEBIAN', 'control'), [
+      'Package: memory-map', `Version: ${VERSION}`, `Architecture: ${arch}`,
+      `Maintainer: ${maintainer}`, `Installed-Size: ${size}`,
+      `Depends: ${libcDepends(binary)}`, 'Section: devel', 'Priority: optional',
+      'Homepage: https://github.com/hw-native-sys/pypto',
+      `Description: ${pkg.description.replace(/^An /, 'interactive map of ').replace(/^interactive map of i/, 'i')}`,
+      ' memory-map reads a PyPTO pass dump (after AllocateMemoryAddr) and shows',
+      ' where each tile sits in each on-chip memory space and for how long:',
+      ' a self-contained page, the model as JSON, terminal summaries and a',
+      ' CI gate over a whole build.', '',
+    ].join('\n'));
+    writeFileSync(join(stage, 'DEBIAN', 'md5sums'), filesUnder(usr).map((f) =>
+      `${createHash('md5').update(readFileSync(join(usr, f))).digest('hex')}  usr/${f}\n`).join(''));
+    for (const f of filesUnder(stage)) chmodSync(join(stage, f), f === join('usr', 'bin', 'memory-map') ? 0o755 : 0o644);
+    chmodSync(stage, 0o755); /* mkdtemp's 0700 would be the package root's mode */
+    const deb = join(out, `memory-map_${VERSION}_${arch}.deb`);
+    run('dpkg-deb', ['--root-owner-group', '-Zxz', '--build', stage, deb], { env: { ...process.env, SOURCE_DATE_EPOCH: String(epoch) } });
+    return deb;
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
+}
+
+// What lintian says of the package that is meant: the page's HTML in
+// /usr/share/memory-map is the template the command fills and the site it
+// serves, not documentation (tests/release.test.mjs runs lintian).
+const LINTIAN_OVERRIDES = `memory-map: package-contains-documentation-outside-usr-share-doc [usr/share/memory-map/memory-map.html]
+memory-map: package-contains-documentation-outside-usr-share-doc [usr/share/memory-map/site/index.html]
+`;
+
+const ARTIFACTS = { bundle: buildBundle, npm: buildNpm, deb: buildDeb };
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--out');
+  const out = at >= 0 ? args.splice(at, 2)[1] : join(root, 'dist');
+  const wanted = args.length ? args : Object.keys(ARTIFACTS);
+  mkdirSync(out, { recursive: true });
+  for (const what of wanted) {
+    if (!ARTIFACTS[what]) throw new Error(`unknown artifact ${what}; known: ${Object.keys(ARTIFACTS).join(', ')}`);
+    const made = ARTIFACTS[what](out);
+    for (const file of typeof made === 'string' ? [made] : [made.tarball]) {
+      console.log(`release: ${relative(process.cwd(), file)} ${(statSync(file).size / 1024).toFixed(1)} KB`);
+    }
+  }
+}
