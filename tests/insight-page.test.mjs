@@ -3,10 +3,12 @@
 // search with their jumps, deep links through a reload, ?dump=, copy link
 // and the shortcuts overlay. Checked by what shows.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { finish, fixture, launch, openPage, pageWith as openPageWith, rect, settled } from './browser.mjs';
-import { dumpWith, tileType } from './helpers.mjs';
+import { dumpWith, root, tileType } from './helpers.mjs';
 
 let env;
 before(async () => { env = await launch(); });
@@ -373,11 +375,14 @@ describe('deep links', () => {
   });
 });
 
-test('? shows every keyboard shortcut; Esc closes it', async () => {
+test('? shows every keyboard shortcut and the version, which the footer shows too; Esc closes it', async () => {
   const page = await pageWith([gap]);
   await page.keyboard.press('?');
   const overlay = page.locator('.shortcuts');
   assert.equal(await overlay.isVisible(), true);
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  assert.equal(await overlay.locator('.shortcuts-version').innerText(), `memory-map ${version}`);
+  assert.equal(await page.locator('footer.footer').innerText(), `memory-map ${version}`);
   const keys = await overlay.locator('kbd').allInnerTexts();
   for (const key of ['?', '/', 'N / Shift+N', '↑ / ↓', 'Esc', 'Enter / Shift+Enter']) assert.ok(keys.includes(key), key);
   await page.keyboard.press('/'); // keys wait while the list is open

@@ -151,3 +151,18 @@ test('the README\'s Install section names this version\'s three artifacts, each 
   }
   assert.match(install, /npm run release/);
 });
+
+test('one version: the JSON of a dump, a build and a comparison, and the SVG, as package.json says', () => {
+  const cli = join(root, 'build', 'native', 'memory-map');
+  const generator = `memory-map ${version}`;
+  assert.equal(JSON.parse(sh(cli, [dump, '--json']).stdout).generator, generator);
+  const old = join(corpus, 'real', 'vector_division.py');
+  assert.equal(JSON.parse(sh(cli, ['--diff', old, dump, '--json']).stdout).old.generator, generator);
+  const build = join(work, 'build_output', 'vd', 'passes_dump');
+  mkdirSync(build, { recursive: true });
+  copyFileSync(dump, join(build, '32_after_AllocateMemoryAddr.py'));
+  assert.equal(JSON.parse(sh(cli, [join(work, 'build_output'), '--json']).stdout).generator, generator);
+  const svg = join(work, 'map.svg');
+  assert.equal(sh(cli, [dump, '--svg', 'vector_division_incore_0', '-o', svg]).status, 0);
+  assert.match(readFileSync(svg, 'utf8'), new RegExp(`^<svg [^>]*>\\n<metadata>${generator.replace(/\./g, '\\.')}</metadata>\\n`));
+});
