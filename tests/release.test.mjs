@@ -128,7 +128,10 @@ describe('the release bundle', () => {
   const dir = join(out, `memory-map-${version}`);
 
   test('holds the offline page, the docs-site folder and its README, every file in SHA256SUMS', () => {
-    for (const f of ['memory-map.html', 'site/index.html', 'site/app.js', 'README.md', 'LICENSE', 'CHANGELOG.md']) assert.ok(existsSync(join(dir, f)), f);
+    for (const f of ['memory-map.html', 'site/index.html', 'site/app.js', 'README.md', 'embed-snippet.html', 'LICENSE', 'CHANGELOG.md']) assert.ok(existsSync(join(dir, f)), f);
+    // The snippet embeds an example the site carries.
+    const src = readFileSync(join(dir, 'embed-snippet.html'), 'utf8').match(/dump=([^#"]+)/)[1];
+    assert.ok(existsSync(join(dir, 'site', src)), src);
     const sums = sh('sha256sum', ['-c', '--strict', 'SHA256SUMS'], { cwd: dir });
     assert.equal(sums.status, 0, sums.stdout + sums.stderr);
     assert.match(readFileSync(join(dir, 'README.md'), 'utf8'), /mkdocs build --strict[\s\S]*\?embed&dump=/);

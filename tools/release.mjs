@@ -59,6 +59,11 @@ function tarball(dir, out) {
   return out;
 }
 
+// A page of the docs embedding one function's map (README, step 3).
+const EMBED_SNIPPET = `<iframe title="Memory map of k_proj" style="width: 100%; height: 560px"
+  src="../tools/memory-map/index.html?embed&dump=examples/decode_fwd/32_after_AllocateMemoryAddr.py#fn=k_proj"></iframe>
+`;
+
 const SITE_README = (v) => `# memory-map ${v}: the page for a docs site
 
 \`site/\` is the page as a static folder (relative URLs only, no request
@@ -71,11 +76,10 @@ from disk or attach to a bug report.
    it as it is, and \`mkdocs build --strict\` stays clean.
 2. Put dumps beside it (\`docs/tools/memory-map/dumps/…\`) and link
    \`tools/memory-map/?dump=dumps/<dump>.py#fn=<function>\` from any page.
-3. Embed one function's map in a page:
+3. Embed one function's map in a page (\`embed-snippet.html\` holds it):
 
    \`\`\`html
-   <iframe title="Memory map of k_proj" style="width: 100%; height: 560px"
-     src="../tools/memory-map/index.html?embed&dump=examples/decode_fwd/32_after_AllocateMemoryAddr.py#fn=k_proj"></iframe>
+${EMBED_SNIPPET.trim().split('\n').map((l) => `   ${l}`).join('\n')}
    \`\`\`
 
    Add \`&theme=dark\` (or \`light\`) to match the site's palette.
@@ -92,6 +96,7 @@ export function buildBundle(out) {
   cpSync(need(join(root, 'dist', 'memory-map.html'), 'the offline page'), join(dir, 'memory-map.html'));
   cpSync(need(join(root, 'dist', 'site'), 'the docs-site page'), join(dir, 'site'), { recursive: true });
   writeFileSync(join(dir, 'README.md'), SITE_README(VERSION));
+  writeFileSync(join(dir, 'embed-snippet.html'), EMBED_SNIPPET);
   cpSync(join(root, 'CHANGELOG.md'), join(dir, 'CHANGELOG.md'));
   cpSync(join(root, 'LICENSE'), join(dir, 'LICENSE'));
   const sums = filesUnder(dir).map((f) => `${sha256(join(dir, f))}  ${f}`).join('\n');
