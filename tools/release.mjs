@@ -25,13 +25,17 @@ import { toMan } from './man.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 export const VERSION = pkg.version;
-// One date for every file and page of a release: the last commit's, so the
-// same tree gives the same bytes (SOURCE_DATE_EPOCH wins where it is set).
-const epoch = Number(process.env.SOURCE_DATE_EPOCH ?? spawnSync('git', ['-C', root, 'log', '-1', '--format=%ct'], { encoding: 'utf8' }).stdout.trim()) || 0;
-const releaseDate = new Date(epoch * 1000).toISOString().slice(0, 10);
-// The package's maintainer: who committed last (the project's identity).
-const maintainer = spawnSync('git', ['-C', root, 'log', '-1', '--format=%an <%ae>'], { encoding: 'utf8' }).stdout.trim() ||
-  'The memory-map authors <memory-map@invalid.example>';
+let epoch; // set by main, before any artifact
+const releaseDate = () => new Date(epoch * 1000).toISOString().slice(0, 10);
+// One date for every file and page of a release, so the same tree gives
+// the same bytes: SOURCE_DATE_EPOCH where it is set, else the last commit's.
+function releaseEpoch() {
+  const given = process.env.SOURCE_DATE_EPOCH ?? spawnSync('git', ['-C', root, 'log', '-1', '--format=%ct'], { encoding: 'utf8' }).stdout?.trim();
+  if (!/^\d+$/.test(given ?? '')) throw new Error('no release date: set SOURCE_DATE_EPOCH, or run in a git clone');
+  return Number(given);
+}
+// package.json's author maintains the packages.
+const maintainer = pkg.author;
 
 function run(command, args, options = {}) {
   const r = spawnSync(command, args, { encoding: 'utf8', ...options });
@@ -44,6 +48,12 @@ function need(path, what) {
   return path;
 }
 
+/** Every folder under `dir` (itself first), relative. */
+function foldersUnder(dir, prefix = '') {
+  return [prefix, ...readdirSync(join(dir, prefix), { withFileTypes: true }).filter((e) => e.isDirectory())
+    .flatMap((e) => foldersUnder(dir, join(prefix, e.name)))];
+}
+
 /** Every file under `dir`, relative, sorted. */
 function filesUnder(dir, prefix = '') {
   return readdirSync(join(dir, prefix), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))
@@ -54,7 +64,7 @@ const sha256 = (path) => createHash('sha256').update(readFileSync(path)).digest(
 
 /** A reproducible tar.gz of `dir` (its name as the top folder). */
 function tarball(dir, out) {
-  run('tar', ['--sort=name', `--mtime=@${epoch}`, '--owner=0', '--group=0', '--numeric-owner',
+  run('tar', ['--sort=name', `--mtime=@${epoch}`, '--owner=0', '--group=0', '--numeric-owner', '--mode=go-w,a+rX',
     '-czf', out, '-C', dirname(dir), relative(dirname(dir), dir)], { env: { ...process.env, GZIP: '-n' } });
   return out;
 }
@@ -84,11 +94,14 @@ ${EMBED_SNIPPET.trim().split('\n').map((l) => `   ${l}`).join('\n')}
 
    Add \`&theme=dark\` (or \`light\`) to match the site's palette.
 
-Check the download against \`SHA256SUMS\`: \`sha256sum -c SHA256SUMS\`.
+The release's \`SHA256SUMS\`, beside the downloads, checks the .tar.gz
+this came in; the \`SHA256SUMS\` here checks what it unpacked to:
+\`sha256sum -c SHA256SUMS\`.
 `;
 
 /** dist/memory-map-<v>/ and its .tar.gz. */
 export function buildBundle(out) {
+  epoch ??= releaseEpoch();
   const name = `memory-map-${VERSION}`;
   const dir = join(out, name);
   rmSync(dir, { recursive: true, force: true });
@@ -108,13 +121,26 @@ const LAUNCHER = `#!/usr/bin/env node
 // memory-map's command (docs/cli.md): the native build for this platform
 // when the package carries one, else the WASI build under this Node.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const native = join(root, 'build', 'native', \`\${process.platform}-\${process.arch}\`, 'memory-map');
-if (!process.env.MEMORY_MAP_WASI && existsSync(native)) {
+
+/** Whether this machine's C library runs the native build: the glibc it
+ * was linked against (GLIBC beside it) or newer; musl (Alpine) cannot. */
+function runsHere() {
+  if (!existsSync(native)) return false;
+  const needs = join(dirname(native), 'GLIBC');
+  if (!existsSync(needs)) return true;
+  const have = process.report.getReport().header.glibcVersionRuntime;
+  if (!have) return false;
+  const [a, b] = [have, readFileSync(needs, 'utf8').trim()].map((v) => v.split('.').map(Number));
+  return a[0] > b[0] || (a[0] === b[0] && (a[1] ?? 0) >= (b[1] ?? 0));
+}
+
+if (!process.env.MEMORY_MAP_WASI && runsHere()) {
   const page = process.env.MEMORY_MAP_PAGE || join(root, 'dist', 'memory-map.html');
   const r = spawnSync(native, process.argv.slice(2), { stdio: 'inherit', env: { ...process.env, MEMORY_MAP_PAGE: page } });
   if (r.signal) process.kill(process.pid, r.signal);
@@ -143,16 +169,21 @@ function npmStage(stage) {
     const dir = join(stage, 'build', 'native', `${process.platform}-${process.arch}`);
     mkdirSync(dir, { recursive: true });
     run('strip', ['--strip-unneeded', '-o', join(dir, 'memory-map'), native]);
+    const glibc = libcVersion(native);
+    if (glibc) writeFileSync(join(dir, 'GLIBC'), `${glibc}\n`);
   }
   mkdirSync(join(stage, 'dist'));
   cpSync(need(join(root, 'dist', 'memory-map.html'), 'the offline page'), join(stage, 'dist', 'memory-map.html'));
-  cpSync(join(root, 'dist', 'site'), join(stage, 'dist', 'site'), { recursive: true });
+  cpSync(join(root, 'dist', 'site'), join(stage, 'dist', 'site'), { recursive: true, filter: (f) => !f.endsWith('.map') });
   mkdirSync(join(stage, 'docs'));
   for (const doc of ['cli.md', 'model.md', 'page.md']) cpSync(join(root, 'docs', doc), join(stage, 'docs', doc));
   for (const file of ['README.md', 'CHANGELOG.md', 'LICENSE']) cpSync(join(root, file), join(stage, file));
   const manifest = {
     name: pkg.name, version: VERSION, description: pkg.description, license: pkg.license, type: 'module',
     bin: { 'memory-map': 'bin/memory-map.mjs' }, engines: pkg.engines,
+    // The WASI build reaches files through a preopened "/", and the CLI
+    // starts in $PWD: POSIX paths only.
+    os: ['linux', 'darwin', 'freebsd'],
     files: ['bin', 'tools', 'build', 'dist', 'docs', 'CHANGELOG.md'],
   };
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -160,6 +191,7 @@ function npmStage(stage) {
 
 /** memory-map-<v>.tgz, from a stage with no dependencies and no scripts. */
 export function buildNpm(out) {
+  epoch ??= releaseEpoch();
   const stage = mkdtempSync(join(tmpdir(), 'mm-npm-'));
   try {
     npmStage(stage);
@@ -192,15 +224,28 @@ const DEBIAN_CHANGELOG = (arch) => `memory-map (${VERSION}) unstable; urgency=me
  -- ${maintainer}  ${new Date(epoch * 1000).toUTCString().replace('GMT', '+0000')}
 `;
 
-/** The libc the native binary needs: the highest GLIBC_ symbol version it uses. */
-function libcDepends(binary) {
+/** docs/cli.md as an installed command's manual: the command is
+ * `memory-map`, and what only a clone has is left out. */
+function installedCli(markdown) {
+  return markdown.replace(/\s+In\s+this\s+repository\s+the\s+command\s+is\s+`tools\/memory-map`\./, '')
+    .replace(/\n## (Native and WASI builds|Installing)\n[\s\S]*?(?=\n## |$)/g, '\n')
+    .replace(/tools\/memory-map/g, 'memory-map');
+}
+
+/** The glibc the native binary needs: the highest GLIBC_ symbol version it uses, or null. */
+function libcVersion(binary) {
   const versions = [...run('objdump', ['-T', binary]).matchAll(/GLIBC_(\d+(?:\.\d+)*)/g)].map((m) => m[1]);
-  const newest = versions.sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).pop();
+  return versions.sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).pop() ?? null;
+}
+
+function libcDepends(binary) {
+  const newest = libcVersion(binary);
   return newest ? `libc6 (>= ${newest})` : 'libc6';
 }
 
 /** memory-map_<v>_<arch>.deb. */
 export function buildDeb(out) {
+  epoch ??= releaseEpoch();
   const arch = debArch();
   const stage = mkdtempSync(join(tmpdir(), 'mm-deb-'));
   try {
@@ -216,14 +261,14 @@ export function buildDeb(out) {
     for (const map of filesUnder(join(share, 'site')).filter((f) => f.endsWith('.map'))) rmSync(join(share, 'site', map));
     const man = join(usr, 'share', 'man', 'man1');
     mkdirSync(man, { recursive: true });
-    const page = toMan(readFileSync(join(root, 'docs', 'cli.md'), 'utf8'), { name: 'memory-map', section: 1, date: releaseDate, version: VERSION });
+    const page = toMan(installedCli(readFileSync(join(root, 'docs', 'cli.md'), 'utf8')), { name: 'memory-map', section: 1, date: releaseDate(), version: VERSION });
     writeFileSync(join(man, 'memory-map.1.gz'), gzipSync(page, { level: 9 }));
     const doc = join(usr, 'share', 'doc', 'memory-map');
     mkdirSync(doc, { recursive: true });
     writeFileSync(join(doc, 'copyright'), COPYRIGHT(readFileSync(join(root, 'LICENSE'), 'utf8')));
     writeFileSync(join(doc, 'changelog.gz'), gzipSync(readFileSync(join(root, 'CHANGELOG.md')), { level: 9 }));
     writeFileSync(join(doc, 'changelog.Debian.gz'), gzipSync(DEBIAN_CHANGELOG(arch), { level: 9 }));
-    for (const d of ['cli.md', 'model.md', 'page.md']) cpSync(join(root, 'docs', d), join(doc, d));
+    for (const d of ['cli.md', 'model.md', 'page.md']) writeFileSync(join(doc, `${d}.gz`), gzipSync(readFileSync(join(root, 'docs', d)), { level: 9 }));
     const overrides = join(usr, 'share', 'lintian', 'overrides');
     mkdirSync(overrides, { recursive: true });
     writeFileSync(join(overrides, 'memory-map'), LINTIAN_OVERRIDES);
@@ -243,7 +288,7 @@ export function buildDeb(out) {
     writeFileSync(join(stage, 'DEBIAN', 'md5sums'), filesUnder(usr).map((f) =>
       `${createHash('md5').update(readFileSync(join(usr, f))).digest('hex')}  usr/${f}\n`).join(''));
     for (const f of filesUnder(stage)) chmodSync(join(stage, f), f === join('usr', 'bin', 'memory-map') ? 0o755 : 0o644);
-    chmodSync(stage, 0o755); /* mkdtemp's 0700 would be the package root's mode */
+    for (const d of foldersUnder(stage)) chmodSync(join(stage, d), 0o755); /* whatever the umask, and mkdtemp's 0700 */
     const deb = join(out, `memory-map_${VERSION}_${arch}.deb`);
     run('dpkg-deb', ['--root-owner-group', '-Zxz', '--build', stage, deb], { env: { ...process.env, SOURCE_DATE_EPOCH: String(epoch) } });
     return deb;
@@ -259,19 +304,39 @@ const LINTIAN_OVERRIDES = `memory-map: package-contains-documentation-outside-us
 memory-map: package-contains-documentation-outside-usr-share-doc [usr/share/memory-map/site/index.html]
 `;
 
+/** The builds the artifacts take say this version: package.json bumped
+ * since `npm run build` would ship binaries that say another. */
+function checkBuilt() {
+  const said = [];
+  const native = join(root, 'build', 'native', 'memory-map');
+  if (existsSync(native)) said.push(['the native build', run(native, ['--version']).trim()]);
+  const page = readFileSync(need(join(root, 'dist', 'memory-map.html'), 'the offline page'), 'utf8');
+  said.push(['dist/memory-map.html', `memory-map ${page.match(/<span id="version">([^<]*)<\/span>/)?.[1]}`]);
+  for (const [what, version] of said) {
+    if (version !== `memory-map ${VERSION}`) throw new Error(`${what} says ${version}, package.json ${VERSION}: run \`npm run build\``);
+  }
+}
+
 const ARTIFACTS = { bundle: buildBundle, npm: buildNpm, deb: buildDeb };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
-  const at = args.indexOf('--out');
-  const out = at >= 0 ? args.splice(at, 2)[1] : join(root, 'dist');
+  const at = args.findIndex((a) => a === '--out' || a.startsWith('--out='));
+  const out = at < 0 ? join(root, 'dist') : args[at].startsWith('--out=') ? args.splice(at, 1)[0].slice(6) : args.splice(at, 2)[1];
+  if (!out) throw new Error('--out needs a folder');
   const wanted = args.length ? args : Object.keys(ARTIFACTS);
+  epoch = releaseEpoch();
+  checkBuilt();
   mkdirSync(out, { recursive: true });
+  const files = [];
   for (const what of wanted) {
     if (!ARTIFACTS[what]) throw new Error(`unknown artifact ${what}; known: ${Object.keys(ARTIFACTS).join(', ')}`);
     const made = ARTIFACTS[what](out);
     for (const file of typeof made === 'string' ? [made] : [made.tarball]) {
       console.log(`release: ${relative(process.cwd(), file)} ${(statSync(file).size / 1024).toFixed(1)} KB`);
+      files.push(file);
     }
   }
+  // The downloads' own sums, beside them (the bundle's SHA256SUMS checks what it unpacks to).
+  writeFileSync(join(out, 'SHA256SUMS'), files.map((f) => `${sha256(f)}  ${relative(out, f)}\n`).join(''));
 }
