@@ -337,6 +337,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       files.push(file);
     }
   }
-  // The downloads' own sums, beside them (the bundle's SHA256SUMS checks what it unpacks to).
-  writeFileSync(join(out, 'SHA256SUMS'), files.map((f) => `${sha256(f)}  ${relative(out, f)}\n`).join(''));
+  // The downloads' own sums, beside them (the bundle's SHA256SUMS checks
+  // what it unpacks to); those of artifacts not remade this time are kept.
+  const sumsPath = join(out, 'SHA256SUMS');
+  const sums = new Map(existsSync(sumsPath) ? readFileSync(sumsPath, 'utf8').trim().split('\n').filter(Boolean)
+    .map((l) => [l.slice(66), l]).filter(([name]) => existsSync(join(out, name))) : []);
+  for (const f of files) sums.set(relative(out, f), `${sha256(f)}  ${relative(out, f)}`);
+  writeFileSync(sumsPath, `${[...sums.keys()].sort().map((k) => sums.get(k)).join('\n')}\n`);
 }
