@@ -66,10 +66,9 @@ void mm_error_clear(mm_error *error);
  * "no_memory" ("ok" for MM_OK). Static storage; do not free. */
 const char *mm_status_name(mm_status status);
 
-/* The project's version ("0.1.0", package.json's), and "memory-map
- * 0.1.0" as the JSON's `generator` and the SVG's metadata name it.
- * Static storage; do not free. */
-const char *mm_version(void);
+/* "memory-map 0.1.0": the project's version (package.json's), as
+ * --version prints it and the JSON's `generator` and the SVG's metadata
+ * name it. Static storage; do not free. */
 const char *mm_generator(void);
 
 /* --------------------------------------------------------------- Backends */

@@ -18,7 +18,7 @@ import { buildSync } from 'esbuild';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'web');
 const dist = join(root, 'dist');
-/** The one version (package.json's), which the core reports too (mm_version). */
+/** The one version (package.json's), which the core reports too (mm_generator). */
 const VERSION = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
 const corpus = join(root, 'tests', 'fixtures', 'corpus');
 

@@ -6,6 +6,4 @@
 #error "MM_VERSION comes from package.json (CMakeLists.txt)"
 #endif
 
-const char *mm_version(void) { return MM_VERSION; }
-
 const char *mm_generator(void) { return "memory-map " MM_VERSION; }

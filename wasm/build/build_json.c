@@ -115,9 +115,9 @@ char *mm_build_to_json(const mm_build *b, size_t *out_len) {
   mm_buf out = {0};
   uint32_t *order = mm__build_order(b);
   if (!order) return NULL;
-  mm__buf_puts(&out, "{\"generator\":\"");
-  mm__buf_puts(&out, mm_generator()); /* no character JSON escapes */
-  mm__buf_puts(&out, "\",\"cases\":[");
+  mm__buf_putc(&out, '{');
+  mm__json_generator(&out);
+  mm__buf_puts(&out, ",\"cases\":[");
   for (size_t i = 0; i < b->cases.len; i++) {
     mm__buf_puts(&out, i ? ",\n" : "\n");
     put_case(&out, mm__vec_at(&b->cases, i));

@@ -178,7 +178,9 @@ static void put_counts(mm_buf *out, const mm_diff_counts *c) {
 }
 
 void mm__diff_json(mm_buf *out, const mm_diff *diff) {
-  mm__buf_puts(out, "{\"old\":{");
+  mm__buf_putc(out, '{');
+  mm__json_generator(out);
+  mm__buf_puts(out, ",\"old\":{");
   mm__json_dump_fields(out, diff->old_model);
   mm__buf_puts(out, "},\"new\":{");
   mm__json_dump_fields(out, diff->new_model);

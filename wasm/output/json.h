@@ -29,6 +29,10 @@ void mm__json_model_at(mm_buf *out, const mm_model *model, unsigned flags, const
 /* About how many bytes mm__json_model writes. */
 size_t mm__json_size_guess(const mm_model *model, unsigned flags);
 
+/* A document's first member, `"generator":"memory-map X.Y.Z"` (no
+ * comma): the model's, a comparison's and a build's JSON all open so. */
+void mm__json_generator(mm_buf *out);
+
 /* The model's `"dump":..,"pass_name":..,"backend":{..}` (no braces). */
 void mm__json_dump_fields(mm_buf *out, const mm_model *model);
 

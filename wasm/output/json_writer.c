@@ -574,10 +574,13 @@ char *mm_model_to_json(const mm_model *model, size_t *out_len) {
   return mm_model_to_json_with(model, 0, out_len);
 }
 
-void mm__json_dump_fields(mm_buf *out, const mm_model *model) {
+void mm__json_generator(mm_buf *out) {
   mm__buf_puts(out, "\"generator\":");
   put_cstring(out, mm_generator());
-  mm__buf_puts(out, ",\"dump\":");
+}
+
+void mm__json_dump_fields(mm_buf *out, const mm_model *model) {
+  mm__buf_puts(out, "\"dump\":");
   put_cstring(out, model->dump);
   mm__buf_puts(out, ",\"pass_name\":");
   put_cstring(out, model->pass_name);
@@ -686,6 +689,8 @@ static void put_pipes(mm_buf *out, const mm_model *model) {
 
 void mm__json_model_at(mm_buf *out, const mm_model *model, unsigned flags, const size_t *at) {
   mm__buf_putc(out, '{');
+  mm__json_generator(out);
+  mm__buf_putc(out, ',');
   mm__json_dump_fields(out, model);
   put_notes(out, model);
   mm__buf_puts(out, ",\n\"functions\":[\n");
