@@ -107,6 +107,21 @@ function linkChanged(card, side = null) {
   });
 }
 
+/** The top bar's summary and the cards area given to one view (a model's
+ * cards, a comparison, a build's overview): `notesOf` the model whose
+ * printer notes show, `complete` whether every card is there yet. */
+function replaceView(summaryParts, notesOf, elements, complete) {
+  clear($('summary'));
+  $('summary').append(...summaryParts);
+  $('message').hidden = true;
+  showNotes(notesOf);
+  const cards = $('cards');
+  clear(cards);
+  cards.dataset.complete = String(complete);
+  cards.append(...elements);
+  cards.hidden = false;
+}
+
 /**
  * Shows `model`: the first card is made, opened and painted before the
  * others are made (in a fresh tab most of the time to the first card went
@@ -145,14 +160,7 @@ export function showModel(model, current = () => true) {
   });
   const first = wanted ? shownFns.length : Math.min(1, shownFns.length);
   page.cards = shownFns.slice(0, first).map(makeCard);
-  clear($('summary'));
-  $('summary').append(...backToBuild(), ...summary(model));
-  $('message').hidden = true;
-  showNotes(model);
-  clear(cards);
-  cards.dataset.complete = 'false';
-  cards.append(...page.cards.map((c) => c.element));
-  cards.hidden = false;
+  replaceView([...backToBuild(), ...summary(model)], model, page.cards.map((c) => c.element), false);
   $('legend').hidden = false;
   // Only the first card is opened: the others are built when opened.
   page.cards[0]?.setOpen(true);
@@ -224,15 +232,7 @@ export function showCompare(data, onSwap = null, labels = sideLabels({ name: dat
   });
   page.compareView = view;
   page.cards = [];
-  clear($('summary'));
-  $('summary').append(...compareSummaryLine(data));
-  $('message').hidden = true;
-  showNotes(null);
-  const cards = $('cards');
-  clear(cards);
-  cards.append(view.element);
-  cards.hidden = false;
-  cards.dataset.complete = 'true';
+  replaceView(compareSummaryLine(data), null, [view.element], true);
   $('legend').hidden = false;
   document.body.classList.add('comparing');
   setTitle(`${data.old.dump} → ${data.new.dump}`);
@@ -281,15 +281,7 @@ export function showBuild(build) {
   page.compareView = null;
   page.cards = [];
   document.body.classList.remove('comparing');
-  clear($('summary'));
-  $('summary').append(...buildSummaryLine(build));
-  $('message').hidden = true;
-  showNotes(null);
-  const cards = $('cards');
-  clear(cards);
-  cards.append(overviewElement(build.data, { onOpen: build.onOpen }));
-  cards.hidden = false;
-  cards.dataset.complete = 'true';
+  replaceView(buildSummaryLine(build), null, [overviewElement(build.data, { onOpen: build.onOpen })], true);
   $('legend').hidden = true;
   $('search').disabled = true;
   $('copy-link').hidden = true;
