@@ -61,27 +61,30 @@ function readInPython(args, paths, env = {}) {
   return JSON.parse(read.stdout);
 }
 
-/** How the core and the oracle disagree on the mutants at `paths`: a list
- * of differences (the oracle read in one process). */
-export function differences(paths) {
-  const runs = readAll(paths, READERS);
-  const oracles = readInPython([join(root, 'tests', 'oracle', 'model.py'), '--batch'], paths);
+/** The mutants at `paths` read by both of the core's readers and by the
+ * oracle (in one process): what differences and upstreamDifferences compare. */
+export function readMutants(paths) {
+  return { paths, runs: readAll(paths, READERS), oracles: readInPython([join(root, 'tests', 'oracle', 'model.py'), '--batch'], paths) };
+}
+
+/** How the core and the oracle disagree on the mutants `read`
+ * (readMutants): a list of differences. */
+export function differences({ paths, runs, oracles }) {
   return paths.flatMap((path, i) => runs[i].flatMap(({ reader, ours, model }) => compare(`${path.split('/').pop()} (${reader})`, ours, model, oracles[i])));
 }
 
 /**
- * How the core and the upstream tool itself (tests/oracle/upstream.py, run
- * as tools/upstream.mjs's `tool` says) disagree on `paths`, each
- * difference explained by the departures (docs/model.md §13) the oracle
- * met in that dump, or not.
+ * How the core (its fast path) and the upstream tool itself
+ * (tests/oracle/upstream.py, run as tools/upstream.mjs's `tool` says)
+ * disagree on the mutants `read` (readMutants), each difference
+ * explained by the departures (docs/model.md §13) the oracle met in that
+ * dump, or not.
  * @returns {{ explained: Map<string, number>, unexplained: string[] }}
  *   explained: how many differing mutants each set of departures covers
  */
-export function upstreamDifferences(paths, tool) {
-  const runs = readAll(paths, READERS.slice(0, 1));
+export function upstreamDifferences({ paths, runs, oracles }, tool) {
   const theirs = readInPython([join(root, 'tests', 'oracle', 'upstream.py'), tool.script], paths,
     { ...tool.env, PYTHONPATH: join(root, 'tools', 'upstream') });
-  const oracles = readInPython([join(root, 'tests', 'oracle', 'model.py'), '--batch'], paths);
   const explained = new Map();
   const unexplained = [];
   for (const [i, path] of paths.entries()) {
@@ -137,7 +140,7 @@ function runBatch(seed, count) {
   let bad = 0;
   const explained = new Map();
   for (let i = 0; i < paths.length; i += 500) {
-    const batch = paths.slice(i, i + 500);
+    const batch = readMutants(paths.slice(i, i + 500));
     const found = differences(batch);
     if (tool) {
       const upstream = upstreamDifferences(batch, tool);
