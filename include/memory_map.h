@@ -389,6 +389,19 @@ char *mm_model_svg(const mm_model *model, size_t function, const mm_svg_options 
 char *mm_analyze_json(const char *input, size_t len, const mm_options *options, unsigned flags,
                       size_t *out_len);
 
+/* Two dumps compared on two cores (the page's two workers): each read
+ * with mm_analyze_json_side, which returns what mm_analyze_json does and,
+ * when the dump is read, stores in `*side` (owned by the caller, mm_free;
+ * NULL when refused or out of memory) and `*side_len` what a comparison
+ * needs of the model, as bytes another instance of the module can read;
+ * then mm_compare_sides_json compares two such sides: the same JSON as
+ * the "diff" of mm_compare_json for the same dumps, or an error's JSON
+ * when either is not a side this version wrote. */
+char *mm_analyze_json_side(const char *input, size_t len, const mm_options *options, unsigned flags,
+                           size_t *out_len, char **side, size_t *side_len);
+char *mm_compare_sides_json(const char *old_side, size_t old_len, const char *new_side,
+                            size_t new_len, size_t *out_len);
+
 /* Two dumps compared: {"old": model, "new": model, "diff": comparison},
  * the models written with MM_JSON_* `flags`; or, when a side is refused,
  * its error's JSON with "side": "old" or "new". Each side is read with its

@@ -397,3 +397,67 @@ test('the page\'s comparison, read a function at a time, is the command line\'s:
   assert.deepEqual(plain(data.new), json([newPath, '--json']));
   assert.deepEqual(data.diff, diffOf(oldPath, newPath));
 });
+
+describe('a comparison read on two cores (the page\'s two workers)', () => {
+  const generated = join(corpus, 'generated');
+  const reserve = (name, size, base) => `${name}: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='${name}', size=${size}, base=${base})`;
+  const vec = (name, base, offset, size) => `${name}: ${tileType('Vec', base, offset, size)} = pl.tile.load(x)`;
+  // Windows that conflict with a tile and overlap each other on one side only.
+  const windowsOld = dumpWith([reserve('ring', 4096, 0), reserve('peer', 1024, 8192), vec('t', 'mem_vec_1', 4096, 1024)]);
+  const windowsNew = dumpWith([reserve('ring', 4096, 0), reserve('peer', 1024, 2048), vec('t', 'mem_vec_1', 2048, 1024)]);
+  const pairs = [
+    ['35 → 41 of decode_fwd', readFileSync(dump35), readFileSync(dump41)],
+    ['conflicts gone', readFileSync(join(generated, 'gen1_013__32_after_AllocateMemoryAddr.py')), readFileSync(dump41)],
+    ['conflicts appeared', readFileSync(join(generated, 'gen1_004__36_after_AllocateMemoryAddr.py')),
+      readFileSync(join(generated, 'gen1_014__36_after_AllocateMemoryAddr.py'))],
+    ['windows', Buffer.from(windowsOld), Buffer.from(windowsNew)],
+  ];
+
+  test('each side read on its own, then the two sides compared: the one-call comparison', async () => {
+    const { loadCore } = await import('./helpers.mjs');
+    const { analyzeDumpJson, analyzeSideJson, compareDumpsJson, compareSidesJson, parseModel } = await import('../web/core.js');
+    const core = await loadCore();
+    const text = (bytes) => new TextDecoder().decode(bytes);
+    for (const [label, oldBytes, newBytes] of pairs) {
+      const options = (i) => ({ dumpName: `${i}_after_AllocateMemoryAddr.py`, withoutSource: true, split: true });
+      const whole = compareDumpsJson(core, { bytes: oldBytes, ...options(1) }, { bytes: newBytes, ...options(2) },
+        { withoutSource: true, split: true });
+      const expected = JSON.parse(text(whole.subarray(whole.indexOf(0) + 1))).diff;
+      const [a, b] = [analyzeSideJson(core, oldBytes, options(1)), analyzeSideJson(core, newBytes, options(2))];
+      // The model's JSON is analyzeDumpJson's, byte for byte.
+      assert.equal(text(a.json), text(analyzeDumpJson(core, oldBytes, options(1))), label);
+      const diff = parseModel(compareSidesJson(core, a.side, b.side));
+      assert.deepEqual(diff, expected, label);
+      if (label === 'windows') assert.ok(diff.functions[0].anomalies.some((x) => x.kind === 'window_overlap'), 'the pair shows a window overlap');
+      if (label.startsWith('conflicts')) assert.ok(diff.counts.anomalies.appeared + diff.counts.anomalies.gone > 0, label);
+    }
+  });
+
+  test('a refused dump has no side; bytes that are not a side are refused, never misread', async () => {
+    const { loadCore } = await import('./helpers.mjs');
+    const { analyzeSideJson, compareSidesJson, parseModel } = await import('../web/core.js');
+    const core = await loadCore();
+    const refused = analyzeSideJson(core, Buffer.from('def broken(:\n'), { dumpName: 'x.py' });
+    assert.equal(refused.side, null);
+    assert.throws(() => parseModel(refused.json), /invalid syntax|expected/);
+    const { side } = analyzeSideJson(core, readFileSync(dump41), { dumpName: '41.py' });
+    const bad = [
+      side.subarray(0, side.length - 1), // cut short
+      Buffer.concat([side, Buffer.from([0])]), // a byte too many
+      Buffer.from(side).fill(0x7f, 10, 14), // the dump's name longer than the bytes
+      (() => { const b = Buffer.from(side); b[0] ^= 1; return b; })(), // another format
+      Buffer.alloc(0),
+    ];
+    for (const [i, bytes] of bad.entries()) {
+      assert.throws(() => parseModel(compareSidesJson(core, side, bytes)), /not a side/, `case ${i}`);
+      assert.throws(() => parseModel(compareSidesJson(core, bytes, side)), /not a side/, `case ${i}, old`);
+    }
+    // Every count cut to the bytes: a count claiming more than fits is refused before allocating.
+    for (let at = 10; at < Math.min(side.length, 4000); at += 37) {
+      const b = Buffer.from(side);
+      b.writeUInt32LE(0xfffffff0, at);
+      const result = JSON.parse(new TextDecoder().decode(compareSidesJson(core, b, side)));
+      assert.ok(result.error || result.functions, `offset ${at}`);
+    }
+  });
+});

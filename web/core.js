@@ -241,6 +241,52 @@ export function compareDumpsJson(core, oldSide, newSide, { backend = null, witho
 }
 
 /**
+ * One dump of a comparison read on a core of its own (the page's second
+ * worker reads the other): what analyzeDumpJson returns, as `json`, and
+ * `side`, the bytes compareSidesJson reads of its model (null when the
+ * dump is refused). Options as analyzeDumpJson's.
+ * @returns { json: Uint8Array, side: Uint8Array | null }, owned by the caller
+ */
+export function analyzeSideJson(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, withoutSource = false, split = false } = {}) {
+  const owned = [];
+  try {
+    const input = copyIn(core, bytes, owned);
+    const options = optionsIn(core, { dumpName, backend, ptoText, withoutSource }, owned);
+    const lenPtr = copyIn(core, new Uint8Array(4), owned);
+    const sidePtr = copyIn(core, new Uint8Array(8), owned); // char *side, then size_t side_len
+    const flags = (withoutSource ? MM_JSON_WITHOUT_SOURCE : 0) | (split ? MM_JSON_SPLIT_BODIES : 0);
+    const out = core._mm_analyze_json_side(input, bytes.length, options, flags, lenPtr, sidePtr, sidePtr + 4);
+    const at = address(core.HEAPU32[sidePtr >>> 2]);
+    let side = null;
+    if (at) {
+      side = core.HEAPU8.slice(at, at + core.HEAPU32[(sidePtr + 4) >>> 2]);
+      core._mm_free(at);
+    }
+    return { json: takeJsonBytes(core, out, lenPtr), side };
+  } finally {
+    for (const ptr of owned) core._free(ptr);
+  }
+}
+
+/**
+ * The comparison of two sides from analyzeSideJson, as the core's JSON
+ * bytes: the "diff" compareDumpsJson writes for the same dumps, or an
+ * error's JSON.
+ * @returns Uint8Array of UTF-8 JSON, owned by the caller
+ */
+export function compareSidesJson(core, oldSide, newSide) {
+  const owned = [];
+  try {
+    const lenPtr = copyIn(core, new Uint8Array(4), owned);
+    const out = core._mm_compare_sides_json(copyIn(core, oldSide, owned), oldSide.length,
+      copyIn(core, newSide, owned), newSide.length, lenPtr);
+    return takeJsonBytes(core, out, lenPtr);
+  } finally {
+    for (const ptr of owned) core._free(ptr);
+  }
+}
+
+/**
  * One case of a build, for the page's overview: the core's build JSON of
  * that one case (docs/model.md §16): its row per function and space, or
  * its refusal as the case's error.

@@ -8,14 +8,13 @@
 
 #include "base/names.h"
 #include "model/backends.h"
-#include "model/function_tiles.h"
 
 #define ABSENT UINT32_MAX
 
 int64_t mm__diff_hwm(const mm_space_usage *usage) { return usage ? usage->hwm_all : 0; }
 
-static const mm_function *function_at(const mm_model *model, size_t i) {
-  return mm__vec_at(&model->functions, i);
+static const mm_side_function *function_at(const mm_side *side, size_t i) {
+  return &side->functions[i];
 }
 
 /* ------------------------------------------------------------- spaces */
@@ -33,13 +32,13 @@ static int space_order(const char *a, const char *b) {
 
 /* The union of both sides' spaces, in space order. */
 static bool diff_spaces(mm_function_diff *d, mm_arena *arena) {
-  const mm_function *old_fn = d->old_fn, *new_fn = d->new_fn;
+  const mm_side_function *old_fn = d->old_fn, *new_fn = d->new_fn;
   size_t most = (old_fn ? old_fn->space_count : 0) + (new_fn ? new_fn->space_count : 0);
   mm_space_diff *spaces = mm__arena_alloc(arena, (most ? most : 1) * sizeof *spaces);
   if (!spaces) return false;
   uint32_t n = 0;
   for (int side = 0; side < 2; side++) {
-    const mm_function *fn = side ? new_fn : old_fn;
+    const mm_side_function *fn = side ? new_fn : old_fn;
     for (size_t k = 0; fn && k < fn->space_count; k++) {
       const mm_space_usage *u = &fn->spaces[k];
       uint32_t at = 0;
@@ -72,11 +71,11 @@ static bool diff_spaces(mm_function_diff *d, mm_arena *arena) {
 
 /* Every name of the old side's boxes (a box's own, then its aliases), to
  * its box: the first box to hold a name keeps it. */
-static bool index_names(const mm_function *fn, mm_names *names) {
+static bool index_names(const mm_side_function *fn, mm_names *names) {
   for (uint32_t i = 0; i < fn->box_count; i++) {
-    const mm_box *box = &fn->boxes[i];
+    const mm_side_box *box = &fn->boxes[i];
     for (uint32_t k = 0; k <= box->alias_count; k++) {
-      const char *name = k ? box->aliases[k - 1] : box->tile->name;
+      const char *name = k ? box->aliases[k - 1] : box->name;
       bool added;
       mm_name_entry *e = mm__names_upsert(names, name, strlen(name), &added);
       if (!e) return false;
@@ -87,9 +86,9 @@ static bool index_names(const mm_function *fn, mm_names *names) {
 }
 
 /* The old box holding one of `box`'s names (its own first), or ABSENT. */
-static uint32_t counterpart(const mm_names *names, const mm_box *box) {
+static uint32_t counterpart(const mm_names *names, const mm_side_box *box) {
   for (uint32_t k = 0; k <= box->alias_count; k++) {
-    const char *name = k ? box->aliases[k - 1] : box->tile->name;
+    const char *name = k ? box->aliases[k - 1] : box->name;
     const mm_name_entry *e = mm__names_find(names, name, strlen(name));
     if (e) return e->value[0] - 1;
   }
@@ -97,25 +96,24 @@ static uint32_t counterpart(const mm_names *names, const mm_box *box) {
 }
 
 static uint32_t tile_changes(const mm_function_diff *d, mm_tile_diff *t) {
-  const mm_box *a = &d->old_fn->boxes[t->old_box], *b = &d->new_fn->boxes[t->new_box];
+  const mm_side_box *a = &d->old_fn->boxes[t->old_box], *b = &d->new_fn->boxes[t->new_box];
   uint32_t changes = 0;
-  if (strcmp(a->tile->space, b->tile->space) != 0 || strcmp(a->tile->base, b->tile->base) != 0 ||
-      a->tile->offset != b->tile->offset)
+  if (strcmp(a->space, b->space) != 0 || strcmp(a->base, b->base) != 0 || a->offset != b->offset)
     changes |= MM_TILE_MOVED;
-  if (a->tile->size != b->tile->size) changes |= MM_TILE_RESIZED;
+  if (a->size != b->size) changes |= MM_TILE_RESIZED;
   if (t->new_statements > t->old_statements) changes |= MM_TILE_LONGER;
   if (t->new_statements < t->old_statements) changes |= MM_TILE_SHORTER;
   return changes;
 }
 
-static uint32_t box_statements(const mm_function *fn, uint32_t box) {
-  return mm__statements_in(fn, fn->boxes[box].start, fn->boxes[box].end);
+static uint32_t box_statements(const mm_side_function *fn, uint32_t box) {
+  return fn->boxes[box].statements;
 }
 
 /* Pairs (and lone boxes) in the new side's box order, then the old
  * boxes no new box matched. `matched_old[i]`: a new box matched old i. */
 static bool diff_tiles(mm_function_diff *d, mm_arena *arena, uint32_t *new_group) {
-  const mm_function *old_fn = d->old_fn, *new_fn = d->new_fn;
+  const mm_side_function *old_fn = d->old_fn, *new_fn = d->new_fn;
   size_t old_count = old_fn ? old_fn->box_count : 0, new_count = new_fn ? new_fn->box_count : 0;
   mm_tile_diff *tiles = mm__arena_alloc(arena, (old_count + new_count + 1) * sizeof *tiles);
   bool *matched = mm__alloc(old_count + 1);
@@ -153,9 +151,9 @@ static bool diff_tiles(mm_function_diff *d, mm_arena *arena, uint32_t *new_group
  * by name. */
 typedef struct anomaly_key {
   uint8_t kind;
-  uint32_t a, b;           /* groups of the boxes (ABSENT: none) */
-  const char *wa, *wb;     /* names of the windows (NULL: none) */
-  const mm_anomaly *entry; /* on its side */
+  uint32_t a, b;                /* groups of the boxes (ABSENT: none) */
+  const char *wa, *wb;          /* the side's key_a, key_b (NULL: none) */
+  const mm_side_anomaly *entry; /* on its side */
 } anomaly_key;
 
 static int compare_names(const char *a, const char *b) {
@@ -176,35 +174,26 @@ static int compare_keys(const anomaly_key *x, const anomaly_key *y) {
 #define MM_SORT_COMPARE compare_keys
 #include "base/sort_impl.h"
 
-static anomaly_key key_of(const mm_function *fn, const mm_anomaly *e, const uint32_t *group) {
-  anomaly_key k = {e->kind, ABSENT, ABSENT, NULL, NULL, e};
-  bool window = e->kind == MM_ANOMALY_WINDOW || e->kind == MM_ANOMALY_WINDOW_OVERLAP ||
-                e->kind == MM_ANOMALY_WINDOW_OVER;
+static anomaly_key key_of(const mm_side_anomaly *a, const uint32_t *group) {
+  const mm_anomaly *e = &a->anomaly;
+  anomaly_key k = {e->kind, ABSENT, ABSENT, a->key_a, a->key_b, a};
   if (e->box != MM_NO_BOX) k.a = group ? group[e->box] : e->box;
   if (e->kind == MM_ANOMALY_PAIR) {
     uint32_t other = group ? group[e->other] : e->other;
     k.b = other < k.a ? k.a : other;
     k.a = other < k.a ? other : k.a;
   }
-  if (window) k.wa = fn->windows[e->other].name;
-  if (e->kind == MM_ANOMALY_WINDOW_OVERLAP) k.wb = fn->windows[fn->windows[e->other].overlaps].name;
-  if (e->kind == MM_ANOMALY_UNPLACED) k.wa = fn->skipped[e->other].name;
   return k;
 }
 
-/* The side's anomalies as keys, sorted; NULL when out of memory. Keeps
- * the entries in `*entries` (freed by the caller). */
-static anomaly_key *side_keys(const mm_function *fn, const uint32_t *group, mm_anomaly **entries,
-                              size_t *count) {
+/* The side's anomalies as keys, sorted; NULL when out of memory. */
+static anomaly_key *side_keys(const mm_side_function *fn, const uint32_t *group, size_t *count) {
   *count = 0;
-  *entries = NULL;
   if (!fn) return mm__alloc(1);
-  size_t n;
-  *entries = mm__function_anomalies(fn, &n);
-  anomaly_key *keys = *entries ? mm__alloc((n + 1) * sizeof *keys) : NULL;
+  anomaly_key *keys = mm__alloc((fn->anomaly_count + 1) * sizeof *keys);
   if (!keys) return NULL;
-  for (size_t i = 0; i < n; i++)
-    if (!mm__anomaly_is_note(&(*entries)[i])) keys[(*count)++] = key_of(fn, &(*entries)[i], group);
+  for (uint32_t i = 0; i < fn->anomaly_count; i++)
+    keys[(*count)++] = key_of(&fn->anomalies[i], group);
   if (!sort_keys(keys, *count)) {
     mm__dealloc(keys);
     return NULL;
@@ -214,8 +203,9 @@ static anomaly_key *side_keys(const mm_function *fn, const uint32_t *group, mm_a
 
 static int compare_lines(const mm_anomaly_diff *x, const mm_anomaly_diff *y) {
   if (x->appeared != y->appeared) return x->appeared ? -1 : 1;
-  if (x->anomaly.line != y->anomaly.line) return x->anomaly.line < y->anomaly.line ? -1 : 1;
-  return x->anomaly.box < y->anomaly.box ? -1 : x->anomaly.box > y->anomaly.box;
+  const mm_anomaly *a = &x->entry->anomaly, *b = &y->entry->anomaly;
+  if (a->line != b->line) return a->line < b->line ? -1 : 1;
+  return a->box < b->box ? -1 : a->box > b->box;
 }
 
 #define MM_SORT_NAME sort_anomaly_diffs
@@ -233,19 +223,18 @@ static uint32_t merge_keys(const anomaly_key *old_keys, size_t old_n, const anom
     if (c == 0) {
       i++, j++;
     } else if (c < 0) {
-      out[n++] = (mm_anomaly_diff){*old_keys[i++].entry, false};
+      out[n++] = (mm_anomaly_diff){old_keys[i++].entry, false};
     } else {
-      out[n++] = (mm_anomaly_diff){*new_keys[j++].entry, true};
+      out[n++] = (mm_anomaly_diff){new_keys[j++].entry, true};
     }
   }
   return n;
 }
 
 static bool diff_anomalies(mm_function_diff *d, mm_arena *arena, const uint32_t *new_group) {
-  mm_anomaly *old_entries, *new_entries;
   size_t old_n, new_n;
-  anomaly_key *old_keys = side_keys(d->old_fn, NULL, &old_entries, &old_n);
-  anomaly_key *new_keys = side_keys(d->new_fn, new_group, &new_entries, &new_n);
+  anomaly_key *old_keys = side_keys(d->old_fn, NULL, &old_n);
+  anomaly_key *new_keys = side_keys(d->new_fn, new_group, &new_n);
   mm_anomaly_diff *out =
       old_keys && new_keys ? mm__arena_alloc(arena, (old_n + new_n + 1) * sizeof *out) : NULL;
   if (out) {
@@ -255,15 +244,13 @@ static bool diff_anomalies(mm_function_diff *d, mm_arena *arena, const uint32_t 
   bool ok = out && sort_anomaly_diffs(out, d->anomaly_count);
   mm__dealloc(old_keys);
   mm__dealloc(new_keys);
-  mm__dealloc(old_entries);
-  mm__dealloc(new_entries);
   return ok;
 }
 
 /* ---------------------------------------------------------- functions */
 
 static bool diff_function(mm_function_diff *d, mm_arena *arena) {
-  const mm_function *fn = d->new_fn ? d->new_fn : d->old_fn;
+  const mm_side_function *fn = d->new_fn ? d->new_fn : d->old_fn;
   d->name = fn->name;
   d->ftype = fn->ftype;
   size_t new_count = d->new_fn ? d->new_fn->box_count : 0;
@@ -286,14 +273,14 @@ static bool diff_function(mm_function_diff *d, mm_arena *arena) {
 
 /* Each new function's old one of the same name (the first not taken), in
  * `old_of[new index]`; `taken[old index]` marks them. */
-static bool match_functions(const mm_model *old_model, const mm_model *new_model, uint32_t *old_of,
+static bool match_functions(const mm_side *old_side, const mm_side *new_side, uint32_t *old_of,
                             bool *taken) {
-  size_t old_n = old_model->functions.len, new_n = new_model->functions.len;
+  size_t old_n = old_side->function_count, new_n = new_side->function_count;
   uint32_t *next = mm__alloc((old_n + 1) * sizeof *next); /* the next old one of a name */
   mm_names names = {0};
   bool ok = next != NULL;
   for (size_t i = old_n; ok && i-- > 0;) { /* from the last: each name's chain runs forward */
-    const char *name = function_at(old_model, i)->name;
+    const char *name = function_at(old_side, i)->name;
     bool added;
     mm_name_entry *e = mm__names_upsert(&names, name, strlen(name), &added);
     ok = e != NULL;
@@ -302,7 +289,7 @@ static bool match_functions(const mm_model *old_model, const mm_model *new_model
     e->value[0] = (uint32_t)i + 1;
   }
   for (size_t j = 0; ok && j < new_n; j++) {
-    const char *name = function_at(new_model, j)->name;
+    const char *name = function_at(new_side, j)->name;
     const mm_name_entry *e = mm__names_find(&names, name, strlen(name));
     uint32_t i = e ? e->value[0] - 1 : ABSENT;
     while (i != ABSENT && taken[i])
@@ -318,8 +305,8 @@ static bool match_functions(const mm_model *old_model, const mm_model *new_model
 /* The new side's order; a removed function goes after the function that
  * came before it on the old side (or first). */
 static bool order_functions(mm_diff *diff, const uint32_t *old_of, const bool *taken) {
-  const mm_model *old_model = diff->old_model, *new_model = diff->new_model;
-  size_t old_n = old_model->functions.len, new_n = new_model->functions.len;
+  const mm_side *old_side = diff->old_side, *new_side = diff->new_side;
+  size_t old_n = old_side->function_count, new_n = new_side->function_count;
   uint32_t *new_of = mm__alloc((old_n + 1) * sizeof *new_of);
   diff->functions = mm__arena_alloc(&diff->arena, (old_n + new_n + 1) * sizeof *diff->functions);
   if (!new_of || !diff->functions) {
@@ -337,12 +324,12 @@ static bool order_functions(mm_diff *diff, const uint32_t *old_of, const bool *t
     for (; i < until; i++)
       if (!taken[i])
         diff->functions[n++] = (mm_function_diff){
-            .old_fn = function_at(old_model, i), .old_index = (uint32_t)i, .new_index = ABSENT};
+            .old_fn = function_at(old_side, i), .old_index = (uint32_t)i, .new_index = ABSENT};
     if (j == new_n) break;
     if (old_of[j] != ABSENT && i <= old_of[j]) i = old_of[j] + 1;
     diff->functions[n++] =
-        (mm_function_diff){.old_fn = old_of[j] != ABSENT ? function_at(old_model, old_of[j]) : NULL,
-                           .new_fn = function_at(new_model, j),
+        (mm_function_diff){.old_fn = old_of[j] != ABSENT ? function_at(old_side, old_of[j]) : NULL,
+                           .new_fn = function_at(new_side, j),
                            .old_index = old_of[j],
                            .new_index = (uint32_t)j};
   }
@@ -374,18 +361,32 @@ static void count(mm_diff *diff) {
 }
 
 mm_diff *mm_diff_new(const mm_model *old_model, const mm_model *new_model) {
+  mm_side *old_side = mm__side_of(old_model);
+  mm_side *new_side = old_side ? mm__side_of(new_model) : NULL;
+  if (!new_side) {
+    mm__side_free(old_side);
+    return NULL;
+  }
+  return mm__diff_of_sides(old_side, new_side);
+}
+
+mm_diff *mm__diff_of_sides(mm_side *old_side, mm_side *new_side) {
   mm_diff *diff = mm__alloc(sizeof *diff);
-  if (!diff) return NULL;
+  if (!diff) {
+    mm__side_free(old_side);
+    mm__side_free(new_side);
+    return NULL;
+  }
   memset(diff, 0, sizeof *diff);
   mm__arena_init(&diff->arena);
-  diff->old_model = old_model;
-  diff->new_model = new_model;
-  size_t old_n = old_model->functions.len, new_n = new_model->functions.len;
+  diff->old_side = old_side;
+  diff->new_side = new_side;
+  size_t old_n = old_side->function_count, new_n = new_side->function_count;
   uint32_t *old_of = mm__alloc((new_n + 1) * sizeof *old_of);
   bool *taken = mm__alloc(old_n + 1);
   bool ok = old_of && taken;
   if (ok) memset(taken, 0, old_n + 1);
-  ok = ok && match_functions(old_model, new_model, old_of, taken) &&
+  ok = ok && match_functions(old_side, new_side, old_of, taken) &&
        order_functions(diff, old_of, taken);
   for (size_t f = 0; ok && f < diff->function_count; f++)
     ok = diff_function(&diff->functions[f], &diff->arena);
@@ -401,6 +402,8 @@ mm_diff *mm_diff_new(const mm_model *old_model, const mm_model *new_model) {
 
 void mm_diff_free(mm_diff *diff) {
   if (!diff) return;
+  mm__side_free(diff->old_side);
+  mm__side_free(diff->new_side);
   mm__arena_free(&diff->arena);
   mm__dealloc(diff);
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "compare/side.h"
 #include "model/anomalies.h"
 #include "model/model.h"
 
@@ -44,14 +45,14 @@ typedef struct mm_tile_diff {
 
 /* An anomaly (model/anomalies.h) on one side that the other has not. */
 typedef struct mm_anomaly_diff {
-  mm_anomaly anomaly; /* on the new side when it appeared, else the old */
+  const mm_side_anomaly *entry; /* on the new side when it appeared, else the old */
   bool appeared;
 } mm_anomaly_diff;
 
 typedef struct mm_function_diff {
   const char *name, *ftype;
-  const mm_function *old_fn, *new_fn; /* NULL on the side it is not on */
-  uint32_t old_index, new_index;      /* in each model; UINT32_MAX: absent */
+  const mm_side_function *old_fn, *new_fn; /* NULL on the side it is not on */
+  uint32_t old_index, new_index;           /* in each model; UINT32_MAX: absent */
   mm_function_status status;
   mm_space_diff *spaces; /* in space order */
   uint32_t space_count;
@@ -74,12 +75,16 @@ typedef struct mm_diff_counts {
 
 struct mm_diff {
   mm_arena arena;
-  const mm_model *old_model, *new_model;
+  mm_side *old_side, *new_side; /* owned */
   mm_function_diff
       *functions; /* the new side's order, each removed one after its old predecessor */
   size_t function_count;
   mm_diff_counts counts;
 };
+
+/* Compares two sides, taking them over (freed with the diff, or here
+ * when out of memory: NULL). */
+mm_diff *mm__diff_of_sides(mm_side *old_side, mm_side *new_side);
 
 /* The comparison as a JSON object (diff_json.c). */
 void mm__diff_json(mm_buf *out, const mm_diff *diff);

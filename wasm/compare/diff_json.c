@@ -38,22 +38,22 @@ static void put_space(mm_buf *out, const mm_function_diff *d, const mm_space_dif
   mm__buf_putc(out, '}');
 }
 
-static void put_box_side(mm_buf *out, const char *key, const mm_function *fn, uint32_t index,
+static void put_box_side(mm_buf *out, const char *key, const mm_side_function *fn, uint32_t index,
                          uint32_t statements) {
   mm__buf_puts(out, key);
   if (index == MM_NO_BOX) {
     mm__buf_puts(out, "null");
     return;
   }
-  const mm_box *box = &fn->boxes[index];
+  const mm_side_box *box = &fn->boxes[index];
   mm__buf_puts(out, "{\"name\":");
-  mm__json_string(out, box->tile->name);
+  mm__json_string(out, box->name);
   mm__buf_puts(out, ",\"space\":");
-  mm__json_string(out, box->tile->space);
+  mm__json_string(out, box->space);
   mm__buf_puts(out, ",\"base\":");
-  mm__json_string(out, box->tile->base);
-  mm__json_int(out, ",\"offset\":", box->tile->offset);
-  mm__json_int(out, ",\"size\":", box->tile->size);
+  mm__json_string(out, box->base);
+  mm__json_int(out, ",\"offset\":", box->offset);
+  mm__json_int(out, ",\"size\":", box->size);
   mm__json_int(out, ",\"start\":", box->start);
   mm__json_int(out, ",\"end\":", box->end);
   mm__json_int(out, ",\"statements\":", statements);
@@ -76,10 +76,10 @@ static void put_changes(mm_buf *out, uint32_t changes) {
 }
 
 static void put_tile(mm_buf *out, const mm_function_diff *d, const mm_tile_diff *t) {
-  const mm_function *fn = t->new_box != MM_NO_BOX ? d->new_fn : d->old_fn;
-  const mm_box *box = &fn->boxes[t->new_box != MM_NO_BOX ? t->new_box : t->old_box];
+  const mm_side_function *fn = t->new_box != MM_NO_BOX ? d->new_fn : d->old_fn;
+  const mm_side_box *box = &fn->boxes[t->new_box != MM_NO_BOX ? t->new_box : t->old_box];
   mm__buf_puts(out, "{\"name\":");
-  mm__json_string(out, box->tile->name);
+  mm__json_string(out, box->name);
   put_changes(out, t->changes);
   mm__json_int_or_null(out, ",\"old_box\":", t->old_box != UINT32_MAX, t->old_box);
   mm__json_int_or_null(out, ",\"new_box\":", t->new_box != UINT32_MAX, t->new_box);
@@ -88,11 +88,8 @@ static void put_tile(mm_buf *out, const mm_function_diff *d, const mm_tile_diff 
   mm__buf_putc(out, '}');
 }
 
-static void put_anomaly(mm_buf *out, const mm_diff *diff, const mm_function_diff *d,
-                        const mm_anomaly_diff *a) {
-  const mm_function *fn = a->appeared ? d->new_fn : d->old_fn;
-  const mm_model *model = a->appeared ? diff->new_model : diff->old_model;
-  const mm_anomaly *e = &a->anomaly;
+static void put_anomaly(mm_buf *out, const mm_anomaly_diff *a) {
+  const mm_anomaly *e = &a->entry->anomaly;
   mm__buf_puts(out, "{\"change\":");
   mm__buf_puts(out, a->appeared ? "\"appeared\"" : "\"gone\"");
   mm__buf_puts(out, ",\"kind\":\"");
@@ -102,22 +99,19 @@ static void put_anomaly(mm_buf *out, const mm_diff *diff, const mm_function_diff
   if (e->kind == MM_ANOMALY_PAIR) mm__json_int(out, ",\"other_box\":", e->other);
   if (e->kind == MM_ANOMALY_UNPLACED) {
     mm__buf_puts(out, ",\"tile\":");
-    mm__json_string(out, fn->skipped[e->other].name);
+    mm__json_string(out, a->entry->key_a);
   } else if (e->kind != MM_ANOMALY_PAIR && e->kind != MM_ANOMALY_OVER) {
     mm__json_int(out, ",\"window\":", e->other);
   }
   /* The check's own line, as `--check` on that side would print it. */
-  mm_buf text = {0};
-  mm__anomaly_put(&text, model->dump, fn, e);
-  if (text.failed) out->failed = true;
-  if (text.len && text.data[text.len - 1] == '\n') text.data[--text.len] = 0;
+  const char *text = a->entry->text;
+  size_t len = strlen(text);
   mm__buf_puts(out, ",\"text\":");
-  mm__json_string(out, text.data ? text.data : "");
-  mm__buf_free(&text);
+  mm__json_string_n(out, text, len && text[len - 1] == '\n' ? len - 1 : len);
   mm__buf_putc(out, '}');
 }
 
-static void put_function(mm_buf *out, const mm_diff *diff, const mm_function_diff *d) {
+static void put_function(mm_buf *out, const mm_function_diff *d) {
   mm__buf_puts(out, "{\"name\":");
   mm__json_string(out, d->name);
   mm__buf_puts(out, ",\"ftype\":");
@@ -153,7 +147,7 @@ static void put_function(mm_buf *out, const mm_diff *diff, const mm_function_dif
   mm__buf_puts(out, "],\"anomalies\":[");
   for (uint32_t i = 0; i < d->anomaly_count; i++) {
     if (i) mm__buf_putc(out, ',');
-    put_anomaly(out, diff, d, &d->anomalies[i]);
+    put_anomaly(out, &d->anomalies[i]);
   }
   mm__json_int(out, "],\"hwm_grew\":", d->hwm_grew);
   mm__buf_putc(out, '}');
@@ -181,13 +175,13 @@ void mm__diff_json(mm_buf *out, const mm_diff *diff) {
   mm__buf_putc(out, '{');
   mm__json_generator(out);
   mm__buf_puts(out, ",\"old\":{");
-  mm__json_dump_fields(out, diff->old_model);
+  mm__json_dump_fields(out, &diff->old_side->fields);
   mm__buf_puts(out, "},\"new\":{");
-  mm__json_dump_fields(out, diff->new_model);
+  mm__json_dump_fields(out, &diff->new_side->fields);
   mm__buf_puts(out, "},\n\"functions\":[\n");
   for (size_t f = 0; f < diff->function_count; f++) {
     if (f) mm__buf_puts(out, ",\n");
-    put_function(out, diff, &diff->functions[f]);
+    put_function(out, &diff->functions[f]);
   }
   mm__buf_puts(out, "],\n\"counts\":");
   put_counts(out, &diff->counts);

@@ -13,12 +13,12 @@ size_t mm__diff_regressions(const mm_diff *diff) {
   return (size_t)diff->counts.appeared + diff->counts.hwm_grew;
 }
 
-static void put_side(mm_buf *out, const char *what, const mm_model *model) {
+static void put_side(mm_buf *out, const char *what, const mm_side *side) {
   char text[160];
   mm__buf_puts(out, what);
-  mm__buf_puts(out, model->dump);
-  snprintf(text, sizeof text, " (%s%s)\n", model->backend->name,
-           model->detected ? "" : ", assumed");
+  mm__buf_puts(out, side->fields.dump);
+  snprintf(text, sizeof text, " (%.100s%s)\n", side->fields.backend_name,
+           side->fields.detected ? "" : ", assumed");
   mm__buf_puts(out, text);
 }
 
@@ -93,12 +93,13 @@ static void changes_text(char *cell, uint32_t changes) {
 }
 
 /* "mem_vec_1 [0, 512), 7 statements" */
-static void place_text(char *cell, const mm_function *fn, uint32_t index, uint32_t statements) {
+static void place_text(char *cell, const mm_side_function *fn, uint32_t index,
+                       uint32_t statements) {
   if (index == MM_NO_BOX) {
     snprintf(cell, MM_CELL, "-");
     return;
   }
-  const mm_tile *t = fn->boxes[index].tile;
+  const mm_side_box *t = &fn->boxes[index];
   snprintf(cell, MM_CELL, "%.40s %.16s [%lld, %lld), %u statement%s", t->space, t->base,
            (long long)t->offset, (long long)(t->offset + t->size), statements,
            statements == 1 ? "" : "s");
@@ -115,9 +116,9 @@ static void put_tiles(mm_buf *out, const mm_function_diff *d) {
     mm_table_row *row = mm__table_add(&t);
     if (!row) break;
     char(*cells)[MM_CELL] = *row;
-    const mm_function *fn = td->new_box != MM_NO_BOX ? d->new_fn : d->old_fn;
-    const mm_box *box = &fn->boxes[td->new_box != MM_NO_BOX ? td->new_box : td->old_box];
-    snprintf(cells[0], MM_CELL, "  %.70s", box->tile->name);
+    const mm_side_function *fn = td->new_box != MM_NO_BOX ? d->new_fn : d->old_fn;
+    const mm_side_box *box = &fn->boxes[td->new_box != MM_NO_BOX ? td->new_box : td->old_box];
+    snprintf(cells[0], MM_CELL, "  %.70s", box->name);
     changes_text(cells[1], td->changes);
     place_text(cells[2], d->old_fn, td->old_box, td->old_statements);
     place_text(cells[3], d->new_fn, td->new_box, td->new_statements);
@@ -128,16 +129,15 @@ static void put_tiles(mm_buf *out, const mm_function_diff *d) {
     mm__vec_free(&t.rows);
 }
 
-static void put_anomalies(mm_buf *out, const mm_diff *diff, const mm_function_diff *d) {
+static void put_anomalies(mm_buf *out, const mm_function_diff *d) {
   for (uint32_t i = 0; i < d->anomaly_count; i++) {
     const mm_anomaly_diff *a = &d->anomalies[i];
     mm__buf_puts(out, a->appeared ? "  appeared: " : "  gone: ");
-    mm__anomaly_put(out, a->appeared ? diff->new_model->dump : diff->old_model->dump,
-                    a->appeared ? d->new_fn : d->old_fn, &a->anomaly);
+    mm__buf_puts(out, a->entry->text);
   }
 }
 
-static void put_function(mm_buf *out, const mm_diff *diff, const mm_function_diff *d) {
+static void put_function(mm_buf *out, const mm_function_diff *d) {
   char text[64];
   snprintf(text, sizeof text, " (%.20s): %s\n", d->ftype, status_names[d->status]);
   mm__buf_puts(out, d->name);
@@ -145,7 +145,7 @@ static void put_function(mm_buf *out, const mm_diff *diff, const mm_function_dif
   if (d->status == MM_FUNCTION_UNCHANGED) return;
   put_spaces(out, d);
   put_tiles(out, d);
-  put_anomalies(out, diff, d);
+  put_anomalies(out, d);
 }
 
 static void put_counts(mm_buf *out, const mm_diff *diff) {
@@ -165,11 +165,11 @@ static void put_counts(mm_buf *out, const mm_diff *diff) {
 
 char *mm_diff_report_text(const mm_diff *diff, size_t *out_len) {
   mm_buf out = {0};
-  put_side(&out, "old: ", diff->old_model);
-  put_side(&out, "new: ", diff->new_model);
+  put_side(&out, "old: ", diff->old_side);
+  put_side(&out, "new: ", diff->new_side);
   mm__buf_putc(&out, '\n');
   for (size_t f = 0; f < diff->function_count; f++)
-    put_function(&out, diff, &diff->functions[f]);
+    put_function(&out, &diff->functions[f]);
   mm__buf_putc(&out, '\n');
   put_counts(&out, diff);
   return mm__buf_finish(&out, out_len);
@@ -183,7 +183,7 @@ static void put_growth(mm_buf *out, const mm_diff *diff, const mm_function_diff 
     const mm_space_diff *s = &d->spaces[i];
     int64_t before = mm__diff_hwm(s->old_usage), after = mm__diff_hwm(s->new_usage);
     if (after <= before) continue;
-    mm__buf_puts(out, diff->new_model->dump);
+    mm__buf_puts(out, diff->new_side->fields.dump);
     mm__buf_puts(out, ": high-water mark grew in ");
     mm__buf_puts(out, d->name);
     if (before > 0)
@@ -204,7 +204,7 @@ char *mm_diff_check_text(const mm_diff *diff, size_t *out_len, size_t *regressio
     for (uint32_t i = 0; i < d->anomaly_count; i++) {
       if (!d->anomalies[i].appeared) continue;
       mm__buf_puts(&out, "new: ");
-      mm__anomaly_put(&out, diff->new_model->dump, d->new_fn, &d->anomalies[i].anomaly);
+      mm__buf_puts(&out, d->anomalies[i].entry->text);
     }
     if (d->old_fn && d->new_fn) put_growth(&out, diff, d);
   }

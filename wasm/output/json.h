@@ -10,6 +10,8 @@
 /* `s` as a JSON string; <, >, &, U+2028 and U+2029 escaped too, so the
  * output may sit inside an HTML <script> element. */
 void mm__json_string(mm_buf *out, const char *s);
+/* The first `len` bytes of `s` so. */
+void mm__json_string_n(mm_buf *out, const char *s, size_t len);
 
 /* `key` (the text before the value, punctuation included: ",\"hwm\":")
  * and an integer; or null where it is not `known`. */
@@ -33,8 +35,14 @@ size_t mm__json_size_guess(const mm_model *model, unsigned flags);
  * comma): the model's, a comparison's and a build's JSON all open so. */
 void mm__json_generator(mm_buf *out);
 
-/* The model's `"dump":..,"pass_name":..,"backend":{..}` (no braces). */
-void mm__json_dump_fields(mm_buf *out, const mm_model *model);
+/* A model's `"dump":..,"pass_name":..,"backend":{..}` (no braces), from
+ * the model or from a comparison's side of it. */
+typedef struct mm_dump_fields {
+  const char *dump, *pass_name, *backend_name, *backend_arch;
+  bool detected;
+} mm_dump_fields;
+void mm__json_dump_fields(mm_buf *out, const mm_dump_fields *fields);
+mm_dump_fields mm__model_dump_fields(const mm_model *model);
 
 /* The error's `"error":..,"message":..[,"line":..][,"functions":[..]]`. */
 void mm__json_error_fields(mm_buf *out, const mm_error *error);

@@ -138,6 +138,7 @@ static void put_string(mm_buf *out, const char *s, size_t len) {
 static void put_cstring(mm_buf *out, const char *s) { put_string(out, s, strlen(s)); }
 
 void mm__json_string(mm_buf *out, const char *s) { put_cstring(out, s); }
+void mm__json_string_n(mm_buf *out, const char *s, size_t len) { put_string(out, s, len); }
 
 static void put_bool(mm_buf *out, bool value) { mm__buf_puts(out, value ? "true" : "false"); }
 
@@ -579,17 +580,22 @@ void mm__json_generator(mm_buf *out) {
   put_cstring(out, mm_generator());
 }
 
-void mm__json_dump_fields(mm_buf *out, const mm_model *model) {
+mm_dump_fields mm__model_dump_fields(const mm_model *model) {
+  return (mm_dump_fields){model->dump, model->pass_name, model->backend->name, model->backend->arch,
+                          model->detected};
+}
+
+void mm__json_dump_fields(mm_buf *out, const mm_dump_fields *fields) {
   mm__buf_puts(out, "\"dump\":");
-  put_cstring(out, model->dump);
+  put_cstring(out, fields->dump);
   mm__buf_puts(out, ",\"pass_name\":");
-  put_cstring(out, model->pass_name);
+  put_cstring(out, fields->pass_name);
   mm__buf_puts(out, ",\"backend\":{\"name\":");
-  put_cstring(out, model->backend->name);
+  put_cstring(out, fields->backend_name);
   mm__buf_puts(out, ",\"arch\":");
-  put_cstring(out, model->backend->arch);
+  put_cstring(out, fields->backend_arch);
   mm__buf_puts(out, ",\"detected\":");
-  put_bool(out, model->detected);
+  put_bool(out, fields->detected);
   mm__buf_putc(out, '}');
 }
 
@@ -691,7 +697,8 @@ void mm__json_model_at(mm_buf *out, const mm_model *model, unsigned flags, const
   mm__buf_putc(out, '{');
   mm__json_generator(out);
   mm__buf_putc(out, ',');
-  mm__json_dump_fields(out, model);
+  mm_dump_fields fields = mm__model_dump_fields(model);
+  mm__json_dump_fields(out, &fields);
   put_notes(out, model);
   mm__buf_puts(out, ",\n\"functions\":[\n");
   for (size_t i = 0; i < model->functions.len; i++) {
