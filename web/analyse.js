@@ -19,7 +19,7 @@ export function begin() {
   return () => generation === page.generation;
 }
 
-/** The two dumps compared: both read, the core compares them in the worker. */
+/** The two dumps compared: each read by a worker of its own, then compared (engine.js). */
 async function analyseCompare(current) {
   const { input, base } = page;
   const facts = (side) => ({
@@ -32,8 +32,7 @@ async function analyseCompare(current) {
   const { stats } = page;
   stats.firstCardPainted = 0;
   try {
-    base.bytes ??= await base.file.arrayBuffer();
-    input.bytes ??= await input.file.arrayBuffer();
+    [base.bytes, input.bytes] = await Promise.all([base.bytes ?? base.file.arrayBuffer(), input.bytes ?? input.file.arrayBuffer()]);
     if (!current()) return;
     stats.read = performance.now();
     showProgress('Analysing', 0);

@@ -1,7 +1,7 @@
 // The main thread's side of the worker: a promise per request. The worker
 // is made from the source in the page (#worker-source) through a Blob URL,
 // which works when the page is served and when it is opened from file://.
-import { parseModel, parseSplitComparison, parseSplitModel } from './core.js';
+import { parseModel, parseSplitModel } from './core.js';
 
 /** A pending dump this big is stopped, not waited for, when a newer
  * request comes (a new worker costs the module's compile, tens of ms). */
@@ -25,25 +25,55 @@ export class EngineError extends Error {
 }
 
 /** The model from the worker's JSON bytes (read by the request's
- * `parse`), or the core's refusal. */
-function settleModel(request, json) {
+ * `parse`, which also gets the whole message), or the core's refusal. */
+function settleModel(request, data) {
   try {
-    request.resolve(request.parse(new Uint8Array(json)));
+    request.resolve(request.parse(new Uint8Array(data.json), data));
   } catch (error) {
     request.reject(new EngineError({ kind: error.kind || 'internal', message: error.message, line: error.line, column: error.column, side: error.side }));
   }
 }
 
+/** Reads one side's model with parseSplitModel, a refusal naming `side`. */
+function sideModel(json, dump, side) {
+  try {
+    return parseSplitModel(json, dump);
+  } catch (error) {
+    error.side = side;
+    throw error;
+  }
+}
+
+/** The outcome of two requests that run at once, as one: both values, or
+ * the old side's failure before the new side's (as one worker reading
+ * them in turn would say it). */
+async function both(requests) {
+  const [a, b] = await Promise.allSettled(requests);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
+  return [a.value, b.value];
+}
+
+/** The page's workers: the first answers every request; a comparison
+ * reads its new dump on the second, so the two dumps are read on two
+ * cores and the first compares what both read. The second is started
+ * once the first has nothing to do (its start, ~50 ms of a core, is then
+ * not on a comparison's way). */
+const WORKERS = 2;
+
 export function createEngine(source) {
-  let worker = null;
+  const workers = new Array(WORKERS).fill(null);
   /** The last request's time in the core and the size of its heap (for benchmarks). */
   const stats = { coreMs: 0, heapBytes: 0 };
   let next = 1;
   const pending = new Map();
 
-  function start() {
+  const pendingOn = (slot) => [...pending.values()].filter((r) => r.slot === slot);
+
+  function start(slot) {
     const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
-    worker = new Worker(url);
+    // The second reads one dump of a comparison at once: no warm-up (worker.js).
+    const worker = new Worker(url, { name: slot ? 'second' : 'first' });
     URL.revokeObjectURL(url);
     worker.onmessage = ({ data }) => {
       const request = pending.get(data.id);
@@ -51,48 +81,75 @@ export function createEngine(source) {
       if (data.progress !== undefined) return request.onProgress?.(data.progress);
       pending.delete(data.id);
       if (data.coreMs !== undefined) Object.assign(stats, { coreMs: data.coreMs, heapBytes: data.heapBytes });
-      if (data.heapBytes > RECYCLE_HEAP_BYTES && !pending.size) recycle();
+      if (data.heapBytes > RECYCLE_HEAP_BYTES && !pendingOn(slot).length) stop(slot);
+      if (!pending.size) setTimeout(startIdle);
       if (data.error) request.reject(new EngineError(data.error));
-      else if (data.json) settleModel(request, data.json);
+      else if (data.json) settleModel(request, data);
       else request.resolve(data.result);
     };
     worker.onerror = (event) => {
       event.preventDefault();
-      for (const request of pending.values())
+      for (const request of pendingOn(slot)) {
+        pending.delete(request.id);
         request.reject(new EngineError({ kind: 'internal', message: `the WebAssembly worker failed: ${event.message || 'unknown error'}` }));
-      pending.clear();
-      worker.terminate();
-      worker = null;
+      }
+      stop(slot);
     };
+    workers[slot] = worker;
   }
 
-  /** Stops the worker; the next request starts a fresh one. */
-  function recycle() {
-    worker.terminate();
-    worker = null;
+  /** The second worker, started while no worker has work. (The first is
+   * started by a request: one stopped for its heap stays stopped until
+   * the next, the memory given back.) */
+  function startIdle() {
+    if (!workers[1] && !pending.size) start(1);
   }
 
-  function request(message, transfer = [], parse = parseModel, onProgress = null) {
-    if (!worker) start();
+  /** Stops a worker; the next request for it starts a fresh one. */
+  function stop(slot) {
+    workers[slot]?.terminate();
+    workers[slot] = null;
+  }
+
+  function request(message, transfer = [], parse = parseModel, onProgress = null, slot = 0) {
+    if (!workers[slot]) start(slot);
     const id = next++;
     return new Promise((resolve, reject) => {
-      const bytes = (message.bytes?.byteLength ?? 0) + (message.oldBytes?.byteLength ?? 0) + (message.newBytes?.byteLength ?? 0) +
-        (message.cases ?? []).reduce((sum, c) => sum + c.bytes.byteLength, 0);
-      pending.set(id, { resolve, reject, type: message.type, bytes, parse, onProgress });
-      worker.postMessage({ ...message, id }, transfer);
+      const bytes = (message.bytes?.byteLength ?? 0) + (message.cases ?? []).reduce((sum, c) => sum + c.bytes.byteLength, 0);
+      pending.set(id, { id, slot, resolve, reject, type: message.type, bytes, parse, onProgress });
+      workers[slot].postMessage({ ...message, id }, transfer);
     });
   }
 
   /** A newer request makes the pending ones moot: when one is a big dump
-   * (the worker would be busy with it for a while), the worker is stopped
+   * (a worker would be busy with it for a while), the workers are stopped
    * and they are rejected (kind 'superseded'); a small one just finishes. */
   function supersede() {
     const requests = [...pending.values()];
     if (!requests.some((r) => r.bytes >= SUPERSEDE_BYTES) || requests.some((r) => r.type === 'backends')) return;
-    worker.terminate();
-    worker = null;
+    for (let slot = 0; slot < WORKERS; slot++) stop(slot);
     pending.clear();
     for (const r of requests) r.reject(new EngineError({ kind: 'superseded', message: 'a newer request took over' }));
+  }
+
+  /** Both dumps read at once, one a worker, each with its side for the
+   * comparison; then the first worker compares the two sides. */
+  async function compare(oldDump, newDump, options, onProgress) {
+    const dumps = [oldDump, newDump];
+    const shares = [0, 0];
+    const total = oldDump.byteLength + newDump.byteLength || 1;
+    const told = (i) => onProgress && ((share) => {
+      shares[i] = share;
+      onProgress((shares[0] * oldDump.byteLength + shares[1] * newDump.byteLength) / total);
+    });
+    const read = (i, side) => {
+      const bytes = dumps[i].slice(0);
+      return request({ type: 'side', bytes, options: { ...options[side], backend: options.backend } }, [bytes],
+        (json, data) => ({ model: sideModel(json, dumps[i], side), side: data.side }), told(i), i);
+    };
+    const [old, young] = await both([read(0, 'old'), read(1, 'new')]);
+    const diff = await request({ type: 'diff', oldSide: old.side, newSide: young.side }, [old.side, young.side]);
+    return { old: old.model, new: young.model, diff };
   }
 
   return {
@@ -110,11 +167,7 @@ export function createEngine(source) {
      *  ArrayBuffers the caller keeps); a refusal says its `side`. Options:
      *  { old: { dumpName, ptoText }, new: { ... }, backend };
      *  `onProgress(share)` as for analyze, over both dumps. */
-    compare: (oldDump, newDump, options, onProgress = null) => {
-      const [oldBytes, newBytes] = [oldDump.slice(0), newDump.slice(0)];
-      return request({ type: 'compare', oldBytes, newBytes, options }, [oldBytes, newBytes],
-        (json) => parseSplitComparison(json, oldDump, newDump), onProgress);
-    },
+    compare: (oldDump, newDump, options, onProgress = null) => compare(oldDump, newDump, options, onProgress),
     /** A build's cases read for its overview: `cases` [{ bytes (an
      *  ArrayBuffer, handed over), options: { dumpName, ptoText, caseName,
      *  dumpPath } }]; resolves to each case's build JSON, in order.

@@ -1,7 +1,7 @@
 // The page's worker: owns the WebAssembly core and answers requests, so a
 // big dump never stalls the page. Bundled (tools/bundle.mjs) after the
 // Emscripten glue, which defines createMemoryMapCore.
-import { analyzeCaseJson, analyzeDumpJson, compareDumpsJson, dumpSvg, fitTile, listBackends } from './core.js';
+import { analyzeCaseJson, analyzeDumpJson, analyzeSideJson, compareSidesJson, dumpSvg, fitTile, listBackends } from './core.js';
 
 let corePromise = null;
 
@@ -69,23 +69,21 @@ function warmUp(times) {
 const WARM_UP_RUNS = 40;
 const WARM_HEAP_BYTES = 24 << 20;
 let busy = false; // a request is under way: the warm-up stops
-warmUp(WARM_UP_RUNS);
+// The second worker (engine.js) is made for a comparison's new dump, which
+// waits already; the module's code, compiled and optimized, comes from
+// the first one's (V8 keeps one per module's bytes in the page).
+if (self.name !== 'second') warmUp(WARM_UP_RUNS);
 
 /** The core's progress through a request's input (Module.onProgress,
  * called after each function read), as the share of all bytes read, told
  * to the page at most every PROGRESS_MS: a comparison reads the old dump,
  * then the new. */
 function progressReporter(id, data) {
-  const sizes = data.type === 'compare' ? [data.oldBytes.byteLength, data.newBytes.byteLength] : [data.bytes.byteLength];
-  const all = sizes.reduce((a, b) => a + b, 0) || 1;
-  let side = 0;
-  let last = 0;
+  const all = data.bytes.byteLength || 1;
   let told = performance.now();
   return (done) => {
-    if (done < last && side + 1 < sizes.length) side++;
-    last = done;
     const now = performance.now();
-    const share = ((side ? sizes[0] : 0) + done) / all;
+    const share = done / all;
     if (now - told < PROGRESS_MS && share < 1) return;
     told = now;
     self.postMessage({ id, progress: share * READ_SHARE });
@@ -129,16 +127,20 @@ self.onmessage = async ({ data }) => {
       self.postMessage({ id, result: dumpSvg(instance, new Uint8Array(data.bytes), data.options) });
       return;
     }
+    if (data.type === 'diff') { // two sides read by two workers (type 'side'), compared
+      const json = compareSidesJson(instance, new Uint8Array(data.oldSide), new Uint8Array(data.newSide));
+      self.postMessage({ id, json: json.buffer }, [json.buffer]);
+      return;
+    }
     instance.onProgress = progressReporter(id, data);
     // The JSON bytes are handed over, not copied; the page parses a
     // function's part as its card needs it, and takes the source lines
     // from the bytes it kept (parseSplitModel, attachSource).
-    const json = data.type === 'compare'
-      ? compareDumpsJson(instance, { ...data.options.old, bytes: new Uint8Array(data.oldBytes) },
-        { ...data.options.new, bytes: new Uint8Array(data.newBytes) }, { backend: data.options.backend, withoutSource: true, split: true })
-      : analyzeDumpJson(instance, new Uint8Array(data.bytes), { ...data.options, withoutSource: true, split: true });
-    self.postMessage({ id, json: json.buffer, coreMs: performance.now() - started, heapBytes: instance.HEAPU8.length },
-      [json.buffer]);
+    const options = { ...data.options, withoutSource: true, split: true };
+    const { json, side } = data.type === 'side' ? analyzeSideJson(instance, new Uint8Array(data.bytes), options)
+      : { json: analyzeDumpJson(instance, new Uint8Array(data.bytes), options), side: null };
+    self.postMessage({ id, json: json.buffer, side: side?.buffer, coreMs: performance.now() - started, heapBytes: instance.HEAPU8.length },
+      side ? [json.buffer, side.buffer] : [json.buffer]);
   } catch (error) {
     // A trap (out of memory, a bug) leaves the module unusable: start anew next time.
     if (!error.kind) corePromise = null;
