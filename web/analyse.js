@@ -1,7 +1,8 @@
 // Running the core on the dumps chosen: each user action supersedes the
 // ones still under way, and only its result (the map, or why not) shows.
 import { sideLabels } from './diff.js';
-import { MANY_CARDS, showBuild, showCompare, showModel } from './display.js';
+import { MANY_CARDS } from './card-groups.js';
+import { showBuild, showCompare, showModel } from './display.js';
 import { showError, showMessage, showProgress } from './messages.js';
 import { mergeCases } from './overview.js';
 import { $, page } from './page-state.js';

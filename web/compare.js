@@ -4,6 +4,7 @@
 // tile's counterpart lit on the other side. The comparison is the core's
 // (docs/model.md §15); diff.js reads it.
 import { Card } from './card.js';
+import { CARDS_PER_TASK, MANY_CARDS, grouped } from './card-groups.js';
 import { clear, el } from './dom.js';
 import { anomalyChange, boxIndex, changeClasses, changeNotes, changeStops, compareSummary, hwmChange, shownFunctions, signedBytes } from './diff.js';
 import { cycle } from './insight.js';
@@ -343,15 +344,28 @@ export class CompareView {
     this.list.append(first.element);
     if (!this.made.some((c) => c?.open)) first.setOpen(true);
     this.rest = shown.slice(1);
+    this.grouping = this.rest.length >= MANY_CARDS;
     const rest = this.rest;
-    requestAnimationFrame(() => setTimeout(() => {
-      if (this.rest === rest) this.complete();
-    }));
+    // After the frame that shows the first card, a few hundred a task: the
+    // 3,952 of two 50 MB dumps in one task would hold the page.
+    const appendSome = () => {
+      if (this.rest !== rest) return;
+      this.append(rest.splice(0, CARDS_PER_TASK));
+      if (rest.length) setTimeout(appendSome);
+      else this.complete();
+    };
+    requestAnimationFrame(() => setTimeout(() => setTimeout(appendSome)));
+  }
+
+  /** The cards of `functions` ({ index }) at the list's end. */
+  append(functions) {
+    const elements = functions.map(({ index }) => this.card(index).element);
+    this.list.append(...(this.grouping ? grouped(elements) : elements));
   }
 
   /** Appends the cards render() left for later, now. */
   complete() {
-    if (this.rest) this.list.append(...this.rest.map(({ index }) => this.card(index).element));
+    if (this.rest) this.append(this.rest);
     this.rest = null;
     this.list.dataset.complete = 'true';
   }

@@ -2,6 +2,7 @@
 // (the first painted before the rest are made), the deep link they keep,
 // and the widths and heights the cards' maps are laid out by.
 import { Card } from './card.js';
+import { CARDS_PER_TASK, MANY_CARDS, grouped } from './card-groups.js';
 import { CompareView } from './compare.js';
 import { sideLabels } from './diff.js';
 import { clear, el } from './dom.js';
@@ -45,26 +46,6 @@ export function relayoutOnResize() {
   });
 }
 
-/** Cards past this many (more than a page shows) are laid out in groups:
- * the browser skips a group out of view as one box (content-visibility),
- * where thousands of closed cards, each skipped on its own, cost a big
- * dump ~100 ms a frame. */
-export const MANY_CARDS = 200;
-const GROUP_SIZE = 50;
-const CLOSED_CARD_PX = 56; // a closed card's height and margin (style.css)
-
-/** Cards made in one task; a multiple of GROUP_SIZE. */
-const CARDS_PER_TASK = 250;
-
-/** `elements` in groups of GROUP_SIZE, as they go in #cards. */
-function grouped(elements) {
-  const groups = [];
-  for (let i = 0; i < elements.length; i += GROUP_SIZE) {
-    const members = elements.slice(i, i + GROUP_SIZE);
-    groups.push(el('div', { class: 'card-group', style: { containIntrinsicSize: `auto ${members.length * CLOSED_CARD_PX}px` } }, members));
-  }
-  return groups;
-}
 
 /** The top bar's one line about the dump; its full text is the title
  * (the line ends in an ellipsis where the bar is narrow). */

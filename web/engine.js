@@ -142,14 +142,22 @@ export function createEngine(source) {
       shares[i] = share;
       onProgress((shares[0] * oldDump.byteLength + shares[1] * newDump.byteLength) / total);
     });
+    // The comparison is asked for as the second side comes, before its
+    // model's heads are parsed (the first's were, while it was read).
+    const sides = [null, null];
+    let diff = null;
     const read = (i, side) => {
       const bytes = dumps[i].slice(0);
       return request({ type: 'side', bytes, options: { ...options[side], backend: options.backend } }, [bytes],
-        (json, data) => ({ model: sideModel(json, dumps[i], side), side: data.side }), told(i), i);
+        (json, data) => {
+          sides[i] = data.side ?? null;
+          if (sides[0] && sides[1]) diff = request({ type: 'diff', oldSide: sides[0], newSide: sides[1] }, sides);
+          return sideModel(json, dumps[i], side);
+        }, told(i), i);
     };
     const [old, young] = await both([read(0, 'old'), read(1, 'new')]);
-    const diff = await request({ type: 'diff', oldSide: old.side, newSide: young.side }, [old.side, young.side]);
-    return { old: old.model, new: young.model, diff };
+    if (!diff) throw new EngineError({ kind: 'no_memory', message: 'out of memory in the WebAssembly heap' });
+    return { old, new: young, diff: await diff };
   }
 
   return {

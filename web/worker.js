@@ -20,16 +20,17 @@ function core() {
   return corePromise;
 }
 
-/** A small dump in the shapes compilers print (AIC and AIV functions,
- * parameters, loops, branches, yields, reserved windows), for the warm-up. */
-function warmUpDump() {
+/** A dump in the shapes compilers print (AIC and AIV functions,
+ * parameters, loops, branches, yields, reserved windows), `loops` loops a
+ * function, for the warm-up. */
+function warmUpDump(loops) {
   const tile = (space, base, offset) => `pl.Tile[[16, 64], pl.BF16, pl.MemRef(${base}, pl.const(${offset}, pl.INT64), 2048), pl.Mem.${space}]`;
   const lines = ['# pypto.program: warm_up', 'import pypto.language as pl', '', '@pl.program', 'class WarmUp:'];
   for (const [type, space] of [['AIC', 'Mat'], ['AIV', 'Vec']]) {
     lines.push(`    @pl.function(type=pl.FunctionType.${type}, level=pl.Level.${type}, role=pl.Role.SubWorker)`,
       `    def warm_${type}(self, x__ssa_v0: pl.Tensor[[16, 1024], pl.BF16, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 32768)], p__tile: ${tile(space, 'mem_p', 0)}) -> pl.Tensor[[16, 64], pl.FP32]:`,
       `        ring: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='ring', size=8192, base=0)`);
-    for (let i = 0; i < 24; i++) {
+    for (let i = 0; i < loops; i++) {
       lines.push(`        mem_${i}: pl.Ptr = pl.tile.alloc(pl.Mem.${space}, 2048)`,
         `        t${i}__tile: ${tile(space, `mem_${i}`, 8192 + (i % 6) * 2048)} = pl.tile.load(x__ssa_v0, [0, ${i * 64}], [16, 64], target_memory=pl.Mem.${space})`,
         `        for k${i}__idx_v0, (acc${i}__iter_v1,) in pl.range(0, 4, 1, init_values=(t${i}__tile,)):`,
@@ -45,14 +46,19 @@ function warmUpDump() {
   return new TextEncoder().encode(lines.join('\n') + '\n');
 }
 
-/** While the page waits for a dump, the core reads a small one a few
- * times: V8 compiles WebAssembly with its baseline compiler first and its
- * optimizing one only for code that has run hot, so the user's first dump
- * meets optimized code. One run a task: a request waits for one at most. */
-function warmUp(times) {
+/** While the page waits for a dump, the core reads one a few times, and
+ * compares it with itself: V8 compiles WebAssembly with its baseline
+ * compiler first and its optimizing one only for code that has run hot,
+ * so the user's first dump meets optimized code. One run a task: a
+ * request waits for one at most. The first runs are small (a dump dropped
+ * as the page loads waits for one); the last ones larger, to make hot what
+ * only big dumps run much: without them, a 10 MB dump had a core spend
+ * ~70 ms, and two compared ~230 ms, compiling while they were read
+ * (Chromium's trace). */
+function warmUp(times, first = true) {
   core().then((instance) => {
     if (!times || busy) return;
-    if (times === WARM_UP_RUNS) {
+    if (first) {
       // The heap a dump of a few MB takes, grown and touched now, not
       // while the user waits (the core frees into it and takes from it).
       const ptr = instance._malloc(WARM_HEAP_BYTES);
@@ -61,18 +67,23 @@ function warmUp(times) {
         instance._free(ptr);
       }
     }
-    analyzeDumpJson(instance, warmUpDump(), { dumpName: 'warm-up.py', withoutSource: true });
-    setTimeout(() => warmUp(times - 1), 0);
+    const dump = times > LARGE_RUNS ? (smallDump ??= warmUpDump(24)) : (largeDump ??= warmUpDump(480));
+    const { side } = analyzeSideJson(instance, dump, { dumpName: 'warm-up.py', withoutSource: true, split: true });
+    if (side) compareSidesJson(instance, side, side);
+    setTimeout(() => warmUp(times - 1, false), 0);
   }, () => {});
 }
 
 const WARM_UP_RUNS = 40;
+const LARGE_RUNS = 10; // the last ones, on the larger dump (~430 KB)
 const WARM_HEAP_BYTES = 24 << 20;
+let smallDump = null;
+let largeDump = null;
 let busy = false; // a request is under way: the warm-up stops
-// The second worker (engine.js) is made for a comparison's new dump, which
-// waits already; the module's code, compiled and optimized, comes from
-// the first one's (V8 keeps one per module's bytes in the page).
-if (self.name !== 'second') warmUp(WARM_UP_RUNS);
+// The second worker (engine.js) reads one dump of each comparison: the
+// module's code, compiled and optimized, comes from the first one's warm-up
+// (V8 keeps one per module's bytes in the page).
+warmUp(self.name === 'second' ? 1 : WARM_UP_RUNS);
 
 /** The core's progress through a request's input (Module.onProgress,
  * called after each function read), as the share of all bytes read, told
