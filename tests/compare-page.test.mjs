@@ -334,6 +334,22 @@ describe('ways in', () => {
     await finish(page);
   });
 
+  test('both sides refused: the old one is named, as --diff names it, though each is read by a worker of its own', async () => {
+    const page = await openPage(env.browser, env.url);
+    // The new side is small and fails at once; the old one is read longer.
+    const old = { name: '10_after_Long.py', text: `${dump41.text}\n${dump41.text.split('\n').slice(0, 3).join('\n')}\ndef g(:\n` };
+    await drop(page, [old, { name: '50_after_Broken.py', text: 'def f(:\n' }]);
+    await page.waitForSelector('#message.error');
+    assert.match(await page.locator('#message h2').innerText(), /^Cannot show 10_after_Long\.py \(the old side\), line \d+, column \d+$/);
+    const paths = [old, { name: '50_after_Broken.py', text: 'def f(:\n' }].map((f) => {
+      writeFileSync(join(work, f.name), f.text);
+      return join(work, f.name);
+    });
+    const cli = run(['--diff', ...paths]);
+    assert.match(cli.stderr, /10_after_Long\.py/);
+    await finish(page);
+  });
+
   test('the CLI\'s compare page (--diff OLD NEW -o) opens from file:// and shows the comparison', async () => {
     writeFileSync(join(work, dump35.name), dump35.text);
     writeFileSync(join(work, dump41.name), dump41.text);
