@@ -69,16 +69,18 @@ function warmUp(times, first = true) {
     }
     const dump = times > LARGE_RUNS ? (smallDump ??= warmUpDump(24)) : (largeDump ??= warmUpDump(480));
     const { side } = analyzeSideJson(instance, dump, { dumpName: 'warm-up.py', withoutSource: true, split: true });
-    if (side) compareSidesJson(instance, side, side);
+    if (side) compareSidesJson(instance, lastSide ?? side, side); // small to large: tiles added
+    lastSide = side;
     setTimeout(() => warmUp(times - 1, false), 0);
   }, () => {});
 }
 
-const WARM_UP_RUNS = 40;
-const LARGE_RUNS = 10; // the last ones, on the larger dump (~430 KB)
+const WARM_UP_RUNS = 45;
+const LARGE_RUNS = 20; // the last ones, on the larger dump (~430 KB)
 const WARM_HEAP_BYTES = 24 << 20;
 let smallDump = null;
 let largeDump = null;
+let lastSide = null;
 let busy = false; // a request is under way: the warm-up stops
 // The second worker (engine.js) reads one dump of each comparison: the
 // module's code, compiled and optimized, comes from the first one's warm-up
