@@ -2,8 +2,8 @@
 // outputs, messages and exit codes, through tools/memory-map (the native
 // build; tests/cli-builds.test.mjs holds the WASI build to it).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -191,6 +191,50 @@ describe('outputs', () => {
     assert.equal(result.status, 1);
     assert.equal(result.stderr, `error: cannot write ${out}: No such file or directory\n`);
     assert.deepEqual(readdirSync(dir), []);
+  });
+
+  test('a big page (written on a second thread) has the bytes the WASI build writes as they come; an old one is replaced', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mm-big-'));
+    // The real 480 KB dump's functions seven times under fresh names: ~3.4 MB, ~4,900 boxes.
+    const lines = readFileSync(join(corpus, 'real', 'decode_fwd__41_after_MaterializeRuntimeScopes.py'), 'utf8').split('\n');
+    const first = lines.findIndex((l) => /^ {4}@/.test(l));
+    const body = lines.slice(first).join('\n');
+    const copies = Array.from({ length: 7 }, (_, c) => body.replace(/^( {4}def )(\w+)\(/gm, (_m, def, fn) => `${def}${fn}_r${c}(`));
+    const dump = join(dir, '41_after_MaterializeRuntimeScopes.py');
+    writeFileSync(dump, [lines.slice(0, first).join('\n'), ...copies].join('\n'));
+    const [native, wasi] = [join(dir, 'native.html'), join(dir, 'wasi.html')];
+    writeFileSync(native, 'an older page');
+    assert.equal(run([dump, '-o', native]).status, 0);
+    assert.equal(run([dump, '-o', wasi], { env: { MEMORY_MAP_WASI: '1' } }).status, 0);
+    const page = readFileSync(native);
+    assert.ok(page.length > 4 << 20, `${page.length} bytes: past the second thread's threshold`);
+    assert.ok(page.equals(readFileSync(wasi)), 'the same bytes');
+    assert.deepEqual(readdirSync(dir).sort(), ['41_after_MaterializeRuntimeScopes.py', 'native.html', 'wasi.html']);
+  });
+
+  test('-o a pipe writes into it and leaves it a pipe, never a file put in its place', { skip: process.platform === 'win32' }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mm-fifo-'));
+    const fifo = join(dir, 'pipe');
+    assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+    const reader = spawn('cat', [fifo]);
+    let received = '';
+    reader.stdout.on('data', (d) => { received += d; });
+    const closed = new Promise((resolve) => reader.on('close', resolve));
+    const result = await new Promise((resolve) => {
+      const child = spawn(cli, [sample, '--json', '-o', fifo]);
+      let stdout = '';
+      child.stdout.on('data', (d) => { stdout += d; });
+      child.on('close', (status) => resolve({ status, stdout }));
+    });
+    // Had the pipe been replaced, nothing would ever open it: the reader is stopped.
+    const timer = setTimeout(() => reader.kill(), 10_000);
+    await closed;
+    clearTimeout(timer);
+    assert.equal(result.status, 0);
+    assert.equal(result.stdout, `wrote ${fifo}\n`);
+    assert.equal(JSON.parse(received).pass_name, 'vector_division');
+    assert.ok(lstatSync(fifo).isFIFO(), 'still a pipe');
+    assert.deepEqual(readdirSync(dir), ['pipe']);
   });
 
   test('a syntax error names the file and the line', () => {

@@ -524,55 +524,16 @@ typedef struct piece {
   size_t len;
 } piece;
 
-/* An output being written: into a temporary file renamed into place when
- * complete, so a failure never leaves a partial output behind. */
-typedef struct output_file {
-  const char *path;
-  char *tmp;
-  FILE *f;
-  bool ok; /* every write so far succeeded */
-} output_file;
-
-static bool output_open(output_file *out, const char *path) {
-  out->path = path;
-  out->tmp = malloc(strlen(path) + 10);
-  out->f = NULL;
-  if (!out->tmp) {
-    fprintf(stderr, "error: cannot write %s: out of memory\n", path);
-    return out->ok = false;
-  }
-  sprintf(out->tmp, "%s.partial", path);
-  out->f = fopen(out->tmp, "wb");
-  return out->ok = out->f != NULL;
-}
-
-/* An mm_sink: the next bytes of `context`, an output_file. */
-static bool output_write(void *context, const char *data, size_t len) {
-  output_file *out = context;
-  out->ok = out->ok && cli_write_all(out->f, data, len);
-  return out->ok;
-}
-
-/* Closes `out` and renames it into place when `complete` and every write
- * succeeded (else removes it); a write error is said here, `complete`'s
- * own failure by the caller. */
-static bool output_close(output_file *out, bool complete) {
-  bool ok = out->ok;
-  if (out->f) ok = fclose(out->f) == 0 && ok;
-  if (ok && complete) ok = rename(out->tmp, out->path) == 0;
-  if (!ok) fprintf(stderr, "error: cannot write %s: %s\n", out->path, strerror(errno));
-  if (!ok || !complete) remove(out->tmp);
-  free(out->tmp);
-  return ok && complete;
-}
-
 /* Writes `pieces` one after the other into `path`. */
 static bool write_file(const char *path, const piece *pieces, size_t count) {
-  output_file out;
-  if (!output_open(&out, path) && !out.tmp) return false;
-  for (size_t i = 0; out.ok && i < count; i++)
-    output_write(&out, pieces[i].data, pieces[i].len);
-  return output_close(&out, true);
+  size_t total = 0;
+  for (size_t i = 0; i < count; i++)
+    total += pieces[i].len;
+  cli_output *out = cli_output_open(path, total);
+  if (!out) return false;
+  for (size_t i = 0; i < count && cli_output_write(out, pieces[i].data, pieces[i].len); i++) {
+  }
+  return cli_output_close(out, true);
 }
 
 bool cli_write_file(const char *path, const char *data, size_t len) {
@@ -733,6 +694,10 @@ static int write_svg(const cli_args *args, const mm_model *model, const char *du
   return status;
 }
 
+/* About how many bytes of JSON a box takes, with its function's share of
+ * source lines (870 in decode_fwd's dumps): an output's expected size. */
+#define JSON_BYTES_PER_BOX 900
+
 /* As cli_write_output with the model's JSON, but into a file the JSON
  * goes as it is written (mm_model_write_json), never whole in memory: for
  * a 5 MB dump that spared 7 MB of fresh pages, a tenth of the time. */
@@ -750,16 +715,17 @@ static int write_model(const cli_args *args, const mm_model *model, const char *
   char *output = args->output ? copy_path(args->output) : default_output(dump);
   size_t len = 0, split = 0;
   char *page = args->json ? NULL : read_template(&len, &split, why, sizeof why);
-  output_file out;
+  cli_output *out = NULL;
   if (!args->json && !page) {
     fprintf(stderr, "error: %s\n", why);
-  } else if (output && (output_open(&out, output) || out.tmp)) {
+  } else if (output && (out = cli_output_open(output, len + JSON_BYTES_PER_BOX *
+                                                                mm_model_box_count(model)))) {
     /* The page is the template with the JSON in its data element. */
-    bool complete = out.ok && (!page || output_write(&out, page, split)) &&
-                    mm_model_write_json(model, 0, output_write, &out) &&
-                    (!page || output_write(&out, page + split, len - split));
-    bool out_of_memory = !complete && out.ok;
-    if (output_close(&out, complete)) {
+    bool complete = (!page || cli_output_write(out, page, split)) &&
+                    mm_model_write_json(model, 0, cli_output_write, out) &&
+                    (!page || cli_output_write(out, page + split, len - split));
+    bool out_of_memory = !complete && cli_output_ok(out);
+    if (cli_output_close(out, complete)) {
       printf("wrote %s\n", args->output ? args->output : output);
       status = 0;
     } else if (out_of_memory) {
