@@ -161,11 +161,16 @@ export class CompareCard {
   alignMaps() {
     const cards = SIDES.map((side) => this.sides[side]).filter(Boolean);
     if (cards.length < 2) return;
+    // Read as laid out (the observer runs after layout), written only when
+    // it changes: a write makes the browser lay the page out again, which
+    // the first frame of a comparison paid ~18 ms for to change nothing.
     const align = () => {
-      for (const card of cards) card.viewport.style.marginTop = '';
-      const tops = cards.map((card) => card.viewport.getBoundingClientRect().top);
-      const lowest = Math.max(...tops);
-      cards.forEach((card, i) => { if (lowest - tops[i] >= 1) card.viewport.style.marginTop = `${lowest - tops[i]}px`; });
+      const natural = cards.map((card) => card.viewport.getBoundingClientRect().top - (parseFloat(card.viewport.style.marginTop) || 0));
+      const lowest = Math.max(...natural);
+      cards.forEach((card, i) => {
+        const margin = lowest - natural[i] >= 1 ? `${lowest - natural[i]}px` : '';
+        if (card.viewport.style.marginTop !== margin) card.viewport.style.marginTop = margin;
+      });
     };
     const above = cards.flatMap((card) => [...card.body.children].filter((child) => child !== card.viewport && child !== card.tableWrap));
     const observer = new ResizeObserver(() => { if (!this.body.hidden) align(); });
