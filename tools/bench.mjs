@@ -84,13 +84,29 @@ function inputs() {
 
 // ------------------------------------------------------- the command line
 
-/** ms of a whole process, timed from here (spawn included). */
-function wallMs(command, args, env = {}) {
+/** What a timing child runs: `rounds` rounds of each command in turn,
+ * each a whole process timed from the spawn to its exit; prints the ms of
+ * each command's runs as JSON. */
+const TIMER = `
+const { spawnSync } = require('node:child_process');
+const { commands, rounds } = JSON.parse(process.argv[1]);
+const times = commands.map(() => []);
+for (let i = 0; i < rounds; i++) commands.forEach(({ command, args, env }, c) => {
   const t = performance.now();
-  const r = spawnSync(command, args, { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 30 });
-  const ms = performance.now() - t;
-  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${r.stderr}`);
-  return ms;
+  const r = spawnSync(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  times[c].push(performance.now() - t);
+  if (r.status !== 0) throw new Error(command + ' ' + args.join(' ') + ': ' + r.stderr);
+});
+process.stdout.write(JSON.stringify(times));`;
+
+/** ms of whole processes: `rounds` runs of each of `commands` ({ command,
+ * args, env }), in turn. Timed from a small child, as a shell runs them:
+ * a spawn copies its parent's page tables, and this process, holding the
+ * synthetic dumps, made each spawn ~13 ms slower than a shell's. */
+function timedRuns(commands, rounds) {
+  const r = spawnSync(process.execPath, ['-e', TIMER, JSON.stringify({ commands, rounds })], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (r.status !== 0) throw new Error(`timing ${commands.map((c) => c.command).join(', ')}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
 }
 
 /** The process's peak RSS in KB (GNU time, installed by tools/setup.sh). */
@@ -100,8 +116,7 @@ function peakRssKb(command, args, env = {}) {
 }
 
 function processBench(label, bytes, command, args, runs, env = {}) {
-  const times = [];
-  for (let i = 0; i <= runs; i++) times.push(wallMs(command, args, env));
+  const [times] = timedRuns([{ command, args, env }], runs + 1);
   const warm = times.slice(1); // the first fills the page cache
   return { label, bytes, ms: median(warm), spread: spread(warm), rssKb: peakRssKb(command, args, env) };
 }
@@ -135,12 +150,8 @@ function wrapperBench(runs = 201) {
   const args = [real, '-o', page];
   const binary = join(root, 'build', 'native', 'memory-map');
   const wrapper = join(root, 'tools', 'memory-map');
-  const differences = [];
-  for (let i = 0; i <= runs; i++) {
-    const direct = wallMs(binary, args);
-    const through = wallMs(wrapper, args);
-    if (i) differences.push(through - direct);
-  }
+  const [direct, through] = timedRuns([{ command: binary, args }, { command: wrapper, args }], runs + 1);
+  const differences = direct.slice(1).map((ms, i) => through[i + 1] - ms);
   const sorted = [...differences].sort((a, b) => a - b);
   return { ms: median(differences), spread: `${sorted[Math.floor(runs / 10)].toFixed(1)}–${sorted[Math.floor(runs * 9 / 10)].toFixed(1)}` };
 }
