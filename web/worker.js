@@ -55,12 +55,14 @@ function warmUpDump(loops) {
  * only big dumps run much: without them, a 10 MB dump had a core spend
  * ~70 ms, and two compared ~230 ms, compiling while they were read
  * (Chromium's trace). */
-function warmUp(times, first = true) {
+function warmUp(times) {
   core().then((instance) => {
     if (!times || busy) return;
-    if (first) {
+    if (times === touchHeapAt) {
       // The heap a dump of a few MB takes, grown and touched now, not
-      // while the user waits (the core frees into it and takes from it).
+      // while the user waits (the core frees into it and takes from it);
+      // after the first runs, not before them: a dump dropped as the page
+      // loads would wait for it.
       const ptr = instance._malloc(WARM_HEAP_BYTES);
       if (ptr) {
         instance.HEAPU8.fill(0, ptr, ptr + WARM_HEAP_BYTES);
@@ -71,7 +73,7 @@ function warmUp(times, first = true) {
     const { side } = analyzeSideJson(instance, dump, { dumpName: 'warm-up.py', withoutSource: true, split: true });
     if (side) compareSidesJson(instance, lastSide ?? side, side); // small to large: tiles added
     lastSide = side;
-    setTimeout(() => warmUp(times - 1, false), 0);
+    setTimeout(() => warmUp(times - 1), 0);
   }, () => {});
 }
 
@@ -85,7 +87,9 @@ let busy = false; // a request is under way: the warm-up stops
 // The second worker (engine.js) reads one dump of each comparison: the
 // module's code, compiled and optimized, comes from the first one's warm-up
 // (V8 keeps one per module's bytes in the page).
-warmUp(self.name === 'second' ? 1 : WARM_UP_RUNS);
+const second = self.name === 'second';
+const touchHeapAt = second ? 1 : WARM_UP_RUNS - 5;
+warmUp(second ? 1 : WARM_UP_RUNS);
 
 /** The core's progress through a request's input (Module.onProgress,
  * called after each function read), as the share of all bytes read, told
