@@ -116,9 +116,7 @@ static void put_string(mm_buf *out, const char *s) {
   mm__buf_append(out, s, len);
 }
 
-static void put_function(mm_buf *out, const mm_side_function *fn) {
-  put_string(out, fn->name);
-  put_string(out, fn->ftype);
+static void put_spaces(mm_buf *out, const mm_side_function *fn) {
   put_u32(out, fn->space_count);
   for (uint32_t i = 0; i < fn->space_count; i++) {
     const mm_space_usage *u = &fn->spaces[i];
@@ -130,6 +128,9 @@ static void put_function(mm_buf *out, const mm_side_function *fn) {
     put_i64(out, u->reserved_bytes);
     put_u32(out, u->tiles);
   }
+}
+
+static void put_boxes(mm_buf *out, const mm_side_function *fn) {
   put_u32(out, fn->box_count);
   for (uint32_t i = 0; i < fn->box_count; i++) {
     const mm_side_box *b = &fn->boxes[i];
@@ -145,6 +146,9 @@ static void put_function(mm_buf *out, const mm_side_function *fn) {
     for (uint32_t k = 0; k < b->alias_count; k++)
       put_string(out, b->aliases[k]);
   }
+}
+
+static void put_anomalies(mm_buf *out, const mm_side_function *fn) {
   put_u32(out, fn->anomaly_count);
   for (uint32_t i = 0; i < fn->anomaly_count; i++) {
     const mm_side_anomaly *a = &fn->anomalies[i];
@@ -156,6 +160,14 @@ static void put_function(mm_buf *out, const mm_side_function *fn) {
     put_string(out, a->key_b);
     put_string(out, a->text);
   }
+}
+
+static void put_function(mm_buf *out, const mm_side_function *fn) {
+  put_string(out, fn->name);
+  put_string(out, fn->ftype);
+  put_spaces(out, fn);
+  put_boxes(out, fn);
+  put_anomalies(out, fn);
 }
 
 char *mm__side_write(const mm_side *side, size_t *out_len) {
