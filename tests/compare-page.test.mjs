@@ -324,6 +324,31 @@ describe('ways in', () => {
     await finish(page);
   });
 
+  test('hundreds of functions: the cards come in groups after the first, and search opens one in the last group', async () => {
+    // The 41 dump's 38 functions six times under fresh names, old and new
+    // (one tile moved in each copy of silu): 228 compare cards.
+    const repeat = (text) => {
+      const lines = text.split('\n');
+      const first = lines.findIndex((l) => /^ {4}@/.test(l));
+      const body = lines.slice(first).join('\n');
+      return [lines.slice(0, first).join('\n'),
+        ...Array.from({ length: 6 }, (_, c) => body.replace(/^( {4}def )(\w+)\(/gm, (_m, def, fn) => `${def}${fn}_r${c}(`))].join('\n');
+    };
+    const page = await openPage(env.browser, env.url);
+    await drop(page, [{ name: '41_after_Many.py', text: repeat(dump41.text) }, { name: '42_after_Many.py', text: repeat(edited().text) }]);
+    await shown(page);
+    await page.click('.filter[data-filter="all"]');
+    await page.waitForSelector('.compare-cards[data-complete="true"]');
+    const [cards, groups] = await page.evaluate(() => [document.querySelectorAll('.compare-card').length, document.querySelectorAll('.compare-cards > .card-group').length]);
+    assert.equal(cards, 228);
+    assert.equal(groups, Math.ceil(227 / 50), 'every card but the first, in groups of 50');
+    const last = 'silu_r5';
+    await page.fill('#search', last);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`.compare-card.open[data-function="${last}"] .compare-side.new .box`);
+    await finish(page);
+  });
+
   test('a refused side is named in the message; the page takes the next drop', async () => {
     const page = await openPage(env.browser, env.url);
     await drop(page, [dump35, { name: '50_after_Broken.py', text: 'def f(:\n' }]);
