@@ -176,9 +176,8 @@ enum {
    * gains `box_count`; `box_problems` (a box conflicts or is over
    * capacity); `names` (a line per box: its first line, name and aliases,
    * space-separated); `source_bytes` and `body`, [offset, length] of its
-   * lines in the input and of its body in this buffer. With
-   * mm_compare_json: the old model's bodies, the new one's, the NUL, then
-   * {"old", "new", "diff"}. */
+   * lines in the input and of its body in this buffer. A form for one
+   * model: mm_compare_json writes its two whole. */
   MM_JSON_SPLIT_BODIES = 2
 };
 
@@ -402,8 +401,9 @@ char *mm_analyze_json_side(const char *input, size_t len, const mm_options *opti
 char *mm_compare_sides_json(const char *old_side, size_t old_len, const char *new_side,
                             size_t new_len, size_t *out_len);
 
-/* Two dumps compared: {"old": model, "new": model, "diff": comparison},
- * the models written with MM_JSON_* `flags`; or, when a side is refused,
+/* Two dumps compared in one call: {"old": model, "new": model, "diff":
+ * comparison}, the models written with MM_JSON_WITHOUT_SOURCE when `flags`
+ * has it (MM_JSON_SPLIT_BODIES is ignored); or, when a side is refused,
  * its error's JSON with "side": "old" or "new". Each side is read with its
  * own options (name, backend, .pto text). */
 char *mm_compare_json(const char *old_input, size_t old_len, const mm_options *old_options,

@@ -380,16 +380,21 @@ describe('the page\'s reading of a comparison (web/diff.js)', async () => {
   });
 });
 
-test('the page\'s comparison, read a function at a time, is the command line\'s: both models and the diff', async () => {
+test('the page\'s comparison, each side read a function at a time, is the command line\'s: both models and the diff', async () => {
   const { loadCore } = await import('./helpers.mjs');
-  const { compareDumpsJson, parseSplitComparison } = await import('../web/core.js');
+  const { analyzeSideJson, compareSidesJson, parseModel, parseSplitModel } = await import('../web/core.js');
+  const core = await loadCore();
   // Copied out of the case: no .pto beside them for the command line to read.
   const [oldPath, newPath] = ['32_after_AllocateMemoryAddr.py', '41_after_MaterializeRuntimeScopes.py']
     .map((n) => write(readFileSync(join(passes, n), 'utf8'), n));
-  const side = (path) => ({ bytes: readFileSync(path), dumpName: path.split('/').pop() });
-  const [oldSide, newSide] = [side(oldPath), side(newPath)];
-  const data = parseSplitComparison(compareDumpsJson(await loadCore(), oldSide, newSide, { withoutSource: true, split: true }),
-    oldSide.bytes, newSide.bytes);
+  // As the page's two workers and engine.js read them.
+  const read = (path) => {
+    const bytes = readFileSync(path);
+    const { json, side } = analyzeSideJson(core, bytes, { dumpName: path.split('/').pop(), withoutSource: true, split: true });
+    return { model: parseSplitModel(json, bytes), side };
+  };
+  const [a, b] = [read(oldPath), read(newPath)];
+  const data = { old: a.model, new: b.model, diff: parseModel(compareSidesJson(core, a.side, b.side)) };
   assert.equal(data.old.lazy.parsed + data.new.lazy.parsed, 0);
   const heads = ['box_count', 'box_problems', 'source_bytes', 'body', 'names'];
   const plain = (model) => JSON.parse(JSON.stringify({ ...model, functions: model.functions.map((fn) => Object.fromEntries(Object.entries(fn).filter(([k]) => !heads.includes(k)))) }));
@@ -421,8 +426,8 @@ describe('a comparison read on two cores (the page\'s two workers)', () => {
     for (const [label, oldBytes, newBytes] of pairs) {
       const options = (i) => ({ dumpName: `${i}_after_AllocateMemoryAddr.py`, withoutSource: true, split: true });
       const whole = compareDumpsJson(core, { bytes: oldBytes, ...options(1) }, { bytes: newBytes, ...options(2) },
-        { withoutSource: true, split: true });
-      const expected = JSON.parse(text(whole.subarray(whole.indexOf(0) + 1))).diff;
+        { withoutSource: true });
+      const expected = JSON.parse(text(whole)).diff;
       const [a, b] = [analyzeSideJson(core, oldBytes, options(1)), analyzeSideJson(core, newBytes, options(2))];
       // The model's JSON is analyzeDumpJson's, byte for byte.
       assert.equal(text(a.json), text(analyzeDumpJson(core, oldBytes, options(1))), label);

@@ -120,30 +120,21 @@ static char *refusal(const mm_error *error, const char *which, size_t *out_len) 
   return mm__buf_finish(&out, out_len);
 }
 
-/* {"old": model, "new": model, "diff": ...}; split (MM_JSON_SPLIT_BODIES):
- * the old model's bodies, the new one's, a NUL, then that JSON. */
+/* {"old": model, "new": model, "diff": ...}, the models whole (the split
+ * form is one model's: the page reads a comparison's two on two workers). */
 static char *comparison_json(const mm_model *old_model, const mm_model *new_model,
                              const mm_diff *diff, unsigned flags, size_t *out_len) {
+  flags &= ~(unsigned)MM_JSON_SPLIT_BODIES;
   mm_buf out = {0};
   mm__buf_reserve(&out,
                   mm__json_size_guess(old_model, flags) + mm__json_size_guess(new_model, flags));
-  size_t *old_at = NULL, *new_at = NULL;
-  if (flags & MM_JSON_SPLIT_BODIES) {
-    old_at = mm__json_bodies(&out, old_model);
-    new_at = old_at ? mm__json_bodies(&out, new_model) : NULL;
-    mm__buf_putc(&out, '\0');
-  }
-  if (!(flags & MM_JSON_SPLIT_BODIES) || new_at) {
-    mm__buf_puts(&out, "{\"old\":");
-    mm__json_model_at(&out, old_model, flags, old_at);
-    mm__buf_puts(&out, ",\n\"new\":");
-    mm__json_model_at(&out, new_model, flags, new_at);
-    mm__buf_puts(&out, ",\n\"diff\":");
-    mm__diff_json(&out, diff);
-    mm__buf_puts(&out, "}\n");
-  }
-  mm__dealloc(old_at);
-  mm__dealloc(new_at);
+  mm__buf_puts(&out, "{\"old\":");
+  mm__json_model(&out, old_model, flags);
+  mm__buf_puts(&out, ",\n\"new\":");
+  mm__json_model(&out, new_model, flags);
+  mm__buf_puts(&out, ",\n\"diff\":");
+  mm__diff_json(&out, diff);
+  mm__buf_puts(&out, "}\n");
   return mm__buf_finish(&out, out_len);
 }
 

@@ -1,6 +1,6 @@
 // The C/JS boundary (include/memory_map.h): bytes of a dump in, the model
-// or a refusal out, in one call to mm_analyze_json (two dumps in, both
-// models and their comparison out, in one call to mm_compare_json). `core` is an
+// or a refusal out, in one call to mm_analyze_json (for a comparison, each
+// dump with its side, then the two sides compared). `core` is an
 // instantiated Emscripten module (build/wasm/memory_map_core.js); this file
 // has no DOM code, so Node tests and the page's worker share it.
 
@@ -84,6 +84,10 @@ function svgOptionsIn(core, { first, last, axis, hidden, zoom, mapWidth, dark, p
   return ptr;
 }
 
+/** The MM_JSON_* flags of a call's options. */
+const jsonFlags = ({ withoutSource = false, split = false }) =>
+  (withoutSource ? MM_JSON_WITHOUT_SOURCE : 0) | (split ? MM_JSON_SPLIT_BODIES : 0);
+
 /** Copies out and frees a JSON buffer the core returned, its length at lenPtr. */
 function takeJsonBytes(core, result, lenPtr) {
   const out = address(result);
@@ -120,24 +124,6 @@ export function parseSplitModel(jsonBytes, dumpBytes) {
   const split = jsonBytes.indexOf(0);
   if (split < 0) return attachSource(parseModel(jsonBytes), dumpBytes);
   return readLazily(parseModel(jsonBytes.subarray(split + 1)), jsonBytes, dumpBytes);
-}
-
-/**
- * Two dumps compared, from the core's split JSON (mm_compare_json with
- * MM_JSON_SPLIT_BODIES): { old, new, diff }, each model read as
- * parseSplitModel reads one, its source lines from its own dump's bytes.
- * @throws DumpError when the JSON is a refusal (naming its `side`)
- */
-export function parseSplitComparison(jsonBytes, oldDump, newDump) {
-  const split = jsonBytes.indexOf(0);
-  if (split < 0) {
-    const data = parseModel(jsonBytes);
-    return { ...data, old: attachSource(data.old, oldDump), new: attachSource(data.new, newDump) };
-  }
-  const data = parseModel(jsonBytes.subarray(split + 1));
-  readLazily(data.old, jsonBytes, oldDump);
-  readLazily(data.new, jsonBytes, newDump);
-  return data;
 }
 
 /** Gives each function of `model` (heads of the split form) its body's
@@ -209,7 +195,7 @@ export function analyzeDumpJson(core, bytes, { dumpName = 'dump.py', backend = n
     const input = copyIn(core, bytes, owned);
     const options = optionsIn(core, { dumpName, backend, ptoText, withoutSource, lifetimes }, owned);
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
-    const flags = (withoutSource ? MM_JSON_WITHOUT_SOURCE : 0) | (split ? MM_JSON_SPLIT_BODIES : 0);
+    const flags = jsonFlags({ withoutSource, split });
     const out = generalParser ? core._mm__analyze_json_with(input, bytes.length, options, flags, 0, lenPtr)
       : core._mm_analyze_json(input, bytes.length, options, flags, lenPtr);
     return takeJsonBytes(core, out, lenPtr);
@@ -219,22 +205,22 @@ export function analyzeDumpJson(core, bytes, { dumpName = 'dump.py', backend = n
 }
 
 /**
- * Compares two dumps, as the core's JSON bytes: {"old": model, "new":
- * model, "diff": comparison} (docs/model.md §15), or a refusal naming its
- * `side`. The page's call: both models without `source`.
+ * Compares two dumps in one call, as the core's JSON bytes: {"old":
+ * model, "new": model, "diff": comparison} (docs/model.md §15), or a
+ * refusal naming its `side`: what the page's two workers (analyzeSideJson,
+ * compareSidesJson) are held to.
  * @param oldSide, newSide  { bytes: Uint8Array, dumpName, ptoText }
- * @param options           { backend, withoutSource, split } as for analyzeDumpJson
+ * @param options           { backend, withoutSource } as for analyzeDumpJson
  * @returns Uint8Array of UTF-8 JSON, owned by the caller
  */
-export function compareDumpsJson(core, oldSide, newSide, { backend = null, withoutSource = false, split = false } = {}) {
+export function compareDumpsJson(core, oldSide, newSide, { backend = null, withoutSource = false } = {}) {
   const owned = [];
   try {
     const side = ({ bytes, dumpName = 'dump.py', ptoText = null }) => [copyIn(core, bytes, owned), bytes.length,
       optionsIn(core, { dumpName, backend, ptoText, withoutSource }, owned)];
     const args = [...side(oldSide), ...side(newSide)];
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
-    const flags = (withoutSource ? MM_JSON_WITHOUT_SOURCE : 0) | (split ? MM_JSON_SPLIT_BODIES : 0);
-    return takeJsonBytes(core, core._mm_compare_json(...args, flags, lenPtr), lenPtr);
+    return takeJsonBytes(core, core._mm_compare_json(...args, jsonFlags({ withoutSource }), lenPtr), lenPtr);
   } finally {
     for (const ptr of owned) core._free(ptr);
   }
@@ -254,8 +240,8 @@ export function analyzeSideJson(core, bytes, { dumpName = 'dump.py', backend = n
     const options = optionsIn(core, { dumpName, backend, ptoText, withoutSource }, owned);
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
     const sidePtr = copyIn(core, new Uint8Array(8), owned); // char *side, then size_t side_len
-    const flags = (withoutSource ? MM_JSON_WITHOUT_SOURCE : 0) | (split ? MM_JSON_SPLIT_BODIES : 0);
-    const out = core._mm_analyze_json_side(input, bytes.length, options, flags, lenPtr, sidePtr, sidePtr + 4);
+    const out = core._mm_analyze_json_side(input, bytes.length, options, jsonFlags({ withoutSource, split }), lenPtr,
+      sidePtr, sidePtr + 4);
     const at = address(core.HEAPU32[sidePtr >>> 2]);
     let side = null;
     if (at) {

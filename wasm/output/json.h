@@ -21,13 +21,6 @@ void mm__json_int_or_null(mm_buf *out, const char *key, bool known, int64_t valu
 /* The model as a JSON object (no line end), with MM_JSON_* `flags`. */
 void mm__json_model(mm_buf *out, const mm_model *model, unsigned flags);
 
-/* The split form's pieces (MM_JSON_SPLIT_BODIES, memory_map.h), for a
- * buffer holding more than one model: each function's body, returning
- * their offsets in `out` and, last, the end of the last (owned by the
- * caller: mm__dealloc), NULL when out of memory; then the model's JSON
- * with its heads pointing at them (`at` NULL: the whole model). */
-size_t *mm__json_bodies(mm_buf *out, const mm_model *model);
-void mm__json_model_at(mm_buf *out, const mm_model *model, unsigned flags, const size_t *at);
 /* About how many bytes mm__json_model writes. */
 size_t mm__json_size_guess(const mm_model *model, unsigned flags);
 

@@ -612,7 +612,10 @@ static void put_notes(mm_buf *out, const mm_model *model) {
   mm__json_int(out, "],\"note_count\":", (int64_t)model->note_count);
 }
 
-size_t *mm__json_bodies(mm_buf *out, const mm_model *model) {
+/* The split form's first part (MM_JSON_SPLIT_BODIES, memory_map.h): each
+ * function's body, returning their offsets in `out` and, last, the end of
+ * the last (owned by the caller: mm__dealloc), NULL when out of memory. */
+static size_t *json_bodies(mm_buf *out, const mm_model *model) {
   size_t n = model->functions.len;
   size_t *at = mm__alloc((n + 1) * sizeof *at);
   if (!at) {
@@ -693,7 +696,9 @@ static void put_pipes(mm_buf *out, const mm_model *model) {
   mm__buf_putc(out, ']');
 }
 
-void mm__json_model_at(mm_buf *out, const mm_model *model, unsigned flags, const size_t *at) {
+/* The model's JSON, its heads pointing at the bodies at `at` (NULL: the
+ * whole model). */
+static void json_model_at(mm_buf *out, const mm_model *model, unsigned flags, const size_t *at) {
   mm__buf_putc(out, '{');
   mm__json_generator(out);
   mm__buf_putc(out, ',');
@@ -718,11 +723,11 @@ void mm__json_model(mm_buf *out, const mm_model *model, unsigned flags) {
   if (!out->flush) mm__buf_reserve(out, mm__json_size_guess(model, flags));
   size_t *at = NULL; /* the split form's body offsets */
   if (flags & MM_JSON_SPLIT_BODIES) {
-    at = mm__json_bodies(out, model);
+    at = json_bodies(out, model);
     if (!at) return;
     mm__buf_putc(out, '\0');
   }
-  mm__json_model_at(out, model, flags, at);
+  json_model_at(out, model, flags, at);
   mm__dealloc(at);
 }
 
