@@ -72,7 +72,7 @@ export function createEngine(source) {
 
   function start(slot) {
     const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
-    // The second reads one dump of a comparison at once: no warm-up (worker.js).
+    // The second reads one dump of each comparison: its warm-up is one run (worker.js).
     const worker = new Worker(url, { name: slot ? 'second' : 'first' });
     URL.revokeObjectURL(url);
     worker.onmessage = ({ data }) => {

@@ -91,10 +91,10 @@ const second = self.name === 'second';
 const touchHeapAt = second ? 1 : WARM_UP_RUNS - 5;
 warmUp(second ? 1 : WARM_UP_RUNS);
 
-/** The core's progress through a request's input (Module.onProgress,
- * called after each function read), as the share of all bytes read, told
- * to the page at most every PROGRESS_MS: a comparison reads the old dump,
- * then the new. */
+/** The core's progress through a request's dump (Module.onProgress,
+ * called after each function read), as the share of its bytes read, told
+ * to the page at most every PROGRESS_MS (a comparison's two workers each
+ * tell theirs; engine.js adds them up). */
 function progressReporter(id, data) {
   const all = data.bytes.byteLength || 1;
   let told = performance.now();
