@@ -90,20 +90,21 @@ static bool queue_chunk(cli_output *out) {
   return ok;
 }
 
-static bool start_writer(cli_output *out) {
+/* Sets `threaded` when the writer runs; else the bytes go out as they come. */
+static void start_writer(cli_output *out) {
   for (int i = 0; i < CHUNKS; i++)
-    if (!(out->chunks[i] = malloc(CHUNK_BYTES))) return false;
-  if (pthread_mutex_init(&out->lock, NULL) != 0) return false;
+    if (!(out->chunks[i] = malloc(CHUNK_BYTES))) return;
+  if (pthread_mutex_init(&out->lock, NULL) != 0) return;
   if (pthread_cond_init(&out->changed, NULL) != 0) {
     pthread_mutex_destroy(&out->lock);
-    return false;
+    return;
   }
   if (pthread_create(&out->thread, NULL, write_chunks, out) != 0) {
     pthread_cond_destroy(&out->changed);
     pthread_mutex_destroy(&out->lock);
-    return false;
+    return;
   }
-  return out->threaded = true;
+  out->threaded = true;
 }
 
 /* The last chunk queued, the writer waited for and stopped. */
@@ -124,30 +125,26 @@ static void stop_writer(cli_output *out) {
 #endif
 
 cli_output *cli_output_open(const char *path, size_t expected_bytes) {
+  /* A device, a pipe or a socket (-o /dev/stdout) is written to, never
+   * replaced by a file. */
+  struct stat st;
+  bool direct = stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
   cli_output *out = calloc(1, sizeof *out);
-  char *tmp = out ? malloc(strlen(path) + 10) : NULL;
-  if (!tmp) {
+  char *tmp = out && !direct ? malloc(strlen(path) + 10) : NULL;
+  if (!out || (!direct && !tmp)) {
     free(out);
     fprintf(stderr, "error: cannot write %s: out of memory\n", path);
     return NULL;
   }
   out->path = path;
   out->tmp = tmp;
-  sprintf(out->tmp, "%s.partial", path);
+  if (tmp) sprintf(tmp, "%s.partial", path);
   out->ok = true;
-  /* A device, a pipe or a socket (-o /dev/stdout) is written to, never
-   * replaced by a file. */
-  struct stat st;
-  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-    free(out->tmp);
-    out->tmp = NULL;
-  }
-  out->f = fopen(out->tmp ? out->tmp : path, "wb");
+  out->f = fopen(tmp ? tmp : path, "wb");
   if (!out->f) fail(out);
   (void)expected_bytes; /* WASI: written as they come */
 #if CLI_WRITER_THREAD
-  /* Without the thread (or when it could not start) the bytes go out as they come. */
-  if (out->f && expected_bytes >= THREADED_BYTES && !start_writer(out)) out->threaded = false;
+  if (out->f && expected_bytes >= THREADED_BYTES) start_writer(out);
 #endif
   return out;
 }

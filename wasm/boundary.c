@@ -58,33 +58,34 @@ char *mm_analyze_json(const char *input, size_t len, const mm_options *options, 
   return mm__analyze_json_with(input, len, options, flags, true, out_len);
 }
 
-char *mm__analyze_json_with(const char *input, size_t len, const mm_options *options,
-                            unsigned flags, bool fast_path, size_t *out_len) {
+/* The model's JSON or the refusal's; with `side` non-NULL, the model's
+ * side as bytes there too (NULL when refused or out of memory). */
+static char *analyze(const char *input, size_t len, const mm_options *options, unsigned flags,
+                     bool fast_path, size_t *out_len, char **side, size_t *side_len) {
   mm_options read = with_flags(options, flags);
   mm_error error;
   mm_model *model = mm__model_new_with(input, len, &read, &error, fast_path);
   char *json =
       model ? mm_model_to_json_with(model, flags, out_len) : mm_error_to_json(&error, out_len);
+  if (side) {
+    mm_side *of_model = json && model ? mm__side_of(model) : NULL;
+    *side = of_model ? mm__side_write(of_model, side_len) : NULL;
+    if (!*side) *side_len = 0;
+    mm__side_free(of_model);
+  }
   mm_model_free(model);
   mm_error_clear(&error);
   return json;
 }
 
+char *mm__analyze_json_with(const char *input, size_t len, const mm_options *options,
+                            unsigned flags, bool fast_path, size_t *out_len) {
+  return analyze(input, len, options, flags, fast_path, out_len, NULL, NULL);
+}
+
 char *mm_analyze_json_side(const char *input, size_t len, const mm_options *options, unsigned flags,
                            size_t *out_len, char **side, size_t *side_len) {
-  mm_options read = with_flags(options, flags);
-  mm_error error;
-  *side = NULL;
-  *side_len = 0;
-  mm_model *model = mm_model_new(input, len, &read, &error);
-  char *json =
-      model ? mm_model_to_json_with(model, flags, out_len) : mm_error_to_json(&error, out_len);
-  mm_side *of_model = json && model ? mm__side_of(model) : NULL;
-  if (of_model) *side = mm__side_write(of_model, side_len);
-  mm__side_free(of_model);
-  mm_model_free(model);
-  mm_error_clear(&error);
-  return json;
+  return analyze(input, len, options, flags, true, out_len, side, side_len);
 }
 
 char *mm_compare_sides_json(const char *old_side, size_t old_len, const char *new_side,
@@ -92,17 +93,13 @@ char *mm_compare_sides_json(const char *old_side, size_t old_len, const char *ne
   bool old_malformed = false, new_malformed = false;
   mm_side *old_read = mm__side_read(old_side, old_len, &old_malformed);
   mm_side *new_read = old_read ? mm__side_read(new_side, new_len, &new_malformed) : NULL;
-  if (!new_read) {
-    mm__side_free(old_read);
-    mm_error error = {.status = old_malformed || new_malformed ? MM_ERR_ENCODING : MM_ERR_NO_MEMORY,
-                      .message = old_malformed || new_malformed
-                                     ? "not a side of a comparison this version wrote"
-                                     : "out of memory"};
-    return mm_error_to_json(&error, out_len);
-  }
-  mm_diff *diff = mm__diff_of_sides(old_read, new_read);
+  if (!new_read) mm__side_free(old_read);
+  mm_diff *diff = new_read ? mm__diff_of_sides(old_read, new_read) : NULL; /* owns both */
   if (!diff) {
-    mm_error error = {.status = MM_ERR_NO_MEMORY, .message = "out of memory"};
+    bool malformed = old_malformed || new_malformed;
+    mm_error error = {.status = malformed ? MM_ERR_ENCODING : MM_ERR_NO_MEMORY,
+                      .message = malformed ? "not a side of a comparison this version wrote"
+                                           : "out of memory"};
     return mm_error_to_json(&error, out_len);
   }
   char *json = mm_diff_to_json(diff, out_len);
