@@ -4,7 +4,7 @@
 // tile's counterpart lit on the other side. The comparison is the core's
 // (docs/model.md §15); diff.js reads it.
 import { Card } from './card.js';
-import { CARDS_PER_TASK, MANY_CARDS, grouped } from './card-groups.js';
+import { appendInTasks } from './card-groups.js';
 import { clear, el } from './dom.js';
 import { anomalyChange, boxIndex, changeClasses, changeNotes, changeStops, compareSummary, hwmChange, shownFunctions, signedBytes } from './diff.js';
 import { cycle } from './insight.js';
@@ -289,7 +289,7 @@ export class CompareView {
     this.shared = shared;
     this.filter = 'changed';
     this.made = []; // CompareCards by function index, made when first shown
-    this.rest = null; // cards still to append after the first is painted
+    this.appendRest = null; // appends the cards the first one's paint waits for, at once
     this.stops = changeStops(data.diff);
     this.stopAt = -1;
     this.list = el('div', { class: 'compare-cards' });
@@ -337,7 +337,7 @@ export class CompareView {
    * before the others are made (a dump of hundreds of functions). */
   render() {
     clear(this.list);
-    this.rest = null;
+    this.appendRest = null;
     const shown = shownFunctions(this.data.diff, this.filter);
     this.list.dataset.complete = 'false';
     if (!shown.length) {
@@ -348,31 +348,16 @@ export class CompareView {
     const first = this.card(shown[0].index);
     this.list.append(first.element);
     if (!this.made.some((c) => c?.open)) first.setOpen(true);
-    this.rest = shown.slice(1);
-    this.grouping = this.rest.length >= MANY_CARDS;
-    const rest = this.rest;
-    // After the frame that shows the first card, a few hundred a task: the
-    // 3,952 of two 50 MB dumps in one task would hold the page.
-    const appendSome = () => {
-      if (this.rest !== rest) return;
-      this.append(rest.splice(0, CARDS_PER_TASK));
-      if (rest.length) setTimeout(appendSome);
-      else this.complete();
-    };
-    requestAnimationFrame(() => setTimeout(() => setTimeout(appendSome)));
-  }
-
-  /** The cards of `functions` ({ index }) at the list's end. */
-  append(functions) {
-    const elements = functions.map(({ index }) => this.card(index).element);
-    this.list.append(...(this.grouping ? grouped(elements) : elements));
+    const appendRest = appendInTasks(this.list, shown.slice(1), (fns) => fns.map(({ index }) => this.card(index).element), {
+      live: () => this.appendRest === appendRest, // a later render() took over
+      done: () => { this.list.dataset.complete = 'true'; },
+    });
+    this.appendRest = appendRest;
   }
 
   /** Appends the cards render() left for later, now. */
   complete() {
-    if (this.rest) this.append(this.rest);
-    this.rest = null;
-    this.list.dataset.complete = 'true';
+    this.appendRest?.();
   }
 
   /** The card of `name`, listed (the filter widened when it hides it). */

@@ -2,7 +2,7 @@
 // (the first painted before the rest are made), the deep link they keep,
 // and the widths and heights the cards' maps are laid out by.
 import { Card } from './card.js';
-import { CARDS_PER_TASK, MANY_CARDS, grouped } from './card-groups.js';
+import { appendInTasks } from './card-groups.js';
 import { CompareView } from './compare.js';
 import { sideLabels } from './diff.js';
 import { clear, el } from './dom.js';
@@ -167,19 +167,11 @@ export function showModel(model, current = () => true) {
   };
   requestAnimationFrame(() => setTimeout(() => { page.stats.firstCardPainted = performance.now(); }));
   if (first === shownFns.length) return finish();
-  // The rest a few hundred at a time, a task each: 3,952 cards made in
-  // one task held the page ~300 ms, scrolling and drops waiting.
-  const grouping = shownFns.length - first >= MANY_CARDS;
-  const makeRest = (from) => {
-    if (!current()) return;
-    const batch = shownFns.slice(from, from + CARDS_PER_TASK).map(makeCard);
+  appendInTasks(cards, shownFns.slice(first), (fns) => {
+    const batch = fns.map(makeCard);
     page.cards.push(...batch);
-    const elements = batch.map((c) => c.element);
-    cards.append(...(grouping ? grouped(elements) : elements));
-    if (from + CARDS_PER_TASK < shownFns.length) setTimeout(() => makeRest(from + CARDS_PER_TASK));
-    else finish();
-  };
-  requestAnimationFrame(() => setTimeout(() => makeRest(first)));
+    return batch.map((c) => c.element);
+  }, { live: current, done: finish });
 }
 
 /** The compare view's one line in the top bar. */
