@@ -4,9 +4,12 @@
 // named with their partners, the keyboard, numbers in one format, pills
 // that line up, tiny tiles that can be hit, and axe-core finding nothing.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { finish, fixture, launch, pageWith as openPageWith, rect } from './browser.mjs';
+import { drop, finish, fixture, launch, openPage, pageWith as openPageWith, rect, settled } from './browser.mjs';
 import { dumpWith, tileType } from './helpers.mjs';
 
 let env;
@@ -473,6 +476,32 @@ describe('a refused dump', () => {
     assert.ok(await example.isVisible(), 'the examples are offered again');
     await example.focus();
     await page.keyboard.press('Enter');
+    await page.locator('#cards[data-complete="true"] .card.open .box').first().waitFor();
+    await finish(page);
+  });
+});
+
+describe('a file that cannot be read', () => {
+  test('gone from disk after it was chosen: named, with why; the page still opens the next dump', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mm-gone-'));
+    const path = join(dir, '41_after_MaterializeRuntimeScopes.py');
+    writeFileSync(path, real().text);
+    const page = await openPage(env.browser, env.url);
+    // A File of the disk file (as a drop or Open dump… gives), the file removed before the page reads it.
+    await page.evaluate(() => { document.body.append(Object.assign(document.createElement('input'), { type: 'file', id: 'chosen' })); });
+    await page.setInputFiles('#chosen', path);
+    rmSync(dir, { recursive: true });
+    await page.evaluate(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(document.getElementById('chosen').files[0]);
+      document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    });
+    await settled(page);
+    const message = page.locator('#message');
+    assert.equal(await message.locator('h2').innerText(), 'Cannot show 41_after_MaterializeRuntimeScopes.py');
+    assert.match(await message.innerText(), /cannot read the file: /);
+    assert.equal(await message.getAttribute('data-kind'), 'unreadable');
+    await drop(page, [real()]);
     await page.locator('#cards[data-complete="true"] .card.open .box').first().waitFor();
     await finish(page);
   });

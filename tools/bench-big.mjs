@@ -15,7 +15,7 @@ const offline = pathToFileURL(join(root, 'dist', 'memory-map.html')).href;
 /** The page's marks of the last drop: ms from the file to each step. */
 const marks = () => {
   const s = window.memoryMapStats;
-  return { total: s.firstCardPainted - s.received, read: s.read - s.received, worker: s.modelled - s.read, core: s.coreMs,
+  return { total: s.firstCardPainted - s.received, read: s.readMs, worker: s.modelled - s.received - s.readMs, core: s.coreMs,
     cards: s.shown - s.modelled, paint: s.firstCardPainted - s.shown, parsed: s.bodies?.parsed ?? null };
 };
 

@@ -189,7 +189,7 @@ async function firstDrop(browser, url, path, idle) {
     document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
     const s = window.memoryMapStats;
     while (!s.firstCardPainted) await new Promise((r) => setTimeout(r, 1));
-    return { total: s.firstCardPainted - s.received, read: s.read - s.received, worker: s.modelled - s.read, core: s.coreMs,
+    return { total: s.firstCardPainted - s.received, read: s.readMs, worker: s.modelled - s.received - s.readMs, core: s.coreMs,
       cards: s.shown - s.modelled, paint: s.firstCardPainted - s.shown };
   }, text);
   await context.close();

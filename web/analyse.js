@@ -28,16 +28,12 @@ async function analyseCompare(current) {
   });
   [base.label, input.label] = sideLabels(facts(base), facts(input));
   showMessage('loading', `Comparing ${base.label} with ${input.label}…`);
-  showProgress('Loading the file');
   const backend = $('backend').value || null;
   const { stats } = page;
   stats.firstCardPainted = 0;
   try {
-    [base.bytes, input.bytes] = await Promise.all([base.bytes ?? base.file.arrayBuffer(), input.bytes ?? input.file.arrayBuffer()]);
-    if (!current()) return;
-    stats.read = performance.now();
     showProgress('Analysing', 0);
-    const data = await page.engine.compare(base.bytes, input.bytes, {
+    const data = await page.engine.compare(base, input, {
       old: { dumpName: base.name, ptoText: base.pto }, new: { dumpName: input.name, ptoText: input.pto }, backend,
     }, (share) => current() && showProgress('Analysing', share));
     stats.modelled = performance.now();
@@ -61,16 +57,12 @@ export async function analyse(current = begin()) {
   if (!input) return;
   if (page.base) return analyseCompare(current);
   showMessage('loading', `Reading ${input.name}…`);
-  showProgress('Loading the file');
   const backend = $('backend').value || null;
   page.stats.firstCardPainted = 0;
   const { stats } = page;
   try {
-    input.bytes ??= await input.file.arrayBuffer();
-    if (!current()) return;
-    stats.read = performance.now();
     showProgress('Analysing', 0);
-    const model = await page.engine.analyze(input.bytes, { dumpName: input.name, backend, ptoText: input.pto, lifetimes: Boolean(input.lifetimes) },
+    const model = await page.engine.analyze(input, { dumpName: input.name, backend, ptoText: input.pto, lifetimes: Boolean(input.lifetimes) },
       (share) => current() && showProgress('Analysing', share));
     stats.modelled = performance.now();
     // A big model's heads took a long task to parse: the cards wait for the

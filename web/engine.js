@@ -37,12 +37,26 @@ function settleModel(request, data) {
 /** Reads one side's model with parseSplitModel, a refusal naming `side`. */
 function sideModel(json, dump, side) {
   try {
-    return parseSplitModel(json, dump);
+    return parseSplitModel(json, dump.bytes);
   } catch (error) {
     error.side = side;
     throw error;
   }
 }
+
+/** What a request carries of a dump (`{ file, bytes }`, as the page holds
+ * one): a copy of its bytes when read, else its File, which the worker
+ * reads and hands back with its answer (request() keeps them as
+ * `dump.bytes`). So a dropped dump goes to the worker at once, not after
+ * the main thread has read it and copied it (~30 ms of the main thread
+ * for 10 MB, a comparison's second worker waiting behind the first's). */
+function dumpMessage(dump) {
+  if (!dump.bytes) return [{ file: dump.file }, []];
+  const bytes = dump.bytes.slice(0);
+  return [{ bytes }, [bytes]];
+}
+
+const dumpSize = (dump) => dump.bytes?.byteLength ?? dump.file?.size ?? 0;
 
 /** The outcome of two requests that run at once, as one: both values, or
  * the old side's failure before the new side's (as one worker reading
@@ -63,8 +77,9 @@ const WORKERS = 2;
 
 export function createEngine(source) {
   const workers = new Array(WORKERS).fill(null);
-  /** The last request's time in the core and the size of its heap (for benchmarks). */
-  const stats = { coreMs: 0, heapBytes: 0 };
+  /** The last request's time reading its file and in the core, and the
+   * size of its heap (for benchmarks). */
+  const stats = { readMs: 0, coreMs: 0, heapBytes: 0 };
   let next = 1;
   const pending = new Map();
 
@@ -80,7 +95,8 @@ export function createEngine(source) {
       if (!request) return;
       if (data.progress !== undefined) return request.onProgress?.(data.progress);
       pending.delete(data.id);
-      if (data.coreMs !== undefined) Object.assign(stats, { coreMs: data.coreMs, heapBytes: data.heapBytes });
+      if (data.dump && request.dump && !request.dump.bytes) request.dump.bytes = data.dump;
+      if (data.coreMs !== undefined) Object.assign(stats, { readMs: data.readMs ?? 0, coreMs: data.coreMs, heapBytes: data.heapBytes });
       if (data.heapBytes > RECYCLE_HEAP_BYTES && !pendingOn(slot).length) stop(slot);
       if (!pending.size) setTimeout(startIdle);
       if (data.error) request.reject(new EngineError(data.error));
@@ -111,12 +127,14 @@ export function createEngine(source) {
     workers[slot] = null;
   }
 
-  function request(message, transfer = [], parse = parseModel, onProgress = null, slot = 0) {
+  /** `dump`: the page's dump the message carries (dumpMessage), given
+   * the bytes the worker read of it. */
+  function request(message, transfer = [], parse = parseModel, onProgress = null, slot = 0, dump = null) {
     if (!workers[slot]) start(slot);
     const id = next++;
     return new Promise((resolve, reject) => {
-      const bytes = (message.bytes?.byteLength ?? 0) + (message.cases ?? []).reduce((sum, c) => sum + c.bytes.byteLength, 0);
-      pending.set(id, { id, slot, resolve, reject, type: message.type, bytes, parse, onProgress });
+      const bytes = (message.bytes?.byteLength ?? message.file?.size ?? 0) + (message.cases ?? []).reduce((sum, c) => sum + c.bytes.byteLength, 0);
+      pending.set(id, { id, slot, resolve, reject, type: message.type, bytes, parse, onProgress, dump });
       workers[slot].postMessage({ ...message, id }, transfer);
     });
   }
@@ -136,24 +154,25 @@ export function createEngine(source) {
    * comparison; then the first worker compares the two sides. */
   async function compare(oldDump, newDump, options, onProgress) {
     const dumps = [oldDump, newDump];
+    const sizes = dumps.map(dumpSize);
     const shares = [0, 0];
-    const total = oldDump.byteLength + newDump.byteLength || 1;
+    const total = sizes[0] + sizes[1] || 1;
     const told = (i) => onProgress && ((share) => {
       shares[i] = share;
-      onProgress((shares[0] * oldDump.byteLength + shares[1] * newDump.byteLength) / total);
+      onProgress((shares[0] * sizes[0] + shares[1] * sizes[1]) / total);
     });
     // The comparison is asked for as the second side comes, before its
     // model's heads are parsed (the first's were, while it was read).
     const sides = [null, null];
     let diff = null;
     const read = (i, side) => {
-      const bytes = dumps[i].slice(0);
-      return request({ type: 'side', bytes, options: { ...options[side], backend: options.backend } }, [bytes],
+      const [message, transfer] = dumpMessage(dumps[i]);
+      return request({ type: 'side', ...message, options: { ...options[side], backend: options.backend } }, transfer,
         (json, data) => {
           sides[i] = data.side ?? null;
           if (sides[0] && sides[1]) diff = request({ type: 'diff', oldSide: sides[0], newSide: sides[1] }, sides);
           return sideModel(json, dumps[i], side);
-        }, told(i), i);
+        }, told(i), i, dumps[i]);
     };
     const [old, young] = await both([read(0, 'old'), read(1, 'new')]);
     if (!diff) throw new EngineError({ kind: 'no_memory', message: 'out of memory in the WebAssembly heap' });
@@ -162,17 +181,17 @@ export function createEngine(source) {
 
   return {
     stats,
-    /** The model of `dump` (an ArrayBuffer the caller keeps; a copy goes
-     *  to the worker), read a function at a time as it is used
-     *  (parseSplitModel in core.js): its source lines from `dump`.
-     *  `onProgress(share)`: how much of the dump the core has read. */
+    /** The model of `dump` ({ file, bytes }: the page's, whose `bytes`,
+     *  when null, are set to those the worker read of `file`), read a
+     *  function at a time as it is used (parseSplitModel in core.js):
+     *  its source lines from `dump.bytes`. `onProgress(share)`: how much
+     *  of the dump the core has read. */
     analyze: (dump, options, onProgress = null) => {
-      const bytes = dump.slice(0);
-      return request({ type: 'analyze', bytes, options }, [bytes], (json) => parseSplitModel(json, dump), onProgress);
+      const [message, transfer] = dumpMessage(dump);
+      return request({ type: 'analyze', ...message, options }, transfer, (json) => parseSplitModel(json, dump.bytes), onProgress, 0, dump);
     },
-    /** Both models and their comparison: { old, new, diff }, read as
-     *  analyze reads one (their source lines from `oldDump` and `newDump`,
-     *  ArrayBuffers the caller keeps); a refusal says its `side`. Options:
+    /** Both models and their comparison: { old, new, diff }, each dump
+     *  read as analyze reads one; a refusal says its `side`. Options:
      *  { old: { dumpName, ptoText }, new: { ... }, backend };
      *  `onProgress(share)` as for analyze, over both dumps. */
     compare: (oldDump, newDump, options, onProgress = null) => compare(oldDump, newDump, options, onProgress),

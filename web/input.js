@@ -34,7 +34,7 @@ export async function openFiles(files, current = begin()) {
   }
   if (!dumps.length) return showMessage('error', 'Nothing to show', 'Drop a pass dump (.py), a build_output/<case>/ folder, or a .pto with a dump.');
   if (dumps.length > 2) return showMessage('error', `${dumps.length} dumps at once`, 'Drop one dump to see it, or two to compare them (the lower pass number is the old one).');
-  // The input is known at once (its bytes are read by analyse): a .pto
+  // The input is known at once (its bytes are read by the worker): a .pto
   // dropped while they are read applies to it.
   const inputs = dumps.map((file) => ({ name: file.name, file, bytes: null, pto: null }));
   const [older, newer] = inputs.length === 2 ? orderPair(inputs[0], inputs[1]) : [null, inputs[0]];

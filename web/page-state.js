@@ -35,11 +35,12 @@ export const page = {
   finder: null,
   shortcuts: null,
   // Timings a benchmark can read (window.memoryMapStats), performance.now()
-  // of each step: a file arrived, its bytes read, the model back from the
-  // worker and its heads parsed, the cards made, the first card painted;
-  // the core's own time in the worker, its heap; and the model's `lazy`
-  // counts (core.js readLazily: the bodies parsed so far).
-  stats: { received: 0, read: 0, modelled: 0, shown: 0, firstCardPainted: 0, coreMs: 0, heapBytes: 0, bodies: null },
+  // of each step: a file arrived, (a build's files) read, the model back
+  // from the worker and its heads parsed, the cards made, the first card
+  // painted; the worker's last request: ms it took to read the file and
+  // the core's own ms, its heap; and the model's `lazy` counts (core.js
+  // readLazily: the bodies parsed so far).
+  stats: { received: 0, read: 0, modelled: 0, shown: 0, firstCardPainted: 0, readMs: 0, coreMs: 0, heapBytes: 0, bodies: null },
 };
 
 /** The page's title: the dump shown, or none. */

@@ -95,8 +95,8 @@ warmUp(second ? 1 : WARM_UP_RUNS);
  * called after each function read), as the share of its bytes read, told
  * to the page at most every PROGRESS_MS (a comparison's two workers each
  * tell theirs; engine.js adds them up). */
-function progressReporter(id, data) {
-  const all = data.bytes.byteLength || 1;
+function progressReporter(id, bytes) {
+  const all = bytes.byteLength || 1;
   let told = performance.now();
   return (done) => {
     const now = performance.now();
@@ -112,10 +112,26 @@ const PROGRESS_MS = 50;
 // JSON (and comparing) the rest, of which nothing is told.
 const READ_SHARE = 0.85;
 
+/** A dump's bytes: those sent, or those of its File, read here (engine.js
+ * dumpMessage); a File that cannot be read (gone, changed) is refused. */
+async function dumpBytes(data) {
+  if (data.bytes) return data.bytes;
+  try {
+    return await data.file.arrayBuffer();
+  } catch (error) {
+    throw Object.assign(new Error(`cannot read the file: ${error.message}`), { kind: 'unreadable' });
+  }
+}
+
 self.onmessage = async ({ data }) => {
   const { id } = data;
+  const received = performance.now();
   if (data.type !== 'backends') busy = true;
   let instance = null;
+  let read = null; // the bytes read here of the dump's File: handed back with the answer
+  // Read while the core starts, when it has not yet (a drop as the page loads).
+  const reading = data.file ? dumpBytes(data) : null;
+  reading?.catch(() => {}); // told below, or moot when the core failed
   try {
     instance = await core();
     const started = performance.now();
@@ -149,22 +165,25 @@ self.onmessage = async ({ data }) => {
       self.postMessage({ id, json: json.buffer }, [json.buffer]);
       return;
     }
-    instance.onProgress = progressReporter(id, data);
+    const bytes = data.bytes ?? (read = await reading);
+    const analysing = performance.now();
+    instance.onProgress = progressReporter(id, bytes);
     // The JSON bytes are handed over, not copied; the page parses a
     // function's part as its card needs it, and takes the source lines
-    // from the bytes it kept (parseSplitModel, attachSource).
+    // from the dump's bytes (parseSplitModel, attachSource).
     const options = { ...data.options, withoutSource: true, split: true };
-    const { json, side } = data.type === 'side' ? analyzeSideJson(instance, new Uint8Array(data.bytes), options)
-      : { json: analyzeDumpJson(instance, new Uint8Array(data.bytes), options), side: null };
-    self.postMessage({ id, json: json.buffer, side: side?.buffer, coreMs: performance.now() - started, heapBytes: instance.HEAPU8.length },
-      side ? [json.buffer, side.buffer] : [json.buffer]);
+    const { json, side } = data.type === 'side' ? analyzeSideJson(instance, new Uint8Array(bytes), options)
+      : { json: analyzeDumpJson(instance, new Uint8Array(bytes), options), side: null };
+    const handed = [json.buffer, ...(side ? [side.buffer] : []), ...(read ? [read] : [])];
+    self.postMessage({ id, json: json.buffer, side: side?.buffer, dump: read, readMs: analysing - received,
+      coreMs: performance.now() - analysing, heapBytes: instance.HEAPU8.length }, handed);
   } catch (error) {
     // A trap (out of memory, a bug) leaves the module unusable: start anew next time.
     if (!error.kind) corePromise = null;
     self.postMessage({
-      id,
+      id, dump: read,
       error: { kind: error.kind || 'internal', message: String(error.message || error), line: error.line || 0, column: error.column || 0 },
-    });
+    }, read ? [read] : []);
   } finally {
     if (instance) instance.onProgress = null;
   }
