@@ -54,3 +54,30 @@ test('the core without its fast path says the same, byte for byte', () => {
     }
   }
 });
+
+test('the page\'s warm-up dump is read as a real dump is: both cores agree, no notes, the shapes a real dump has', async () => {
+  const { warmUpDump } = await import('../web/warm-up.js');
+  const dir = mkdtempSync(join(tmpdir(), 'mm-warm-'));
+  // Its two sizes (worker.js), and one kernel: the shapes, counted.
+  for (const [functions, loops] of [[4, 6], [60, 4], [2, 1]]) {
+    const path = join(dir, `warm_${functions}.py`);
+    writeFileSync(path, warmUpDump(functions, loops));
+    const a = run([path, '--json'], { command: usual });
+    const b = run([path, '--json'], { command: general });
+    assert.equal(a.status, 0, a.stderr);
+    assert.equal(b.stdout, a.stdout);
+    const model = JSON.parse(a.stdout);
+    assert.deepEqual(model.notes, []);
+    assert.equal(model.functions.length, functions);
+    assert.deepEqual(model.functions.map((fn) => fn.ftype), Array.from({ length: functions }, (_, f) => (f % 2 ? 'AIV' : 'AIC')));
+    // Each kernel: its loops' tiles, its reserved window, and a conflict (the anomalies' path).
+    for (const fn of model.functions) {
+      assert.ok(fn.boxes.filter((b) => b.conflict).length >= 2, fn.name);
+      assert.ok(fn.boxes.length > 3 * loops, fn.name);
+    }
+  }
+  // Every other signature wrapped, a parameter a line, as the printer wraps long ones.
+  const text = new TextDecoder().decode(warmUpDump(2, 1));
+  assert.match(text, /def warm_0\(self, x__ssa_v0: /);
+  assert.match(text, /def warm_1\(\n {8}self,\n {8}x__ssa_v0: /);
+});

@@ -2,6 +2,7 @@
 // big dump never stalls the page. Bundled (tools/bundle.mjs) after the
 // Emscripten glue, which defines createMemoryMapCore.
 import { analyzeCaseJson, analyzeDumpJson, analyzeSideJson, compareSidesJson, dumpSvg, fitTile, listBackends } from './core.js';
+import { warmUpDump } from './warm-up.js';
 
 let corePromise = null;
 
@@ -18,32 +19,6 @@ function core() {
     throw error;
   });
   return corePromise;
-}
-
-/** A dump in the shapes compilers print (AIC and AIV functions,
- * parameters, loops, branches, yields, reserved windows), `loops` loops a
- * function, for the warm-up. */
-function warmUpDump(loops) {
-  const tile = (space, base, offset) => `pl.Tile[[16, 64], pl.BF16, pl.MemRef(${base}, pl.const(${offset}, pl.INT64), 2048), pl.Mem.${space}]`;
-  const lines = ['# pypto.program: warm_up', 'import pypto.language as pl', '', '@pl.program', 'class WarmUp:'];
-  for (const [type, space] of [['AIC', 'Mat'], ['AIV', 'Vec']]) {
-    lines.push(`    @pl.function(type=pl.FunctionType.${type}, level=pl.Level.${type}, role=pl.Role.SubWorker)`,
-      `    def warm_${type}(self, x__ssa_v0: pl.Tensor[[16, 1024], pl.BF16, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 32768)], p__tile: ${tile(space, 'mem_p', 0)}) -> pl.Tensor[[16, 64], pl.FP32]:`,
-      `        ring: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='ring', size=8192, base=0)`);
-    for (let i = 0; i < loops; i++) {
-      lines.push(`        mem_${i}: pl.Ptr = pl.tile.alloc(pl.Mem.${space}, 2048)`,
-        `        t${i}__tile: ${tile(space, `mem_${i}`, 8192 + (i % 6) * 2048)} = pl.tile.load(x__ssa_v0, [0, ${i * 64}], [16, 64], target_memory=pl.Mem.${space})`,
-        `        for k${i}__idx_v0, (acc${i}__iter_v1,) in pl.range(0, 4, 1, init_values=(t${i}__tile,)):`,
-        `            if k${i}__idx_v0 == 0:`,
-        `                u${i}__tile: ${tile(space, `mem_${i}`, 8192 + (i % 6) * 2048)} = pl.tile.add(acc${i}__iter_v1, p__tile)`,
-        '            else:',
-        `                u${i}__tile: ${tile(space, `mem_${i}`, 8192 + (i % 6) * 2048)} = pl.tile.mul(acc${i}__iter_v1, p__tile)`,
-        `            acc${i}__rv_v2 = pl.yield_(u${i}__tile)`,
-        `        pl.tile.store(acc${i}__rv_v2, [0, ${i * 64}], x__ssa_v0, attrs={"k": ${i}})`);
-    }
-    lines.push('        return x__ssa_v0');
-  }
-  return new TextEncoder().encode(lines.join('\n') + '\n');
 }
 
 /** While the page waits for a dump, the core reads one a few times, and
@@ -69,7 +44,7 @@ function warmUp(times) {
         instance._free(ptr);
       }
     }
-    const dump = times > LARGE_RUNS ? (smallDump ??= warmUpDump(24)) : (largeDump ??= warmUpDump(480));
+    const dump = times > LARGE_RUNS ? (smallDump ??= warmUpDump(4, 6)) : (largeDump ??= warmUpDump(60, 4));
     const { side } = analyzeSideJson(instance, dump, { dumpName: 'warm-up.py', withoutSource: true, split: true });
     if (side) compareSidesJson(instance, lastSide ?? side, side); // small to large: tiles added
     lastSide = side;
