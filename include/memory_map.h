@@ -178,7 +178,13 @@ enum {
    * space-separated); `source_bytes` and `body`, [offset, length] of its
    * lines in the input and of its body in this buffer. A form for one
    * model: mm_compare_json writes its two whole. */
-  MM_JSON_SPLIT_BODIES = 2
+  MM_JSON_SPLIT_BODIES = 2,
+  /* With MM_JSON_SPLIT_BODIES, for a reader that needs few functions (a
+   * comparison shows those that changed): the functions' heads too go
+   * before the NUL, after the bodies, each followed by a newline, and
+   * `functions` in the model's JSON lists each head's [offset, length]
+   * in this buffer instead. */
+  MM_JSON_SPLIT_HEADS = 4
 };
 
 /* Writes the model as JSON: the upstream tool's keys and this project's
@@ -403,7 +409,7 @@ char *mm_compare_sides_json(const char *old_side, size_t old_len, const char *ne
 
 /* Two dumps compared in one call: {"old": model, "new": model, "diff":
  * comparison}, the models written with MM_JSON_WITHOUT_SOURCE when `flags`
- * has it (MM_JSON_SPLIT_BODIES is ignored); or, when a side is refused,
+ * has it (MM_JSON_SPLIT_BODIES and MM_JSON_SPLIT_HEADS are ignored); or, when a side is refused,
  * its error's JSON with "side": "old" or "new". Each side is read with its
  * own options (name, backend, .pto text). */
 char *mm_compare_json(const char *old_input, size_t old_len, const mm_options *old_options,

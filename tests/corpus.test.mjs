@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import { describe, test } from 'node:test';
 
 import { asUpstreamConflicts, asanCli, contract, corpus, corpusDumps, loadCore, run } from './helpers.mjs';
-import { analyzeDump, analyzeDumpJson, attachSource, parseModel, parseSplitModel } from '../web/core.js';
+import { analyzeDump, analyzeDumpJson, analyzeSideJson, attachSource, parseModel, parseSplitModel } from '../web/core.js';
 import { searchIndex } from '../web/insight.js';
 
 const dumps = corpusDumps();
@@ -178,6 +178,17 @@ describe('the Emscripten module returns the same model as the CLI', () => {
         assert.equal(fn.box_problems, boxes.some((b) => b.conflict_count > 0 || b.window_conflict_count > 0 || b.over_capacity));
         assert.deepEqual(searchIndex(split)[f], boxes.map((b) => ({ names: [b.name, ...b.aliases], lower: [b.name, ...b.aliases].map((n) => n.toLowerCase()), start: b.start })));
       });
+      // A comparison's side: the heads too read a function at a time.
+      const sideJson = analyzeSideJson(core, bytes, { dumpName: basename(entry.dump), withoutSource: true, split: true, splitHeads: true }).json;
+      const lazyHeads = parseSplitModel(sideJson, bytes);
+      assert.equal(lazyHeads.lazy.heads, 0);
+      const last = lazyHeads.functions.length - 1;
+      if (last >= 0) {
+        assert.equal(lazyHeads.functions[last].name, fromModule.functions[last].name);
+        assert.deepEqual([lazyHeads.lazy.heads, lazyHeads.lazy.parsed], [1, 0], 'one head read, no body');
+      }
+      assert.deepEqual(JSON.parse(JSON.stringify(lazyHeads)), JSON.parse(JSON.stringify(split)));
+      assert.equal(lazyHeads.lazy.heads, fromModule.functions.length);
     });
   }
 });

@@ -121,7 +121,7 @@ static char *refusal(const mm_error *error, const char *which, size_t *out_len) 
  * form is one model's: the page reads a comparison's two on two workers). */
 static char *comparison_json(const mm_model *old_model, const mm_model *new_model,
                              const mm_diff *diff, unsigned flags, size_t *out_len) {
-  flags &= ~(unsigned)MM_JSON_SPLIT_BODIES;
+  flags &= ~(unsigned)(MM_JSON_SPLIT_BODIES | MM_JSON_SPLIT_HEADS);
   mm_buf out = {0};
   mm__buf_reserve(&out,
                   mm__json_size_guess(old_model, flags) + mm__json_size_guess(new_model, flags));

@@ -391,12 +391,11 @@ export class CompareView {
   /** What the page's search looks through: a model of the functions
    * (their boxes listed when first searched) and a card per function. */
   searchTargets() {
-    const functions = this.data.diff.functions.map((fnDiff, f) => {
-      const fn = this.data.new.functions[fnDiff.new] ?? this.data.old.functions[fnDiff.old];
-      const target = { name: fnDiff.name, src_start: fn.src_start };
-      Object.defineProperty(target, 'boxes', { get: () => this.card(f).searchBoxes().map((b) => b.box) });
-      return target;
-    });
+    // Read when searched: a side's function heads are parsed when first read (core.js).
+    const functions = this.data.diff.functions.map((fnDiff, f) => Object.defineProperties({ name: fnDiff.name }, {
+      src_start: { get: () => (this.data.new.functions[fnDiff.new] ?? this.data.old.functions[fnDiff.old]).src_start },
+      boxes: { get: () => this.card(f).searchBoxes().map((b) => b.box) },
+    }));
     const cards = functions.map((_, f) => ({
       setMatches: (indices, nameMatches) => {
         if (indices.length || nameMatches || this.made[f]?.matches) this.card(f).setMatches(indices, nameMatches);

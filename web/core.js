@@ -27,6 +27,7 @@ export class DumpError extends Error {
 // boundary.c asserts the same offsets at build time).
 const MM_JSON_WITHOUT_SOURCE = 1;
 const MM_JSON_SPLIT_BODIES = 2;
+const MM_JSON_SPLIT_HEADS = 4;
 const OPTIONS = { bytes: 28, dumpName: 0, backend: 4, ptoText: 8, ptoLen: 12, withoutSource: 16, lifetimes: 17 };
 const SVG_OPTIONS = { bytes: 32, firstLine: 0, lastLine: 4, axisUsed: 8, hidden: 12, zoom: 16, mapWidth: 24, dark: 28, hideProfile: 29 };
 // Keeps a byte order mark: the core's `source` lines are the bytes as they are.
@@ -85,8 +86,8 @@ function svgOptionsIn(core, { first, last, axis, hidden, zoom, mapWidth, dark, p
 }
 
 /** The MM_JSON_* flags of a call's options. */
-const jsonFlags = ({ withoutSource = false, split = false }) =>
-  (withoutSource ? MM_JSON_WITHOUT_SOURCE : 0) | (split ? MM_JSON_SPLIT_BODIES : 0);
+const jsonFlags = ({ withoutSource = false, split = false, splitHeads = false }) =>
+  (withoutSource ? MM_JSON_WITHOUT_SOURCE : 0) | (split ? MM_JSON_SPLIT_BODIES : 0) | (split && splitHeads ? MM_JSON_SPLIT_HEADS : 0);
 
 /** Copies out and frees a JSON buffer the core returned, its length at lenPtr. */
 function takeJsonBytes(core, result, lenPtr) {
@@ -115,8 +116,10 @@ export function parseModel(jsonBytes) {
  * dump's bytes: the heads are parsed now; each function's `boxes`,
  * `allocations` and spaces' `live` when first read (its body's JSON), its
  * `source` when first read (decoded from `dumpBytes`). A page showing one
- * card of thousands parses one body. `model.lazy.parsed` counts the
- * bodies parsed so far.
+ * card of thousands parses one body. With MM_JSON_SPLIT_HEADS, each
+ * function's head too is parsed when `model.functions[i]` is first read.
+ * `model.lazy` counts the bodies (`parsed`) and heads (`heads`) parsed so
+ * far of `total`.
  * Refusals and whole models (no NUL) are read as parseModel reads them.
  * @throws DumpError when the JSON is a refusal
  */
@@ -126,19 +129,19 @@ export function parseSplitModel(jsonBytes, dumpBytes) {
   return readLazily(parseModel(jsonBytes.subarray(split + 1)), jsonBytes, dumpBytes);
 }
 
-/** Gives each function of `model` (heads of the split form) its body's
- * keys and its source lines as lazy fields: `bodies` holds the bodies at
- * the heads' offsets, `dumpBytes` the dump. */
-function readLazily(model, bodies, dumpBytes) {
+/** Gives each function of `model` (the split form's) its body's keys and
+ * its source lines as lazy fields, and its head when the form lists where
+ * the heads are: `parts` holds the bodies and heads, `dumpBytes` the dump. */
+function readLazily(model, parts, dumpBytes) {
   const dump = new Uint8Array(dumpBytes);
-  const lazy = { parsed: 0, total: model.functions.length };
+  const lazy = { parsed: 0, heads: 0, total: model.functions.length };
   Object.defineProperty(model, 'lazy', { value: lazy });
-  for (const fn of model.functions) {
+  const partAt = ([at, length]) => JSON.parse(decoder.decode(parts.subarray(at, at + length)));
+  const withBody = (fn) => {
     let body = null;
     const read = () => {
       if (!body) {
-        const [at, length] = fn.body;
-        body = JSON.parse(decoder.decode(bodies.subarray(at, at + length)));
+        body = partAt(fn.body);
         lazy.parsed++;
       }
       return body;
@@ -147,7 +150,19 @@ function readLazily(model, bodies, dumpBytes) {
     lazyField(fn, 'allocations', () => read().allocations);
     [...fn.spaces, ...fn.reserved_only_spaces].forEach((space, i) => lazyField(space, 'live', () => read().live[i]));
     if (!fn.source) lazyField(fn, 'source', () => functionLines(dump, fn));
+    return fn;
+  };
+  if (!Array.isArray(model.functions[0])) {
+    lazy.heads = lazy.total;
+    model.functions.forEach(withBody);
+    return model;
   }
+  const spans = model.functions;
+  model.functions = new Array(spans.length);
+  spans.forEach((span, i) => lazyField(model.functions, i, () => {
+    lazy.heads++;
+    return withBody(partAt(span));
+  }));
   return model;
 }
 
@@ -230,17 +245,19 @@ export function compareDumpsJson(core, oldSide, newSide, { backend = null, witho
  * One dump of a comparison read on a core of its own (the page's second
  * worker reads the other): what analyzeDumpJson returns, as `json`, and
  * `side`, the bytes compareSidesJson reads of its model (null when the
- * dump is refused). Options as analyzeDumpJson's.
+ * dump is refused). Options as analyzeDumpJson's, and `splitHeads` (with
+ * `split`): the heads too read a function at a time (MM_JSON_SPLIT_HEADS),
+ * as a comparison uses few of them.
  * @returns { json: Uint8Array, side: Uint8Array | null }, owned by the caller
  */
-export function analyzeSideJson(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, withoutSource = false, split = false } = {}) {
+export function analyzeSideJson(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, withoutSource = false, split = false, splitHeads = false } = {}) {
   const owned = [];
   try {
     const input = copyIn(core, bytes, owned);
     const options = optionsIn(core, { dumpName, backend, ptoText, withoutSource }, owned);
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
     const sidePtr = copyIn(core, new Uint8Array(8), owned); // char *side, then size_t side_len
-    const out = core._mm_analyze_json_side(input, bytes.length, options, jsonFlags({ withoutSource, split }), lenPtr,
+    const out = core._mm_analyze_json_side(input, bytes.length, options, jsonFlags({ withoutSource, split, splitHeads }), lenPtr,
       sidePtr, sidePtr + 4);
     const at = address(core.HEAPU32[sidePtr >>> 2]);
     let side = null;

@@ -45,7 +45,7 @@ function warmUp(times) {
       }
     }
     const dump = times > LARGE_RUNS ? (smallDump ??= warmUpDump(4, 6)) : (largeDump ??= warmUpDump(60, 4));
-    const { side } = analyzeSideJson(instance, dump, { dumpName: 'warm-up.py', withoutSource: true, split: true });
+    const { side } = analyzeSideJson(instance, dump, { dumpName: 'warm-up.py', withoutSource: true, split: true, splitHeads: true });
     if (side) compareSidesJson(instance, lastSide ?? side, side); // small to large: tiles added
     lastSide = side;
     setTimeout(() => warmUp(times - 1), 0);
@@ -146,7 +146,7 @@ self.onmessage = async ({ data }) => {
     // The JSON bytes are handed over, not copied; the page parses a
     // function's part as its card needs it, and takes the source lines
     // from the dump's bytes (parseSplitModel, attachSource).
-    const options = { ...data.options, withoutSource: true, split: true };
+    const options = { ...data.options, withoutSource: true, split: true, splitHeads: data.type === 'side' };
     const { json, side } = data.type === 'side' ? analyzeSideJson(instance, new Uint8Array(bytes), options)
       : { json: analyzeDumpJson(instance, new Uint8Array(bytes), options), side: null };
     const handed = [json.buffer, ...(side ? [side.buffer] : []), ...(read ? [read] : [])];

@@ -171,7 +171,7 @@ static bool record_piece(void *context, const char *data, size_t len) {
 
 /* mm_model_new_borrowing's model writes what mm_model_new's does, and
  * mm_model_write_json streams the very bytes mm_model_to_json_with
- * returns, the split form's offsets included, in pieces; a refusing sink
+ * returns, the split forms' offsets included, in pieces; a refusing sink
  * stops it. The real 480 KB dump's JSON takes several pieces. */
 static void test_json_streamed(void) {
   size_t len = 0;
@@ -191,7 +191,7 @@ static void test_json_streamed(void) {
   mm_free(borrowed);
   mm_model_free(borrowing);
   free(input);
-  for (unsigned flags = 0; model && flags < 4; flags++) {
+  for (unsigned flags = 0; model && flags < 8; flags++) {
     size_t json_len = 0;
     char *json = mm_model_to_json_with(model, flags, &json_len);
     sink_record r = {0};

@@ -635,6 +635,27 @@ static size_t *json_bodies(mm_buf *out, const mm_model *model) {
   return at;
 }
 
+/* The split form's heads before the NUL (MM_JSON_SPLIT_HEADS), their
+ * bodies at `body_at`: returns their offsets in `out` and, last, the end
+ * of the last (owned by the caller: mm__dealloc), NULL when out of memory. */
+static size_t *json_heads(mm_buf *out, const mm_model *model, unsigned flags,
+                          const size_t *body_at) {
+  size_t n = model->functions.len;
+  size_t *at = mm__alloc((n + 1) * sizeof *at);
+  if (!at) {
+    out->failed = true;
+    return NULL;
+  }
+  for (size_t i = 0; i < n; i++) {
+    at[i] = mm__buf_position(out);
+    put_function_split(out, mm__vec_at(&model->functions, i), flags, body_at[i],
+                       body_at[i + 1] - body_at[i]);
+    mm__buf_putc(out, '\n');
+  }
+  at[n] = mm__buf_position(out);
+  return at;
+}
+
 static void put_function_ref(mm_buf *out, const char *key, const mm_model *model, uint32_t index) {
   mm__buf_puts(out, key);
   if (index == MM_NONE)
@@ -697,8 +718,9 @@ static void put_pipes(mm_buf *out, const mm_model *model) {
 }
 
 /* The model's JSON, its heads pointing at the bodies at `at` (NULL: the
- * whole model). */
-static void json_model_at(mm_buf *out, const mm_model *model, unsigned flags, const size_t *at) {
+ * whole model), or, with `heads_at`, listing where its heads are. */
+static void json_model_at(mm_buf *out, const mm_model *model, unsigned flags, const size_t *at,
+                          const size_t *heads_at) {
   mm__buf_putc(out, '{');
   mm__json_generator(out);
   mm__buf_putc(out, ',');
@@ -709,7 +731,11 @@ static void json_model_at(mm_buf *out, const mm_model *model, unsigned flags, co
   for (size_t i = 0; i < model->functions.len; i++) {
     if (i) mm__buf_puts(out, ",\n");
     const mm_function *fn = mm__vec_at(&model->functions, i);
-    if (at)
+    if (heads_at) {
+      mm__json_int(out, "[", (int64_t)heads_at[i]);
+      mm__json_int(out, ",", (int64_t)(heads_at[i + 1] - heads_at[i]));
+      mm__buf_putc(out, ']');
+    } else if (at)
       put_function_split(out, fn, flags, at[i], at[i + 1] - at[i]);
     else
       put_function(out, fn, flags);
@@ -721,13 +747,16 @@ static void json_model_at(mm_buf *out, const mm_model *model, unsigned flags, co
 
 void mm__json_model(mm_buf *out, const mm_model *model, unsigned flags) {
   if (!out->flush) mm__buf_reserve(out, mm__json_size_guess(model, flags));
-  size_t *at = NULL; /* the split form's body offsets */
+  size_t *at = NULL;       /* the split form's body offsets */
+  size_t *heads_at = NULL; /* and its heads', with MM_JSON_SPLIT_HEADS */
   if (flags & MM_JSON_SPLIT_BODIES) {
     at = json_bodies(out, model);
     if (!at) return;
+    if (flags & MM_JSON_SPLIT_HEADS) heads_at = json_heads(out, model, flags, at);
     mm__buf_putc(out, '\0');
   }
-  json_model_at(out, model, flags, at);
+  if (!out->failed) json_model_at(out, model, flags, at, heads_at);
+  mm__dealloc(heads_at);
   mm__dealloc(at);
 }
 
