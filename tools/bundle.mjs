@@ -37,7 +37,8 @@ export function bundle(entry, { map = null } = {}) {
   const result = buildSync({
     entryPoints: [join(web, entry)],
     bundle: true,
-    minify: true,
+    // MM_KEEP_NAMES=1: function names kept, for a profile (tools/trace-drop.mjs).
+    minifyWhitespace: true, minifySyntax: true, minifyIdentifiers: !process.env.MM_KEEP_NAMES,
     format: entry.endsWith('.css') ? undefined : 'iife',
     target: TARGET,
     legalComments: 'none',

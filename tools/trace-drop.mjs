@@ -1,14 +1,17 @@
 // Where a first drop's time goes, from Chromium's own trace: a fresh tab
-// opens the offline page, idles 1 s, a dump is dropped (its File made
-// before the trace starts), and the trace from then to the first card
+// opens the offline page, idles 1 s, a dump (or two, compared) is opened
+// from disk (the Open dump… button), and the trace from then to the first card
 // painted (the page's own mark) is
 // summed by thread (the page's main thread, the worker) and by what ran:
 // script by function name, JSON.parse, garbage collection, WebAssembly
 // compilation, style, layout, paint. For docs/bench.md's "Where the time
 // goes"; run it on a build before and after a change.
-//   node tools/trace-drop.mjs [--cold] DUMP [PAGE.html]
+//   node tools/trace-drop.mjs [--cold] DUMP [NEWER_DUMP] [PAGE.html]
 // --cold: the dump is opened as soon as the page has loaded, not after 1 s.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// MM_TRACE_KEEP=FILE keeps the trace (for chrome://tracing or Perfetto)
+// and the main thread's profile (FILE.profile). Names in the profile are
+// the bundle's: `MM_KEEP_NAMES=1 node tools/bundle.mjs` keeps them readable.
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -17,9 +20,11 @@ import { launchChromium } from './chromium.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cold = process.argv.includes('--cold');
-const [dump, html = join(root, 'dist', 'memory-map.html')] = process.argv.slice(2).filter((a) => a !== '--cold');
-if (!dump) {
-  console.error('usage: node tools/trace-drop.mjs [--cold] DUMP [PAGE.html]');
+const args = process.argv.slice(2).filter((a) => a !== '--cold');
+const html = args.find((a) => a.endsWith('.html')) ?? join(root, 'dist', 'memory-map.html');
+const dumps = args.filter((a) => !a.endsWith('.html'));
+if (!dumps.length || dumps.length > 2) {
+  console.error('usage: node tools/trace-drop.mjs [--cold] DUMP [NEWER_DUMP] [PAGE.html]');
   process.exit(2);
 }
 
@@ -35,7 +40,12 @@ async function traceDrop() {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     if (cold) await browser.startTracing(page, { path, categories: CATEGORIES });
     await page.goto(pathToFileURL(resolve(html)).href);
-    const file = await page.evaluateHandle((text) => new File([text], 'dump.py'), readFileSync(resolve(dump), 'utf8'));
+    // Files on disk, as a user opens them (named so that the first is the old side).
+    const named = dumps.map((d, i) => {
+      const copy = join(dir, `${i + 1}_after_Pass.py`);
+      copyFileSync(resolve(d), copy);
+      return copy;
+    });
     if (!cold) {
       await page.waitForTimeout(1000);
       await browser.startTracing(page, { path, categories: CATEGORIES });
@@ -46,12 +56,8 @@ async function traceDrop() {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
     await cdp.send('Profiler.start');
-    await page.evaluate((f) => {
-      performance.mark('mm-drop');
-      const transfer = new DataTransfer();
-      transfer.items.add(f);
-      document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    }, file);
+    await page.evaluate(() => document.getElementById('file').addEventListener('change', () => performance.mark('mm-drop'), { capture: true }));
+    await page.setInputFiles('#file', named);
     await page.waitForFunction(() => window.memoryMapStats.firstCardPainted, null, { polling: 5, timeout: 60_000 });
     const marks = await page.evaluate(() => {
       const s = window.memoryMapStats;
@@ -59,6 +65,10 @@ async function traceDrop() {
     });
     const { profile } = await cdp.send('Profiler.stop');
     await browser.stopTracing();
+    if (process.env.MM_TRACE_KEEP) {
+      copyFileSync(path, process.env.MM_TRACE_KEEP);
+      writeFileSync(`${process.env.MM_TRACE_KEEP}.profile`, JSON.stringify(profile));
+    }
     return { events: JSON.parse(readFileSync(path, 'utf8')).traceEvents, marks, profile };
   } finally {
     await browser.close();
@@ -108,7 +118,8 @@ function summarise({ events, marks, profile }) {
   };
   for (const e of events) {
     if (e.ph !== 'X' || !e.dur || e.ts < start || e.ts > end) continue;
-    const thread = threads.get(`${e.pid}:${e.tid}`) ?? `${e.pid}:${e.tid}`;
+    // By thread id too: a comparison's two workers have one name.
+    const thread = `${threads.get(`${e.pid}:${e.tid}`) ?? e.pid} ${e.tid}`;
     if (!/CrRendererMain|DedicatedWorker/.test(thread)) continue;
     const kind = kindOf(e);
     if (kind) add(thread, kind, e.dur / 1000);
