@@ -70,7 +70,7 @@ async function both(requests) {
 
 /** The page's workers: the first answers every request; a comparison
  * reads its new dump on the second, so the two dumps are read on two
- * cores and the first compares what both read. The second is started
+ * cores, and the one done first compares what both read. The second is started
  * once the first has nothing to do (its start, ~50 ms of a core, is then
  * not on a comparison's way). */
 const WORKERS = 2;
@@ -97,11 +97,13 @@ export function createEngine(source) {
       pending.delete(data.id);
       if (data.dump && request.dump && !request.dump.bytes) request.dump.bytes = data.dump;
       if (data.coreMs !== undefined) Object.assign(stats, { readMs: data.readMs ?? 0, coreMs: data.coreMs, heapBytes: data.heapBytes });
-      if (data.heapBytes > RECYCLE_HEAP_BYTES && !pendingOn(slot).length) stop(slot);
-      if (!pending.size) setTimeout(startIdle);
       if (data.error) request.reject(new EngineError(data.error));
       else if (data.json) settleModel(request, data);
       else request.resolve(data.result);
+      // Once settled: a comparison's side asks for the diff then, which
+      // keeps its worker (the heap it holds is freed after that).
+      if (data.heapBytes > RECYCLE_HEAP_BYTES && !pendingOn(slot).length) stop(slot);
+      if (!pending.size) setTimeout(startIdle);
     };
     worker.onerror = (event) => {
       event.preventDefault();
@@ -151,7 +153,8 @@ export function createEngine(source) {
   }
 
   /** Both dumps read at once, one a worker, each with its side for the
-   * comparison; then the first worker compares the two sides. */
+   * comparison; then the worker that finished first compares the two
+   * sides. */
   async function compare(oldDump, newDump, options, onProgress) {
     const dumps = [oldDump, newDump];
     const sizes = dumps.map(dumpSize);
@@ -162,15 +165,18 @@ export function createEngine(source) {
       onProgress((shares[0] * sizes[0] + shares[1] * sizes[1]) / total);
     });
     // The comparison is asked for as the second side comes, before its
-    // model's heads are parsed (the first's were, while it was read).
+    // model is read, of the worker that finished first: the other is
+    // still freeing what its dump took (a major GC, ~10-15 ms for 10 MB).
     const sides = [null, null];
     let diff = null;
+    let idle = null;
     const read = (i, side) => {
       const [message, transfer] = dumpMessage(dumps[i]);
       return request({ type: 'side', ...message, options: { ...options[side], backend: options.backend } }, transfer,
         (json, data) => {
           sides[i] = data.side ?? null;
-          if (sides[0] && sides[1]) diff = request({ type: 'diff', oldSide: sides[0], newSide: sides[1] }, sides);
+          idle ??= i;
+          if (sides[0] && sides[1]) diff = request({ type: 'diff', oldSide: sides[0], newSide: sides[1] }, sides, parseModel, null, idle);
           return sideModel(json, dumps[i], side);
         }, told(i), i, dumps[i]);
     };

@@ -137,7 +137,7 @@ self.onmessage = async ({ data }) => {
     }
     if (data.type === 'diff') { // two sides read by two workers (type 'side'), compared
       const json = compareSidesJson(instance, new Uint8Array(data.oldSide), new Uint8Array(data.newSide));
-      self.postMessage({ id, json: json.buffer }, [json.buffer]);
+      self.postMessage({ id, json: json.buffer, heapBytes: instance.HEAPU8.length }, [json.buffer]);
       return;
     }
     const bytes = data.bytes ?? (read = await reading);
