@@ -96,9 +96,10 @@ export class SourceColumn {
     const text = source[line - start] ?? '';
     const live = this.live && line >= this.live[0] && line <= this.live[1];
     const classes = ['row', live && 'live', line === this.pinnedLine && 'pinned-line'].filter(Boolean).join(' ');
+    // The code is made when the column is open (setOpen redraws the rows).
     return el('div', { class: classes, dataset: { line }, style: { top: `${(line - start) * ROW_HEIGHT}px` } },
       el('span', { class: 'ln' }, String(line)),
-      el('span', { class: 'code' }, ...this.codeParts(text)));
+      this.element.classList.contains('open') ? el('span', { class: 'code' }, ...this.codeParts(text)) : null);
   }
 
   /** The text of a line, with the pinned tile's mentions in <mark>. */
