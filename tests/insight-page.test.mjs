@@ -56,15 +56,17 @@ describe('live profile, peak and fragmentation', () => {
     const lane = await rect(card.locator('.lane[data-space="Vec"]'));
     const steps = await card.locator('.lane[data-space="Vec"] .profile-step').evaluateAll((nodes) => nodes.map((n) => {
       const r = n.getBoundingClientRect();
-      const edge = n.querySelector('.profile-edge').getBoundingClientRect();
-      return { y: r.y, height: r.height, edge: edge.x + edge.width / 2, fill: getComputedStyle(n).backgroundColor };
+      // The edge is the step's right border where it rose, its left where it fell; 2 px wide.
+      const style = getComputedStyle(n);
+      const edge = style.borderRightStyle === 'dotted' ? r.right - 1 : r.left + 1;
+      return { y: r.y + 1, height: r.height - 2, edge, fill: style.backgroundColor, line: style.borderTopStyle };
     }));
     // Lines 8, 9 and 10-12: edges at 256, 512 and 768 of the lane's 1024 bytes.
     assert.equal(steps.length, 3);
     const row8 = await rect(card.locator('.row[data-line="8"]'));
     steps.sort((a, b) => a.y - b.y);
     assert.deepEqual(steps.map((st) => Math.round(((st.edge - lane.x) / lane.width) * 4)), [1, 2, 3], 'quarters of the lane');
-    assert.ok(steps.every((st) => st.fill === 'rgba(0, 0, 0, 0)'), 'an outline, not a fill that reads as a tile');
+    assert.ok(steps.every((st) => st.fill === 'rgba(0, 0, 0, 0)' && st.line === 'dotted'), 'a dotted outline, not a fill that reads as a tile');
     assert.ok(near(steps[0].y, row8.y) && near(steps[2].y + steps[2].height - steps[0].y, 5 * 18), 'lines 8 to 12');
     const tick = await rect(card.locator('.peak-tick'));
     const row10 = await rect(card.locator('.row[data-line="10"]'));

@@ -35,8 +35,10 @@ export class ProfileLayer {
     }
   }
 
-  /** Step `i` as an outline: its right edge over its lines, and a riser
-   * from the step before (an outline, so it is not read as a tile). */
+  /** Step `i` as an outline, one element (a card draws hundreds): its
+   * top border the riser from the step before, its right or left border
+   * the edge over its lines, where it rose or fell to (an outline, so it
+   * is not read as a tile). */
   makeStep(i) {
     const { fn, lane, steps, rowHeight } = this;
     const top = Math.max(steps[i][0], fn.src_start);
@@ -44,11 +46,12 @@ export class ProfileLayer {
     const x = lanePercent(lane, steps[i][1]);
     const before = lanePercent(lane, i > 0 ? steps[i - 1][1] : 0);
     return el('div', {
-      class: 'profile-step',
-      style: { top: `${(top - fn.src_start) * rowHeight}px`, height: `${(bottom - top + 1) * rowHeight}px` },
-    },
-    el('span', { class: 'profile-edge', style: { left: `${x}%` } }),
-    el('span', { class: 'profile-riser', style: { left: `${Math.min(x, before)}%`, width: `${Math.abs(x - before)}%` } }));
+      class: `profile-step ${x >= before ? 'rose' : 'fell'}`,
+      style: {
+        top: `${(top - fn.src_start) * rowHeight}px`, height: `${(bottom - top + 1) * rowHeight}px`,
+        left: `calc(${Math.min(x, before)}% - 1px)`, width: `${Math.abs(x - before)}%`,
+      },
+    });
   }
 }
 
