@@ -346,6 +346,7 @@ export class CompareView {
       return;
     }
     const first = this.card(shown[0].index);
+    first.element.classList.add('shown-first');
     this.list.append(first.element);
     if (!this.made.some((c) => c?.open)) first.setOpen(true);
     const appendRest = appendInTasks(this.list, shown.slice(1), (fns) => fns.map(({ index }) => this.card(index).element), {

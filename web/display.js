@@ -144,6 +144,7 @@ export function showModel(model, current = () => true) {
   replaceView([...backToBuild(), ...summary(model)], model, page.cards.map((c) => c.element), false);
   $('legend').hidden = false;
   // Only the first card is opened: the others are built when opened.
+  page.cards[0]?.element.classList.add('shown-first');
   page.cards[0]?.setOpen(true);
   setTitle(model.dump);
   page.fullView = null;
