@@ -40,6 +40,7 @@ async function traceDrop() {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     if (cold) await browser.startTracing(page, { path, categories: CATEGORIES });
     await page.goto(pathToFileURL(resolve(html)).href);
+    await page.locator('#file').count(); // Playwright's own script, made before the trace
     // Files on disk, as a user opens them (named so that the first is the old side).
     const named = dumps.map((d, i) => {
       const copy = join(dir, `${i + 1}_after_Pass.py`);
