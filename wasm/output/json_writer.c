@@ -612,10 +612,22 @@ static void put_notes(mm_buf *out, const mm_model *model) {
   mm__json_int(out, "],\"note_count\":", (int64_t)model->note_count);
 }
 
-/* The split form's first part (MM_JSON_SPLIT_BODIES, memory_map.h): each
- * function's body, returning their offsets in `out` and, last, the end of
- * the last (owned by the caller: mm__dealloc), NULL when out of memory. */
-static size_t *json_bodies(mm_buf *out, const mm_model *model) {
+/* A function's body in the split form: what a closed card does not need. */
+static void put_body(mm_buf *out, const mm_function *fn) {
+  mm__buf_putc(out, '{');
+  put_allocations(out, fn);
+  put_boxes(out, fn);
+  put_lives(out, fn);
+  mm__buf_putc(out, '}');
+}
+
+/* The split form's parts before the NUL (memory_map.h): each function's
+ * body (MM_JSON_SPLIT_BODIES) or, given the bodies' offsets `body_at`, its
+ * head (MM_JSON_SPLIT_HEADS), each followed by a newline. Returns their
+ * offsets in `out` and, last, the end of the last (owned by the caller:
+ * mm__dealloc), NULL when out of memory. */
+static size_t *json_parts(mm_buf *out, const mm_model *model, unsigned flags,
+                          const size_t *body_at) {
   size_t n = model->functions.len;
   size_t *at = mm__alloc((n + 1) * sizeof *at);
   if (!at) {
@@ -625,31 +637,10 @@ static size_t *json_bodies(mm_buf *out, const mm_model *model) {
   for (size_t i = 0; i < n; i++) {
     const mm_function *fn = mm__vec_at(&model->functions, i);
     at[i] = mm__buf_position(out);
-    mm__buf_putc(out, '{');
-    put_allocations(out, fn);
-    put_boxes(out, fn);
-    put_lives(out, fn);
-    mm__buf_puts(out, "}\n");
-  }
-  at[n] = mm__buf_position(out);
-  return at;
-}
-
-/* The split form's heads before the NUL (MM_JSON_SPLIT_HEADS), their
- * bodies at `body_at`: returns their offsets in `out` and, last, the end
- * of the last (owned by the caller: mm__dealloc), NULL when out of memory. */
-static size_t *json_heads(mm_buf *out, const mm_model *model, unsigned flags,
-                          const size_t *body_at) {
-  size_t n = model->functions.len;
-  size_t *at = mm__alloc((n + 1) * sizeof *at);
-  if (!at) {
-    out->failed = true;
-    return NULL;
-  }
-  for (size_t i = 0; i < n; i++) {
-    at[i] = mm__buf_position(out);
-    put_function_split(out, mm__vec_at(&model->functions, i), flags, body_at[i],
-                       body_at[i + 1] - body_at[i]);
+    if (body_at)
+      put_function_split(out, fn, flags, body_at[i], body_at[i + 1] - body_at[i]);
+    else
+      put_body(out, fn);
     mm__buf_putc(out, '\n');
   }
   at[n] = mm__buf_position(out);
@@ -750,9 +741,9 @@ void mm__json_model(mm_buf *out, const mm_model *model, unsigned flags) {
   size_t *at = NULL;       /* the split form's body offsets */
   size_t *heads_at = NULL; /* and its heads', with MM_JSON_SPLIT_HEADS */
   if (flags & MM_JSON_SPLIT_BODIES) {
-    at = json_bodies(out, model);
+    at = json_parts(out, model, flags, NULL);
     if (!at) return;
-    if (flags & MM_JSON_SPLIT_HEADS) heads_at = json_heads(out, model, flags, at);
+    if (flags & MM_JSON_SPLIT_HEADS) heads_at = json_parts(out, model, flags, at);
     mm__buf_putc(out, '\0');
   }
   if (!out->failed) json_model_at(out, model, flags, at, heads_at);
