@@ -4,7 +4,7 @@
 // place on hover, N through the changes, the filter, links that reopen a
 // comparison, a folder's "compare with", a refused side, the CLI's page.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -354,6 +354,28 @@ describe('ways in', () => {
     await drop(page, [dump35, { name: '50_after_Broken.py', text: 'def f(:\n' }]);
     await page.waitForSelector('#message.error');
     assert.match(await page.locator('#message h2').innerText(), /^Cannot show 50_after_Broken\.py \(the new side\), line 1, column 7$/);
+    await drop(page, [dump35, dump41]);
+    await shown(page);
+    await finish(page);
+  });
+
+  test('a side whose file cannot be read (removed since it was chosen) is named', async () => {
+    const page = await openPage(env.browser, env.url);
+    const paths = [['35_after_DeriveCallDirections.py', dump35], ['41_after_MaterializeRuntimeScopes.py', dump41]].map(([name, f]) => {
+      writeFileSync(join(work, name), f.text);
+      return join(work, name);
+    });
+    await page.evaluate(() => { document.body.append(Object.assign(document.createElement('input'), { type: 'file', id: 'chosen', multiple: true })); });
+    await page.setInputFiles('#chosen', paths);
+    rmSync(paths[1]);
+    await page.evaluate(() => {
+      const transfer = new DataTransfer();
+      for (const file of document.getElementById('chosen').files) transfer.items.add(file);
+      document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    });
+    await page.waitForSelector('#message.error');
+    assert.equal(await page.locator('#message h2').innerText(), 'Cannot show 41_after_MaterializeRuntimeScopes.py (the new side)');
+    assert.match(await page.locator('#message').innerText(), /cannot read the file: /);
     await drop(page, [dump35, dump41]);
     await shown(page);
     await finish(page);

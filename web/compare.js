@@ -289,6 +289,7 @@ export class CompareView {
     this.shared = shared;
     this.filter = 'changed';
     this.made = []; // CompareCards by function index, made when first shown
+    this.shownFirst = null; // the card the filter shows first: laid out at once (style.css)
     this.appendRest = null; // appends the cards the first one's paint waits for, at once
     this.stops = changeStops(data.diff);
     this.stopAt = -1;
@@ -346,6 +347,8 @@ export class CompareView {
       return;
     }
     const first = this.card(shown[0].index);
+    this.shownFirst?.element.classList.remove('shown-first');
+    this.shownFirst = first;
     first.element.classList.add('shown-first');
     this.list.append(first.element);
     if (!this.made.some((c) => c?.open)) first.setOpen(true);

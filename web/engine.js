@@ -176,9 +176,16 @@ export function createEngine(source) {
         (json, data) => {
           sides[i] = data.side ?? null;
           idle ??= i;
-          if (sides[0] && sides[1]) diff = request({ type: 'diff', oldSide: sides[0], newSide: sides[1] }, sides, parseModel, null, idle);
+          // That worker may have been stopped for its heap since: then this one.
+          const slot = workers[idle] ? idle : i;
+          if (sides[0] && sides[1]) diff = request({ type: 'diff', oldSide: sides[0], newSide: sides[1] }, sides, parseModel, null, slot);
           return sideModel(json, dumps[i], side);
-        }, told(i), i, dumps[i]);
+        }, told(i), i, dumps[i]).catch((error) => {
+        // A refusal before the model (a file that cannot be read, the
+        // worker failing) names its side too.
+        if (!error.side && error.kind !== 'superseded') error.side = side;
+        throw error;
+      });
     };
     const [old, young] = await both([read(0, 'old'), read(1, 'new')]);
     if (!diff) throw new EngineError({ kind: 'no_memory', message: 'out of memory in the WebAssembly heap' });

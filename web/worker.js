@@ -105,7 +105,11 @@ self.onmessage = async ({ data }) => {
   let instance = null;
   let read = null; // the bytes read here of the dump's File: handed back with the answer
   // Read while the core starts, when it has not yet (a drop as the page loads).
-  const reading = data.file ? dumpBytes(data) : null;
+  let readMs = 0; // the read alone, not the core's start it overlapped
+  const reading = data.file ? dumpBytes(data).then((bytes) => {
+    readMs = performance.now() - received;
+    return bytes;
+  }) : null;
   reading?.catch(() => {}); // told below, or moot when the core failed
   try {
     instance = await core();
@@ -150,7 +154,7 @@ self.onmessage = async ({ data }) => {
     const { json, side } = data.type === 'side' ? analyzeSideJson(instance, new Uint8Array(bytes), options)
       : { json: analyzeDumpJson(instance, new Uint8Array(bytes), options), side: null };
     const handed = [json.buffer, ...(side ? [side.buffer] : []), ...(read ? [read] : [])];
-    self.postMessage({ id, json: json.buffer, side: side?.buffer, dump: read, readMs: analysing - received,
+    self.postMessage({ id, json: json.buffer, side: side?.buffer, dump: read, readMs,
       coreMs: performance.now() - analysing, heapBytes: instance.HEAPU8.length }, handed);
   } catch (error) {
     // A trap (out of memory, a bug) leaves the module unusable: start anew next time.

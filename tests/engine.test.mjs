@@ -1,0 +1,79 @@
+// The page's engine (web/engine.js) against stand-in workers: which worker
+// a comparison's diff goes to, when a worker is stopped for its heap, the
+// bytes a worker read of a File kept for the page, and a refusal naming
+// its side. The workers' own answers are tested in the page suites.
+import assert from 'node:assert/strict';
+import { beforeEach, describe, test } from 'node:test';
+
+/** Stand-in workers: what each was sent, whether it was stopped. */
+const made = [];
+globalThis.Worker = class {
+  constructor(url, { name }) {
+    Object.assign(this, { name, sent: [], stopped: false });
+    made.push(this);
+  }
+
+  postMessage(message) {
+    this.sent.push(message);
+  }
+
+  terminate() {
+    this.stopped = true;
+  }
+};
+globalThis.URL.createObjectURL = () => 'blob:worker';
+globalThis.URL.revokeObjectURL = () => {};
+
+const { createEngine } = await import('../web/engine.js');
+
+const MB = 1024 * 1024;
+const modelJson = (dump) => new TextEncoder().encode(JSON.stringify({ dump, functions: [] })).buffer;
+/** Worker `w` answers its request of `type` (the last one sent). */
+function answer(w, type, data) {
+  const request = w.sent.findLast((m) => m.type === type);
+  w.onmessage({ data: { id: request.id, ...data } });
+}
+const sideAnswer = (name, heapMB) => ({ json: modelJson(name), side: new ArrayBuffer(8), dump: new ArrayBuffer(3), coreMs: 1, readMs: 1, heapBytes: heapMB * MB });
+const file = () => ({ file: { size: 3 }, bytes: null });
+const running = () => made.filter((w) => !w.stopped);
+
+describe('a comparison on two workers', () => {
+  beforeEach(() => { made.length = 0; });
+
+  test('the diff goes to the worker done first; each dump is sent as its File and gets the bytes read back', async () => {
+    const engine = createEngine('');
+    const [old, young] = [file(), file()];
+    const result = engine.compare(old, young, { old: {}, new: {} });
+    const [first, second] = made;
+    assert.deepEqual([first.sent[0].file, second.sent[0].file], [old.file, young.file]);
+    answer(second, 'side', sideAnswer('new', 40));
+    answer(first, 'side', sideAnswer('old', 40));
+    assert.ok(old.bytes instanceof ArrayBuffer && young.bytes instanceof ArrayBuffer);
+    assert.deepEqual([first.sent.at(-1).type, second.sent.at(-1).type], ['side', 'diff']);
+    answer(second, 'diff', { json: new TextEncoder().encode('{"functions":[]}').buffer, heapBytes: 40 * MB });
+    const data = await result;
+    assert.deepEqual([data.old.dump, data.new.dump], ['old', 'new']);
+  });
+
+  test('a worker stopped for its heap as its side came: the diff goes to the other, no worker is started for it', async () => {
+    const engine = createEngine('');
+    const result = engine.compare(file(), file(), { old: {}, new: {} });
+    const [first, second] = made;
+    answer(first, 'side', sideAnswer('old', 200)); // past the recycling size, nothing else asked of it
+    assert.ok(first.stopped);
+    answer(second, 'side', sideAnswer('new', 40));
+    assert.equal(made.length, 2, 'no fresh worker');
+    assert.equal(second.sent.at(-1).type, 'diff');
+    answer(second, 'diff', { json: new TextEncoder().encode('{"functions":[]}').buffer, heapBytes: 40 * MB });
+    await result;
+    assert.deepEqual(running(), [second]);
+  });
+
+  test('a side refused before its model (a file that cannot be read) names its side', async () => {
+    const engine = createEngine('');
+    const result = engine.compare(file(), file(), { old: {}, new: {} });
+    answer(made[1], 'side', { error: { kind: 'unreadable', message: 'cannot read the file: gone' }, dump: null });
+    answer(made[0], 'side', sideAnswer('old', 40));
+    await assert.rejects(result, (error) => error.kind === 'unreadable' && error.side === 'new');
+  });
+});
