@@ -34,16 +34,6 @@ function settleModel(request, data) {
   }
 }
 
-/** Reads one side's model with parseSplitModel, a refusal naming `side`. */
-function sideModel(json, dump, side) {
-  try {
-    return parseSplitModel(json, dump.bytes);
-  } catch (error) {
-    error.side = side;
-    throw error;
-  }
-}
-
 /** What a request carries of a dump (`{ file, bytes }`, as the page holds
  * one): a copy of its bytes when read, else its File, which the worker
  * reads and hands back with its answer (request() keeps them as
@@ -176,13 +166,15 @@ export function createEngine(source) {
         (json, data) => {
           sides[i] = data.side ?? null;
           idle ??= i;
-          // That worker may have been stopped for its heap since: then this one.
-          const slot = workers[idle] ? idle : i;
-          if (sides[0] && sides[1]) diff = request({ type: 'diff', oldSide: sides[0], newSide: sides[1] }, sides, parseModel, null, slot);
-          return sideModel(json, dumps[i], side);
+          if (sides[0] && sides[1]) {
+            // The worker done first, unless stopped for its heap since: then this one.
+            const slot = workers[idle] ? idle : i;
+            diff = request({ type: 'diff', oldSide: sides[0], newSide: sides[1] }, sides, parseModel, null, slot);
+          }
+          return parseSplitModel(json, dumps[i].bytes);
         }, told(i), i, dumps[i]).catch((error) => {
-        // A refusal before the model (a file that cannot be read, the
-        // worker failing) names its side too.
+        // Any refusal of a side names it: the core's, or one before the
+        // model (a file that cannot be read, the worker failing).
         if (!error.side && error.kind !== 'superseded') error.side = side;
         throw error;
       });

@@ -53,7 +53,7 @@ function warmUp(times) {
 }
 
 const WARM_UP_RUNS = 45;
-const LARGE_RUNS = 20; // the last ones, on the larger dump (~430 KB)
+const LARGE_RUNS = 20; // the last ones, on the larger dump (~470 KB)
 const WARM_HEAP_BYTES = 24 << 20;
 let smallDump = null;
 let largeDump = null;
@@ -87,12 +87,11 @@ const PROGRESS_MS = 50;
 // JSON (and comparing) the rest, of which nothing is told.
 const READ_SHARE = 0.85;
 
-/** A dump's bytes: those sent, or those of its File, read here (engine.js
- * dumpMessage); a File that cannot be read (gone, changed) is refused. */
-async function dumpBytes(data) {
-  if (data.bytes) return data.bytes;
+/** The bytes of a dump's File, read here (engine.js dumpMessage); a File
+ * that cannot be read (gone, changed) is refused. */
+async function readFile(file) {
   try {
-    return await data.file.arrayBuffer();
+    return await file.arrayBuffer();
   } catch (error) {
     throw Object.assign(new Error(`cannot read the file: ${error.message}`), { kind: 'unreadable' });
   }
@@ -104,9 +103,9 @@ self.onmessage = async ({ data }) => {
   if (data.type !== 'backends') busy = true;
   let instance = null;
   let read = null; // the bytes read here of the dump's File: handed back with the answer
-  // Read while the core starts, when it has not yet (a drop as the page loads).
   let readMs = 0; // the read alone, not the core's start it overlapped
-  const reading = data.file ? dumpBytes(data).then((bytes) => {
+  // Read while the core starts, when it has not yet (a drop as the page loads).
+  const reading = data.file ? readFile(data.file).then((bytes) => {
     readMs = performance.now() - received;
     return bytes;
   }) : null;
