@@ -8,6 +8,8 @@
 // goes"; run it on a build before and after a change.
 //   node tools/trace-drop.mjs [--cold] DUMP [NEWER_DUMP] [PAGE.html]
 // --cold: the dump is opened as soon as the page has loaded, not after 1 s.
+// --timeline: each thread's tasks of 2 ms or more in order, from the drop
+// (what waited for what), after the sums.
 // MM_TRACE_KEEP=FILE keeps the trace (for chrome://tracing or Perfetto)
 // and the main thread's profile (FILE.profile). Names in the profile are
 // the bundle's: `MM_KEEP_NAMES=1 node tools/bundle.mjs` keeps them readable.
@@ -20,7 +22,8 @@ import { launchChromium } from './chromium.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cold = process.argv.includes('--cold');
-const args = process.argv.slice(2).filter((a) => a !== '--cold');
+const timeline = process.argv.includes('--timeline');
+const args = process.argv.slice(2).filter((a) => a !== '--cold' && a !== '--timeline');
 const html = args.find((a) => a.endsWith('.html')) ?? join(root, 'dist', 'memory-map.html');
 const dumps = args.filter((a) => !a.endsWith('.html'));
 if (!dumps.length || dumps.length > 2) {
@@ -59,7 +62,12 @@ async function traceDrop() {
     await cdp.send('Profiler.start');
     await page.evaluate(() => document.getElementById('file').addEventListener('change', () => performance.mark('mm-drop'), { capture: true }));
     await page.setInputFiles('#file', named);
-    await page.waitForFunction(() => window.memoryMapStats.firstCardPainted, null, { polling: 5, timeout: 60_000 });
+    // Waited for as the bench waits: waitForFunction made Playwright's
+    // polling script at the drop, ~20-30 ms of the page's thread.
+    await page.evaluate(async () => {
+      const s = window.memoryMapStats;
+      while (!s.firstCardPainted) await new Promise((r) => setTimeout(r, 1));
+    });
     const marks = await page.evaluate(() => {
       const s = window.memoryMapStats;
       return { total: s.firstCardPainted - s.received, core: s.coreMs };
@@ -134,6 +142,35 @@ function summarise({ events, marks, profile }) {
   for (const [thread, kinds] of sums) {
     console.log(`\n${thread}`);
     for (const [kind, ms] of [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 14)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${kind}`);
+  }
+  if (timeline) printTimeline(events, threads, start, end);
+}
+
+/** Each thread's top-level tasks of 2 ms or more, from the drop to the
+ * first card, with what each spent most on. */
+function printTimeline(events, threads, start, end) {
+  const byThread = new Map();
+  for (const e of events) {
+    if (e.ph !== 'X' || !e.dur || e.ts + e.dur < start || e.ts > end) continue;
+    const thread = `${threads.get(`${e.pid}:${e.tid}`) ?? e.pid} ${e.tid}`;
+    if (!/CrRendererMain|DedicatedWorker/.test(thread)) continue;
+    if (!byThread.has(thread)) byThread.set(thread, []);
+    byThread.get(thread).push(e);
+  }
+  const ms = (t) => ((t - start) / 1000).toFixed(1).padStart(7);
+  for (const [thread, list] of byThread) {
+    console.log(`\ntimeline, ${thread} (ms from the drop)`);
+    const tasks = list.filter((e) => kindOf(e) === 'task' && e.dur >= 2000).sort((a, b) => a.ts - b.ts);
+    for (const task of tasks) {
+      const inside = new Map();
+      for (const e of list) {
+        if (e === task || e.ts < task.ts || e.ts + e.dur > task.ts + task.dur) continue;
+        const kind = kindOf(e) ?? (e.name === 'FunctionCall' && e.args?.data?.functionName ? `script: ${e.args.data.functionName}` : e.name);
+        if (kind && kind !== 'task') inside.set(kind, (inside.get(kind) ?? 0) + e.dur / 1000);
+      }
+      const top = [...inside].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
+      console.log(`  ${ms(task.ts)} -> ${ms(task.ts + task.dur)}  ${(task.dur / 1000).toFixed(1).padStart(6)} ms  ${top}`);
+    }
   }
 }
 
