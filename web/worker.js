@@ -2,6 +2,7 @@
 // big dump never stalls the page. Bundled (tools/bundle.mjs) after the
 // Emscripten glue, which defines createMemoryMapCore.
 import { analyzeCaseJson, analyzeDumpJson, analyzeSideJson, compareSidesJson, dumpSvg, fitTile, listBackends } from './core.js';
+import { touchHeap } from './heap.js';
 import { warmUpDump } from './warm-up.js';
 
 let corePromise = null;
@@ -104,11 +105,12 @@ self.onmessage = async ({ data }) => {
   let instance = null;
   let read = null; // the bytes read here of the dump's File: handed back with the answer
   let readMs = 0; // the read alone, not the core's start it overlapped
+  let fileRead = false; // or refused
   // Read while the core starts, when it has not yet (a drop as the page loads).
   const reading = data.file ? readFile(data.file).then((bytes) => {
     readMs = performance.now() - received;
     return bytes;
-  }) : null;
+  }).finally(() => { fileRead = true; }) : null;
   reading?.catch(() => {}); // told below, or moot when the core failed
   try {
     instance = await core();
@@ -143,6 +145,8 @@ self.onmessage = async ({ data }) => {
       self.postMessage({ id, json: json.buffer, heapBytes: instance.HEAPU8.length }, [json.buffer]);
       return;
     }
+    // The heap the dump takes, written while its file is still read.
+    if (reading) await touchHeap(instance, data.file.size, () => !fileRead);
     const bytes = data.bytes ?? (read = await reading);
     const analysing = performance.now();
     instance.onProgress = progressReporter(id, bytes);
