@@ -3,6 +3,7 @@
 // the Content Security Policy holds in all three forms (the site too).
 import assert from 'node:assert/strict';
 import { copyFileSync, cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,7 +28,7 @@ describe('the bundle', () => {
       const sourceBytes = expected.reduce((n, name) => n + readFileSync(join(root, 'web', name)).length, 0);
       // Minified: no comments left; the script's names shortened (60 % of
       // its sources' size at most), the style on one line.
-      assert.doesNotMatch(code, /^\s*\/\/(?!# sourceMappingURL)|\/\*\*/m);
+      assert.doesNotMatch(code, /^\s*\/\/(?!# sourceMappingURL|# allFunctionsCalledOnLoad)|\/\*\*/m);
       if (file.endsWith('.css')) assert.equal(code.trimEnd().split('\n').length, 2, 'one line, and the map\'s');
       else assert.ok(code.length < sourceBytes * 0.6, `${file}: ${code.length} bytes of ${sourceBytes}`);
       const map = JSON.parse(readFileSync(join(site, `${file}.map`), 'utf8'));
@@ -35,9 +36,22 @@ describe('the bundle', () => {
       assert.deepEqual(sources, expected);
       assert.equal(map.sourcesContent.length, map.sources.length);
     }
+    // The script asks to be compiled as it loads (its first line), and its
+    // map still points each string at the line that wrote it.
+    const app = readFileSync(join(site, 'app.js'), 'utf8');
+    assert.equal(app.split('\n')[0], '//# allFunctionsCalledOnLoad');
+    const map = new SourceMap(JSON.parse(readFileSync(join(site, 'app.js.map'), 'utf8')));
+    for (const text of ['a newer request took over', 'Swap old and new']) {
+      const before = app.slice(0, app.indexOf(text)).split('\n');
+      const entry = map.findEntry(before.length - 1, before.at(-1).length);
+      const source = readFileSync(join(root, 'web', entry.originalSource.split('/').pop()), 'utf8').split('\n');
+      assert.ok(source.slice(Math.max(0, entry.originalLine - 1), entry.originalLine + 2).join('\n').includes(text),
+        `"${text}" maps to ${entry.originalSource}:${entry.originalLine + 1}`);
+    }
     // The one file has the same code inline, without the map's link.
     const offline = readFileSync(join(root, 'dist', 'memory-map.html'), 'utf8');
     assert.doesNotMatch(offline, /sourceMappingURL/);
+    assert.match(offline, /<script>\/\/# allFunctionsCalledOnLoad\n/);
   });
 });
 
