@@ -77,3 +77,45 @@ describe('a comparison on two workers', () => {
     await assert.rejects(result, (error) => error.kind === 'unreadable' && error.side === 'new');
   });
 });
+
+describe('the second worker, started ahead of a comparison', () => {
+  beforeEach(() => { made.length = 0; });
+  const tick = () => new Promise((resolve) => setTimeout(resolve));
+  const loaded = async () => {
+    const engine = createEngine('');
+    const backends = engine.backends(); // the page asks for the backends as it loads
+    answer(made[0], 'backends', { result: [] });
+    await backends;
+    await tick();
+    return engine;
+  };
+
+  test('started once the page is idle with nothing asked', async () => {
+    await loaded();
+    assert.deepEqual(made.map((w) => w.name), ['first', 'second']);
+  });
+
+  test('a dump dropped while it starts stops it; it starts again once the dump is shown', async () => {
+    const engine = await loaded();
+    const [first, second] = made;
+    const model = engine.analyze(file(), {});
+    assert.ok(second.stopped, 'the dump has both cores');
+    answer(first, 'analyze', { json: modelJson('d'), dump: new ArrayBuffer(3), coreMs: 1, readMs: 1, heapBytes: 20 * MB });
+    await model;
+    await tick();
+    assert.deepEqual(running().map((w) => w.name), ['first', 'second']);
+  });
+
+  test('warm, it is kept: a comparison after the dump finds it ready', async () => {
+    const engine = await loaded();
+    const [first, second] = made;
+    second.onmessage({ data: { warm: true } });
+    const model = engine.analyze(file(), {});
+    assert.equal(second.stopped, false);
+    answer(first, 'analyze', { json: modelJson('d'), dump: new ArrayBuffer(3), coreMs: 1, readMs: 1, heapBytes: 20 * MB });
+    await model;
+    engine.compare(file(), file(), { old: {}, new: {} });
+    assert.equal(made.length, 2);
+    assert.equal(second.sent.at(-1).type, 'side');
+  });
+});

@@ -48,6 +48,11 @@ function dumpMessage(dump) {
 
 const dumpSize = (dump) => dump.bytes?.byteLength ?? dump.file?.size ?? 0;
 
+/** Runs `task` once the page's thread is idle: after the card an answer
+ * brought is painted and the cards after it are made (a worker started
+ * during that first layout made it 20 -> 90 ms in a fresh tab). */
+const whenIdle = (task) => (globalThis.requestIdleCallback ? requestIdleCallback(task, { timeout: 1000 }) : setTimeout(task));
+
 /** The outcome of two requests that run at once, as one: both values, or
  * the old side's failure before the new side's (as one worker reading
  * them in turn would say it). */
@@ -60,9 +65,11 @@ async function both(requests) {
 
 /** The page's workers: the first answers every request; a comparison
  * reads its new dump on the second, so the two dumps are read on two
- * cores, and the one done first compares what both read. The second is started
- * once the first has nothing to do (its start, ~50 ms of a core, is then
- * not on a comparison's way). */
+ * cores, and the one done first compares what both read. The second is
+ * started once the page is idle with nothing asked (its start, ~200 ms of
+ * a core, is then not on a comparison's way), and stopped if a dump comes
+ * while it is still starting: a dump dropped as the page loads has both
+ * cores, and the second starts again after it. */
 const WORKERS = 2;
 
 export function createEngine(source) {
@@ -70,17 +77,26 @@ export function createEngine(source) {
   /** The last request's time reading its file and in the core, and the
    * size of its heap (for benchmarks). */
   const stats = { readMs: 0, coreMs: 0, heapBytes: 0 };
+  const warm = new Array(WORKERS).fill(false); // each worker's warm-up is over
   let next = 1;
   const pending = new Map();
 
   const pendingOn = (slot) => [...pending.values()].filter((r) => r.slot === slot);
 
+  // One URL for every worker started: making the Blob of the ~190 KB
+  // source and its URL took 30-55 ms of the page's thread in a fresh tab.
+  let url = null;
+
   function start(slot) {
-    const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+    url ??= URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
     // The second reads one dump of each comparison: its warm-up is one run (worker.js).
     const worker = new Worker(url, { name: slot ? 'second' : 'first' });
-    URL.revokeObjectURL(url);
+    warm[slot] = false;
     worker.onmessage = ({ data }) => {
+      if (data.warm) {
+        warm[slot] = true;
+        return;
+      }
       const request = pending.get(data.id);
       if (!request) return;
       if (data.progress !== undefined) return request.onProgress?.(data.progress);
@@ -93,7 +109,7 @@ export function createEngine(source) {
       // Once settled: a comparison's side asks for the diff then, which
       // keeps its worker (the heap it holds is freed after that).
       if (data.heapBytes > RECYCLE_HEAP_BYTES && !pendingOn(slot).length) stop(slot);
-      if (!pending.size) setTimeout(startIdle);
+      if (!pending.size) whenIdle(startIdle);
     };
     worker.onerror = (event) => {
       event.preventDefault();
@@ -111,6 +127,12 @@ export function createEngine(source) {
    * the next, the memory given back.) */
   function startIdle() {
     if (!workers[1] && !pending.size) start(1);
+  }
+
+  /** A dump for the first worker alone: the second, if still starting, is
+   * stopped (startIdle starts it again after the dump). */
+  function spareCores() {
+    if (workers[1] && !warm[1] && !pendingOn(1).length) stop(1);
   }
 
   /** Stops a worker; the next request for it starts a fresh one. */
@@ -192,6 +214,7 @@ export function createEngine(source) {
      *  its source lines from `dump.bytes`. `onProgress(share)`: how much
      *  of the dump the core has read. */
     analyze: (dump, options, onProgress = null) => {
+      spareCores();
       const [message, transfer] = dumpMessage(dump);
       return request({ type: 'analyze', ...message, options }, transfer, (json) => parseSplitModel(json, dump.bytes), onProgress, 0, dump);
     },
@@ -204,8 +227,10 @@ export function createEngine(source) {
      *  ArrayBuffer, handed over), options: { dumpName, ptoText, caseName,
      *  dumpPath } }]; resolves to each case's build JSON, in order.
      *  `onProgress(share)`: the share of cases read. */
-    build: (cases, options, onProgress = null) => request({ type: 'build', cases, options }, cases.map((c) => c.bytes),
-      undefined, onProgress),
+    build: (cases, options, onProgress = null) => {
+      spareCores();
+      return request({ type: 'build', cases, options }, cases.map((c) => c.bytes), undefined, onProgress);
+    },
     /** Where a tile fits (options as fitTile's in core.js); the buffer
      *  goes to the worker. */
     fit: (bytes, options) => request({ type: 'fit', bytes, options }, [bytes]),
