@@ -1,9 +1,11 @@
 // The WebAssembly heap a dump will need, grown and touched while its file
 // is read. A page of memory costs most the first time it is written (the
-// system maps it in then: ~4 ms a MB on the machine of docs/bench.md), and
-// the core's heap is written for the first time as the dump is read: for
-// a 10 MB dump ~40-80 ms of its ~120. Reading the file mostly waits on the
-// browser, so that time is spent then, a slice between the file's chunks.
+// system maps it in then: ~2.4 ms a MB on the machine of docs/bench.md),
+// and the core's heap is written for the first time as the dump is read:
+// for a 10 MB dump ~40-80 ms of its ~120. Reading the file is partly
+// waiting on the browser's side of it, so some of that time is spent
+// then, a slice between the file's chunks (10 MB: the core 146 -> 95 ms;
+// 50 MB: a wash, the read as much slower as the core faster).
 
 /** The heap a dump of `size` bytes takes, at most (the core's model,
  * JSON and the dump's own copy; measured on dumps of 5-50 MB). */
@@ -15,7 +17,7 @@ const HEAP_BASE_BYTES = 8 << 20;
 const HEAP_TOUCHED_AT_MOST = 256 << 20;
 // A smaller dump's heap is written by the warm-up (worker.js).
 const DUMP_SIZE_AT_LEAST = 2 << 20;
-// A slice between two of the file's chunks: ~4 ms here.
+// A slice between two of the file's chunks: ~2.5 ms here.
 const TOUCH_SLICE = 1 << 20;
 
 /** The next task: the file's chunks, queued meanwhile, go first (a

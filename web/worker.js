@@ -148,10 +148,10 @@ self.onmessage = async ({ data }) => {
       self.postMessage({ id, json: json.buffer, heapBytes: instance.HEAPU8.length }, [json.buffer]);
       return;
     }
-    // The heap the dump takes, written while its file is still read: the
-    // other core is free for the browser's side of the read. Not for a
-    // comparison's side: with both workers reading there is no core to
-    // spare, and each read took ~50 ms longer for ~10 ms less in the core.
+    // The heap the dump takes, written while its file is still read
+    // (heap.js). Not for a comparison's side: with both workers reading
+    // there is no core to spare, and each read took ~50 ms longer for
+    // ~10 ms less in the core.
     if (reading && data.type === 'analyze') await touchHeap(instance, data.file.size, () => !fileRead);
     const bytes = data.bytes ?? (read = await reading);
     const analysing = performance.now();
