@@ -26,12 +26,16 @@ export async function withSite(browser) {
 /** Tabs that finish() left clean, by the browser they came from: the
  * next openPage there takes one (a new tab took 350-500 ms of a 2-core
  * machine, about a third of a page test). finish() sends a kept tab to
- * about:blank, so nothing of its page is left but its tab. */
+ * about:blank with its permissions, routes and listeners gone and the
+ * pointer in the corner; the tab's caches stay warm (a test of a cold
+ * load wants a new tab: browser.newPage). */
 const keptTabs = new WeakMap();
 
 /** A kept tab of `browser`, set as a new one would be; or null. */
 async function keptTab(browser, { width, height, colorScheme }) {
-  const page = keptTabs.get(browser)?.pop();
+  const kept = keptTabs.get(browser) ?? [];
+  let page = kept.pop();
+  while (page?.isClosed()) page = kept.pop();
   if (!page) return null;
   await page.setViewportSize({ width, height });
   await page.emulateMedia({ colorScheme });
@@ -122,11 +126,14 @@ export async function finish(page) {
 /** Keeps an openPage tab for the next test (its routes and listeners
  * gone, on about:blank), or closes it. */
 async function keepOrClose(page) {
-  if (!page.keptBy || page.isClosed()) return page.close();
+  // A tab that opened others (a popup, a link in a new tab) is not kept.
+  if (!page.keptBy || page.isClosed() || page.context().pages().length > 1) return page.close();
   try {
     page.removeAllListeners();
     await page.unrouteAll({ behavior: 'ignoreErrors' });
     await page.goto('about:blank');
+    await page.context().clearPermissions();
+    await page.mouse.move(0, 0);
   } catch {
     return page.close();
   }

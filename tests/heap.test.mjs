@@ -31,7 +31,7 @@ test('the file read: writing stops at the next slice, and what was taken is free
   const core = await loadNodeCore();
   let slices = 0;
   const written = await touchHeap(core, 40 * MB, () => slices++ < 3);
-  assert.equal(written, 2 * MB, 'two slices written, the third check finds the file read');
+  assert.equal(written, 2 * MB, 'two slices written, the next check (the fourth: one before the loop) finds the file read');
   const grown = core.HEAPU8.length;
   const ptr = core._malloc(heapFor(40 * MB));
   assert.notEqual(ptr, 0);

@@ -66,7 +66,11 @@ async function traceDrop() {
     // polling script at the drop, ~20-30 ms of the page's thread.
     await page.evaluate(async () => {
       const s = window.memoryMapStats;
-      while (!s.firstCardPainted) await new Promise((r) => setTimeout(r, 1));
+      const deadline = performance.now() + 60_000;
+      while (!s.firstCardPainted) {
+        if (performance.now() > deadline || document.querySelector('.message.error:not([hidden])')) throw new Error('no card: refused, or over 60 s');
+        await new Promise((r) => setTimeout(r, 1));
+      }
     });
     const marks = await page.evaluate(() => {
       const s = window.memoryMapStats;

@@ -74,9 +74,10 @@ const WORKERS = 2;
 
 export function createEngine(source) {
   const workers = new Array(WORKERS).fill(null);
-  /** The last request's time reading its file and in the core, and the
-   * size of its heap (for benchmarks). */
-  const stats = { readMs: 0, coreMs: 0, heapBytes: 0 };
+  /** The last request's time reading its file and in the core, the size
+   * of its heap, and how much of it was written while the file was read
+   * (heap.js) (for benchmarks and tests). */
+  const stats = { readMs: 0, coreMs: 0, heapBytes: 0, heapWritten: 0 };
   const warm = new Array(WORKERS).fill(false); // each worker's warm-up is over
   let next = 1;
   const pending = new Map();
@@ -94,7 +95,7 @@ export function createEngine(source) {
     warm[slot] = false;
     worker.onmessage = ({ data }) => {
       if (data.warm) {
-        warm[slot] = true;
+        if (workers[slot] === worker) warm[slot] = true; // not a stopped one's late word
         return;
       }
       const request = pending.get(data.id);
@@ -102,7 +103,9 @@ export function createEngine(source) {
       if (data.progress !== undefined) return request.onProgress?.(data.progress);
       pending.delete(data.id);
       if (data.dump && request.dump && !request.dump.bytes) request.dump.bytes = data.dump;
-      if (data.coreMs !== undefined) Object.assign(stats, { readMs: data.readMs ?? 0, coreMs: data.coreMs, heapBytes: data.heapBytes });
+      if (data.coreMs !== undefined) {
+        Object.assign(stats, { readMs: data.readMs ?? 0, coreMs: data.coreMs, heapBytes: data.heapBytes, heapWritten: data.heapWritten ?? 0 });
+      }
       if (data.error) request.reject(new EngineError(data.error));
       else if (data.json) settleModel(request, data);
       else request.resolve(data.result);

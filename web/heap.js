@@ -9,7 +9,7 @@
 
 /** The heap a dump of `size` bytes takes, at most (the core's model,
  * JSON and the dump's own copy; measured on dumps of 5-50 MB). */
-export const heapFor = (size) => Math.min(HEAP_PER_DUMP_BYTE * size + HEAP_BASE_BYTES, HEAP_TOUCHED_AT_MOST);
+export const heapFor = (size) => Math.min(Math.ceil(HEAP_PER_DUMP_BYTE * size) + HEAP_BASE_BYTES, HEAP_TOUCHED_AT_MOST);
 
 const HEAP_PER_DUMP_BYTE = 3.5;
 const HEAP_BASE_BYTES = 8 << 20;

@@ -152,7 +152,7 @@ self.onmessage = async ({ data }) => {
     // (heap.js). Not for a comparison's side: with both workers reading
     // there is no core to spare, and each read took ~50 ms longer for
     // ~10 ms less in the core.
-    if (reading && data.type === 'analyze') await touchHeap(instance, data.file.size, () => !fileRead);
+    const heapWritten = reading && data.type === 'analyze' ? await touchHeap(instance, data.file.size, () => !fileRead) : 0;
     const bytes = data.bytes ?? (read = await reading);
     const analysing = performance.now();
     instance.onProgress = progressReporter(id, bytes);
@@ -164,7 +164,7 @@ self.onmessage = async ({ data }) => {
       : { json: analyzeDumpJson(instance, new Uint8Array(bytes), options), side: null };
     const handed = [json.buffer, ...(side ? [side.buffer] : []), ...(read ? [read] : [])];
     self.postMessage({ id, json: json.buffer, side: side?.buffer, dump: read, readMs,
-      coreMs: performance.now() - analysing, heapBytes: instance.HEAPU8.length }, handed);
+      coreMs: performance.now() - analysing, heapBytes: instance.HEAPU8.length, heapWritten }, handed);
   } catch (error) {
     // A trap (out of memory, a bug) leaves the module unusable: start anew next time.
     if (!error.kind) corePromise = null;
