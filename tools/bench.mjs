@@ -21,7 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { makeBuild } from '../tests/build-fixture.mjs';
 import { analyzeDump, analyzeDumpJson, attachSource, parseModel } from '../web/core.js';
 import { bigDumpBench } from './bench-big.mjs';
-import { launchChromium } from './chromium.mjs';
+import { launchChromium, untilFirstCard } from './chromium.mjs';
 import { loadCore } from './load-core.mjs';
 import { serve } from './serve.mjs';
 import { timeUpstream, upstreamTool } from './upstream.mjs';
@@ -188,9 +188,9 @@ async function firstDrop(browser, url, paths, idle) {
   await page.locator('#file').count();
   if (idle) await page.waitForTimeout(idle);
   await page.setInputFiles('#file', paths);
-  const steps = await page.evaluate(async () => {
+  await untilFirstCard(page);
+  const steps = await page.evaluate(() => {
     const s = window.memoryMapStats;
-    while (!s.firstCardPainted) await new Promise((r) => setTimeout(r, 1));
     return { total: s.firstCardPainted - s.received, read: s.readMs, worker: s.modelled - s.received - s.readMs, core: s.coreMs,
       cards: s.shown - s.modelled, paint: s.firstCardPainted - s.shown };
   });
@@ -326,15 +326,17 @@ async function wasmNode(file) {
 
 async function dropAndWait(page, path, name) {
   const text = readFileSync(path, 'utf8');
-  return page.evaluate(async ([t, n]) => {
+  await page.evaluate(([t, n]) => {
     const transfer = new DataTransfer();
     transfer.items.add(new File([t], n));
     window.memoryMapStats.firstCardPainted = 0;
     document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    const s = window.memoryMapStats;
-    while (!s.firstCardPainted) await new Promise((r) => setTimeout(r, 1));
-    return { firstCard: s.firstCardPainted - s.received, coreMs: s.coreMs, heap: s.heapBytes };
   }, [text, name]);
+  await untilFirstCard(page);
+  return page.evaluate(() => {
+    const s = window.memoryMapStats;
+    return { firstCard: s.firstCardPainted - s.received, coreMs: s.coreMs, heap: s.heapBytes };
+  });
 }
 
 /** ms from running `action` in the page to the frame after it painted. */

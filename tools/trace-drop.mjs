@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { launchChromium } from './chromium.mjs';
+import { launchChromium, untilFirstCard } from './chromium.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cold = process.argv.includes('--cold');
@@ -62,16 +62,7 @@ async function traceDrop() {
     await cdp.send('Profiler.start');
     await page.evaluate(() => document.getElementById('file').addEventListener('change', () => performance.mark('mm-drop'), { capture: true }));
     await page.setInputFiles('#file', named);
-    // Waited for as the bench waits: waitForFunction made Playwright's
-    // polling script at the drop, ~20-30 ms of the page's thread.
-    await page.evaluate(async () => {
-      const s = window.memoryMapStats;
-      const deadline = performance.now() + 60_000;
-      while (!s.firstCardPainted) {
-        if (performance.now() > deadline || document.querySelector('.message.error:not([hidden])')) throw new Error('no card: refused, or over 60 s');
-        await new Promise((r) => setTimeout(r, 1));
-      }
-    });
+    await untilFirstCard(page);
     const marks = await page.evaluate(() => {
       const s = window.memoryMapStats;
       return { total: s.firstCardPainted - s.received, core: s.coreMs };
