@@ -10,6 +10,8 @@
 // --cold: the dump is opened as soon as the page has loaded, not after 1 s.
 // --timeline: each thread's tasks of 2 ms or more in order, from the drop
 // (what waited for what), after the sums.
+// MM_TRACE_CATS=blink,fonts adds trace categories (there: the font
+// lookups and text shaping inside a layout).
 // MM_TRACE_KEEP=FILE keeps the trace (for chrome://tracing or Perfetto)
 // and the main thread's profile (FILE.profile). Names in the profile are
 // the bundle's: `MM_KEEP_NAMES=1 node tools/bundle.mjs` keeps them readable.
@@ -32,7 +34,7 @@ if (!dumps.length || dumps.length > 2) {
 }
 
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'blink.user_timing',
-  'disabled-by-default-v8.gc', 'v8.wasm'];
+  'disabled-by-default-v8.gc', 'v8.wasm', ...(process.env.MM_TRACE_CATS ?? '').split(',').filter(Boolean)];
 
 /** Trace events of one drop, and the page's own marks. */
 async function traceDrop() {
@@ -40,27 +42,35 @@ async function traceDrop() {
   const path = join(dir, 'trace.json');
   const browser = await launchChromium();
   try {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    if (cold) await browser.startTracing(page, { path, categories: CATEGORIES });
-    await page.goto(pathToFileURL(resolve(html)).href);
-    await page.locator('#file').count(); // Playwright's own script, made before the trace
     // Files on disk, as a user opens them (named so that the first is the old side).
     const named = dumps.map((d, i) => {
       const copy = join(dir, `${i + 1}_after_Pass.py`);
       copyFileSync(resolve(d), copy);
       return copy;
     });
-    if (!cold) {
-      await page.waitForTimeout(1000);
-      await browser.startTracing(page, { path, categories: CATEGORIES });
-    }
-    // The main thread's script, sampled: which functions the time went to
-    // (JSON.parse shows as "parse"; the trace alone cannot tell).
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // The drop's mark, and the main thread's script sampled (which
+    // functions the time went to: JSON.parse shows as "parse", the trace
+    // alone cannot tell), both set up before the page loads: with the
+    // trace on, each step of the driver's after the load took ~100 ms,
+    // and a cold drop came a second late.
+    await page.addInitScript(() => document.addEventListener('change', (e) => {
+      if (e.target.id === 'file') performance.mark('mm-drop');
+    }, { capture: true }));
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-    await cdp.send('Profiler.start');
-    await page.evaluate(() => document.getElementById('file').addEventListener('change', () => performance.mark('mm-drop'), { capture: true }));
+    if (cold) {
+      await browser.startTracing(page, { path, categories: CATEGORIES });
+      await cdp.send('Profiler.start');
+    }
+    await page.goto(pathToFileURL(resolve(html)).href);
+    if (!cold) {
+      await page.locator('#file').count(); // Playwright's own script, made before the trace
+      await page.waitForTimeout(1000);
+      await browser.startTracing(page, { path, categories: CATEGORIES });
+      await cdp.send('Profiler.start');
+    }
     await page.setInputFiles('#file', named);
     await untilFirstCard(page);
     const marks = await page.evaluate(() => {
@@ -95,11 +105,15 @@ function kindOf(e) {
   return null;
 }
 
-/** Self time by function, in ms, from a CPU profile. */
-function selfTimes(profile) {
+/** Self time by function, in ms, from a CPU profile, of the samples
+ * from `start` to `end` (the trace's clock, µs). */
+function selfTimes(profile, start, end) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const times = new Map();
+  let at = profile.startTime;
   profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i];
+    if (at < start || at > end) return;
     const { functionName, url } = byId.get(id).callFrame;
     const name = functionName || (url ? '(anonymous)' : '(native)');
     if (name === '(idle)' || name === '(program)') return;
@@ -133,7 +147,7 @@ function summarise({ events, marks, profile }) {
   console.log(`first card painted after ${marks.total.toFixed(0)} ms (page's marks; core ${marks.core.toFixed(0)} ms); ` +
     'the trace summed from the drop to then');
   console.log('\nmain thread script, self time (sampled):');
-  for (const [name, ms] of selfTimes(profile).slice(0, 10)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
+  for (const [name, ms] of selfTimes(profile, start, end).slice(0, 10)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
   for (const [thread, kinds] of sums) {
     console.log(`\n${thread}`);
     for (const [kind, ms] of [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 14)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${kind}`);
