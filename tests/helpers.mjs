@@ -2,7 +2,8 @@
 // and small builders for hand-written dumps.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +51,18 @@ export function run(args, { command = generalParser ? generalCli : cli, cwd = ro
     maxBuffer: 64 * 1024 * 1024,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The CLI's page for `dump`, written into a fresh folder; returns its path. */
+export function cliPage(dump) {
+  const dir = mkdtempSync(join(tmpdir(), 'mm-cli-page-'));
+  const copy = join(dir, dump.split('/').pop());
+  copyFileSync(dump, copy);
+  const result = run([copy]);
+  assert.equal(result.status, 0, result.stderr);
+  const out = copy.replace(/\.py$/, '.memory_map.html');
+  assert.equal(result.stdout, `wrote ${out}\n`);
+  return out;
 }
 
 /** A test for each C-level test program (tests/c/test_*.c) in

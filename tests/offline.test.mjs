@@ -2,7 +2,7 @@
 // pages. No request may leave file:, data: or blob:; nothing logs an error;
 // the Content Security Policy holds in all three forms (the site too).
 import assert from 'node:assert/strict';
-import { copyFileSync, cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 
 import { drop, fixture, injectionOutcome, launch, openPage, settled } from './browser.mjs';
-import { corpus, root, run } from './helpers.mjs';
+import { cliPage, corpus, root, run } from './helpers.mjs';
 
 describe('the bundle', () => {
   test('the site\'s script and style are minified, with source maps back to every module of web/', () => {
@@ -67,18 +67,6 @@ async function finishOffline(page) {
   await page.close();
   assert.deepEqual(outside, [], 'requests outside file:, data: and blob:');
   assert.deepEqual(problems, []);
-}
-
-/** The CLI's page for `dump`, written into a fresh folder; returns its path. */
-function cliPage(dump) {
-  const dir = mkdtempSync(join(tmpdir(), 'mm-cli-page-'));
-  const copy = join(dir, dump.split('/').pop());
-  copyFileSync(dump, copy);
-  const result = run([copy]);
-  assert.equal(result.status, 0, result.stderr);
-  const out = copy.replace(/\.py$/, '.memory_map.html');
-  assert.equal(result.stdout, `wrote ${out}\n`);
-  return out;
 }
 
 describe('dist/memory-map.html from file://', () => {

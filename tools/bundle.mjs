@@ -15,6 +15,10 @@ import { gzipSync } from 'node:zlib';
 
 import { buildSync } from 'esbuild';
 
+import { analyzeDumpJson } from '../web/core.js';
+import { rehearsalDump } from '../web/warm-up.js';
+import { loadCore } from './load-core.mjs';
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'web');
 const dist = join(root, 'dist');
@@ -78,13 +82,14 @@ function csp({ scripts, styles, connect }) {
   ].join('; ');
 }
 
-function page({ cspValue, style, script, worker, examples, buttons }) {
+function page({ cspValue, style, script, worker, rehearsal, examples, buttons }) {
   const template = read(join(web, 'index.html'));
   const parts = {
     '<!--CSP-->': `<meta http-equiv="Content-Security-Policy" content="${cspValue}">`,
     '<!--STYLE-->': style,
     '<!--SCRIPT-->': script,
     '<!--WORKER-->': `<script type="text/plain" id="worker-source">${worker}</script>`,
+    '<!--REHEARSAL-->': `<script type="application/json" id="rehearsal">${rehearsal}</script>`,
     '<!--EXAMPLES-->': `<script type="application/json" id="examples">${scriptSafeJson(examples)}</script>`,
     '<!--EXAMPLE-BUTTONS-->': buttons.map(([id, label]) => `<button type="button" data-example="${id}">${label}</button>`).join(' '),
     '<!--VERSION-->': VERSION,
@@ -122,12 +127,21 @@ function withLineBefore(map) {
   return JSON.stringify({ ...parsed, mappings: `;${parsed.mappings}` });
 }
 
+/** The model of the card the page rehearses (web/rehearsal.js), as the
+ * core writes it, source lines and all: JSON that cannot end its element. */
+export async function rehearsalModel() {
+  const core = await loadCore();
+  const json = Buffer.from(analyzeDumpJson(core, rehearsalDump(), { dumpName: 'rehearsal.py' })).toString('utf8');
+  return scriptSafeJson(JSON.parse(json));
+}
+
 /** The site's compare example: a pass before Simplify and one after it
  * (the same bytes; lifetimes shorter, a few tiles gone). */
 const comparedPasses = ['35_after_DeriveCallDirections.py', '41_after_MaterializeRuntimeScopes.py'];
 
-function build() {
+async function build() {
   const worker = workerSource();
+  const rehearsal = await rehearsalModel();
   const app = assertEmbeddable('app', `${COMPILE_HINT}${bundle('main.js').code}`);
   const style = assertEmbeddable('style', bundle('style.css').code);
   const siteApp = bundle('main.js', { map: 'app.js.map' });
@@ -152,6 +166,7 @@ function build() {
     style: '<link rel="stylesheet" href="style.css">',
     script: '<script src="app.js" defer></script>',
     worker,
+    rehearsal,
     examples: {
       decode_fwd: { name: '32_after_AllocateMemoryAddr.py', url: 'examples/decode_fwd/32_after_AllocateMemoryAddr.py',
         ptoUrl: 'examples/decode_fwd/k_seed.pto' },
@@ -169,6 +184,7 @@ function build() {
     style: `<style>${style}</style>`,
     script: `<script>${app}</script>`,
     worker,
+    rehearsal,
     examples: { cube: { name: small.name, text: read(small.path) } },
     buttons: [['cube', 'Open example: a cube kernel']],
   });
@@ -177,7 +193,7 @@ function build() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const sizes = build();
+  const sizes = await build();
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
   console.log(`bundle: dist/memory-map.html ${kb(sizes.offline)} (app ${kb(sizes.app)}, worker ${kb(sizes.worker)}); dist/site/`);
 }

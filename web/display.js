@@ -103,6 +103,37 @@ function replaceView(summaryParts, notesOf, elements, complete) {
   cards.hidden = false;
 }
 
+/** The spaces of `fns` in the order of their pills' columns: each
+ * space's pills in a column of their own, the same on every card. */
+export function pillColumns(fns) {
+  const spaceRank = new Map();
+  for (const fn of fns) for (const s of [...fn.spaces, ...(fn.reserved_only_spaces ?? [])]) spaceRank.set(s.space, s.rank);
+  return [...spaceRank.keys()].sort((a, b) => spaceRank.get(a) - spaceRank.get(b) || (a < b ? -1 : 1));
+}
+
+/** Makes a card of `model`'s as the page shows it, its pills in
+ * `columns`. `unseen`: a card never shown (rehearsal.js), which tells
+ * the page nothing (no deep link, no pin) but is otherwise the same,
+ * Share menu and all. */
+export function cardMaker(model, columns, unseen = false) {
+  const withBytes = unseen || Boolean(page.input?.bytes);
+  return (fn) => new Card(fn, {
+    // The core draws the image from the dump's bytes: not on a page the
+    // command line wrote (its model only; `--svg FUNCTION` there).
+    exportMap: withBytes ? (card, kind) => exportMap(model, card, kind) : null,
+    sourceOnPin: !page.embed, // a frame is too narrow to give the map's room to the source
+    spaceColumn: (space) => columns.indexOf(space) + 1,
+    tooltip: page.tooltip,
+    onPin: unseen ? () => {} : (card) => { page.lastPinned = card; },
+    onChange: unseen ? () => {} : linkChanged,
+    mapWidth,
+    topbarHeight: () => page.topbarHeight,
+    pipesOf: (name) => pipesOf(model, name),
+    fitTile: withBytes ? (card, question) => fitTile(model, card, question) : null,
+    onPeer: (name) => page.cards.find((c) => c.fn.name === name)?.revealCard(),
+  });
+}
+
 /**
  * Shows `model`: the first card is made, opened and painted before the
  * others are made (in a fresh tab most of the time to the first card went
@@ -118,27 +149,10 @@ export function showModel(model, current = () => true) {
   const wanted = parseLink(location.hash); // read before the first card rewrites it
   // Embedded in a docs page: the linked function's map alone.
   const shownFns = page.embed ? [model.functions.find((fn) => fn.name === wanted?.fn) ?? model.functions[0]].filter(Boolean) : model.functions;
-  // Each space's pills in a column of their own, the same on every card.
-  const spaceRank = new Map();
-  for (const fn of shownFns) for (const s of [...fn.spaces, ...(fn.reserved_only_spaces ?? [])]) spaceRank.set(s.space, s.rank);
-  const columns = [...spaceRank.keys()].sort((a, b) => spaceRank.get(a) - spaceRank.get(b) || (a < b ? -1 : 1));
+  const columns = pillColumns(shownFns);
   const cards = $('cards');
   cards.style.setProperty('--pill-columns', String(columns.length));
-  const makeCard = (fn) => new Card(fn, {
-    // The core draws the image from the dump's bytes: not on a page the
-    // command line wrote (its model only; `--svg FUNCTION` there).
-    exportMap: page.input?.bytes ? (card, kind) => exportMap(model, card, kind) : null,
-    sourceOnPin: !page.embed, // a frame is too narrow to give the map's room to the source
-    spaceColumn: (space) => columns.indexOf(space) + 1,
-    tooltip: page.tooltip,
-    onPin: (card) => { page.lastPinned = card; },
-    onChange: linkChanged,
-    mapWidth,
-    topbarHeight: () => page.topbarHeight,
-    pipesOf: (name) => pipesOf(model, name),
-    fitTile: page.input?.bytes ? (card, question) => fitTile(model, card, question) : null,
-    onPeer: (name) => page.cards.find((c) => c.fn.name === name)?.revealCard(),
-  });
+  const makeCard = cardMaker(model, columns);
   const first = wanted ? shownFns.length : Math.min(1, shownFns.length);
   page.cards = shownFns.slice(0, first).map(makeCard);
   replaceView([...backToBuild(), ...summary(model)], model, page.cards.map((c) => c.element), false);

@@ -51,7 +51,7 @@ const dumpSize = (dump) => dump.bytes?.byteLength ?? dump.file?.size ?? 0;
 /** Runs `task` once the page's thread is idle: after the card an answer
  * brought is painted and the cards after it are made (a worker started
  * sooner competes with that first layout for the machine's cores). */
-const whenIdle = (task) => (globalThis.requestIdleCallback ? requestIdleCallback(task, { timeout: 1000 }) : setTimeout(task));
+export const whenIdle = (task) => (globalThis.requestIdleCallback ? requestIdleCallback(task, { timeout: 1000 }) : setTimeout(task));
 
 /** The outcome of two requests that run at once, as one: both values, or
  * the old side's failure before the new side's (as one worker reading

@@ -11,6 +11,7 @@ import { listenToFinder, onKey } from './keys.js';
 import { embedOptions } from './link.js';
 import { showMessage } from './messages.js';
 import { $, page } from './page-state.js';
+import { rehearseWhenIdle } from './rehearsal.js';
 import { ShortcutsOverlay } from './shortcuts.js';
 import { listenToTheme, setTheme } from './theme.js';
 import { Tooltip } from './tooltip.js';
@@ -68,6 +69,7 @@ function start() {
     openLinkedDump();
   }
   fillBackends();
+  if (!embedded) rehearseWhenIdle();
 }
 
 start();
