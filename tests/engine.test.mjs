@@ -78,6 +78,54 @@ describe('a comparison on two workers', () => {
   });
 });
 
+describe('a big dump read into the core\'s heap', () => {
+  beforeEach(() => { made.length = 0; });
+  /** A File of `size` bytes (not read) whose arrayBuffer() the page calls: `bytes`, or a failure. */
+  const bigFile = (size, bytes = new ArrayBuffer(5)) => ({
+    file: { size, reads: 0, arrayBuffer() { this.reads++; return bytes instanceof Error ? Promise.reject(bytes) : Promise.resolve(bytes); } },
+    bytes: null,
+  });
+  // The second workers these engines start once idle, started before the next test.
+  const idleStarts = () => new Promise((resolve) => setTimeout(resolve));
+
+  test('from 2 MB the worker reads it into the heap and the page reads it for itself; a smaller one is read whole and handed back', async () => {
+    const engine = createEngine('');
+    const big = bigFile(2 * MB);
+    const model = engine.analyze(big, {});
+    const [worker] = made;
+    assert.deepEqual(worker.sent.at(-1).intoHeap, true);
+    assert.equal(big.file.reads, 1, 'the page reads it at once, as the worker does');
+    answer(worker, 'analyze', { json: modelJson('big'), coreMs: 1, readMs: 1, heapBytes: 20 * MB, intoHeap: true });
+    assert.equal((await model).dump, 'big');
+    assert.equal(big.bytes.byteLength, 5, 'the page\'s own read');
+    assert.equal(engine.stats.intoHeap, true);
+
+    const small = bigFile(2 * MB - 1);
+    const next = engine.analyze(small, {});
+    assert.equal(worker.sent.at(-1).intoHeap, undefined);
+    assert.equal(small.file.reads, 0);
+    answer(worker, 'analyze', { json: modelJson('small'), dump: new ArrayBuffer(3), coreMs: 1, readMs: 1, heapBytes: 20 * MB });
+    await next;
+    assert.equal(small.bytes.byteLength, 3, 'the bytes the worker read');
+    assert.equal(engine.stats.intoHeap, false);
+    await idleStarts();
+  });
+
+  test('the page\'s read failing (the file gone) refuses the dump as unreadable; a comparison names the side', async () => {
+    const engine = createEngine('');
+    const model = engine.analyze(bigFile(3 * MB, new Error('gone')), {});
+    answer(made[0], 'analyze', { json: modelJson('big'), coreMs: 1, readMs: 1, heapBytes: 20 * MB, intoHeap: true });
+    await assert.rejects(model, (error) => error.kind === 'unreadable' && /cannot read the file: gone/.test(error.message));
+
+    made.length = 0;
+    const compared = createEngine('').compare(file(), bigFile(3 * MB, new Error('gone')), { old: {}, new: {} });
+    answer(made[0], 'side', sideAnswer('old', 40));
+    answer(made[1], 'side', { ...sideAnswer('new', 40), dump: null, intoHeap: true });
+    await assert.rejects(compared, (error) => error.kind === 'unreadable' && error.side === 'new');
+    await idleStarts();
+  });
+});
+
 describe('the second worker, started ahead of a comparison', () => {
   beforeEach(() => { made.length = 0; });
   const tick = () => new Promise((resolve) => setTimeout(resolve));

@@ -482,10 +482,12 @@ describe('a refused dump', () => {
 });
 
 describe('a file that cannot be read', () => {
-  test('gone from disk after it was chosen: named, with why; the page still opens the next dump', async () => {
+  // Read whole by the worker, and (from 2 MB) into the core's heap while
+  // the page reads it too (engine.js dumpMessage).
+  for (const [label, copies] of [['480 KB', 1], ['3 MB', 7]]) test(`gone from disk after it was chosen (${label}): named, with why; the page still opens the next dump`, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mm-gone-'));
     const path = join(dir, '41_after_MaterializeRuntimeScopes.py');
-    writeFileSync(path, real().text);
+    writeFileSync(path, real().text.repeat(copies));
     const page = await openPage(env.browser, env.url);
     // A File of the disk file (as a drop or Open dump… gives), the file removed before the page reads it.
     await page.evaluate(() => { document.body.append(Object.assign(document.createElement('input'), { type: 'file', id: 'chosen' })); });

@@ -7,6 +7,13 @@ import { parseModel, parseSplitModel } from './core.js';
  * request comes (a new worker costs the module's compile, tens of ms). */
 const SUPERSEDE_BYTES = 2 * 1024 * 1024;
 
+/** A dump's file this big is read by the worker straight into the core's
+ * heap, and by the page for itself meanwhile, rather than read whole by
+ * the worker, copied into the heap and handed back: no buffer of the
+ * file's size is made in the worker (a page's first write is slow on the
+ * machine measured: a 10 MB read took ~54 ms against ~104). */
+const INTO_HEAP_BYTES = 2 * 1024 * 1024;
+
 /** A WebAssembly heap grows to hold a big dump and never shrinks: a
  * worker whose heap passed this is stopped once idle, and the next
  * request starts a fresh one (its module compiled again, tens of ms), so
@@ -26,9 +33,9 @@ export class EngineError extends Error {
 
 /** The model from the worker's JSON bytes (read by the request's
  * `parse`, which also gets the whole message), or the core's refusal. */
-function settleModel(request, data) {
+async function settleModel(request, data) {
   try {
-    request.resolve(request.parse(new Uint8Array(data.json), data));
+    request.resolve(await request.parse(new Uint8Array(data.json), data));
   } catch (error) {
     request.reject(new EngineError({ kind: error.kind || 'internal', message: error.message, line: error.line, column: error.column, side: error.side }));
   }
@@ -36,15 +43,29 @@ function settleModel(request, data) {
 
 /** What a request carries of a dump (`{ file, bytes }`, as the page holds
  * one): a copy of its bytes when read, else its File, which the worker
- * reads and hands back with its answer (request() keeps them as
- * `dump.bytes`). So a dropped dump goes to the worker at once, not after
- * the main thread has read it and copied it (~30 ms of the main thread
- * for 10 MB, a comparison's second worker waiting behind the first's). */
+ * reads. So a dropped dump goes to the worker at once, not after the main
+ * thread has read it and copied it (~30 ms of the main thread for 10 MB,
+ * a comparison's second worker waiting behind the first's). A small
+ * file the worker reads whole and hands back with its answer (request()
+ * keeps the bytes as `dump.bytes`); a big one it reads into the core's
+ * heap, no buffer of its size made on the way, while the page reads it
+ * for itself: `own`, the bytes' promise, or null. */
 function dumpMessage(dump) {
-  if (!dump.bytes) return [{ file: dump.file }, []];
-  const bytes = dump.bytes.slice(0);
-  return [{ bytes }, [bytes]];
+  if (dump.bytes) {
+    const bytes = dump.bytes.slice(0);
+    return [{ bytes }, [bytes], null];
+  }
+  if (dump.file.size < INTO_HEAP_BYTES) return [{ file: dump.file }, [], null];
+  const own = dump.file.arrayBuffer().catch((error) => {
+    throw Object.assign(new Error(`cannot read the file: ${error.message}`), { kind: 'unreadable' });
+  });
+  own.catch(() => {}); // told when the model comes, or moot
+  return [{ file: dump.file, intoHeap: true }, [], own];
 }
+
+/** `dump`'s bytes for the page: those the worker handed back or the
+ * page read (`own`, dumpMessage's). */
+const bytesOf = async (dump, own) => (dump.bytes ??= await own);
 
 const dumpSize = (dump) => dump.bytes?.byteLength ?? dump.file?.size ?? 0;
 
@@ -75,9 +96,9 @@ const WORKERS = 2;
 export function createEngine(source) {
   const workers = new Array(WORKERS).fill(null);
   /** The last request's time reading its file and in the core, the size
-   * of its heap, and how much of it was written while the file was read
-   * (heap.js) (for benchmarks and tests). */
-  const stats = { readMs: 0, coreMs: 0, heapBytes: 0, heapWritten: 0 };
+   * of its heap, and whether the file was read into the heap
+   * (dumpMessage) (for benchmarks and tests). */
+  const stats = { readMs: 0, coreMs: 0, heapBytes: 0, intoHeap: false };
   const warm = new Array(WORKERS).fill(false); // each worker's warm-up is over
   let next = 1;
   const pending = new Map();
@@ -104,7 +125,7 @@ export function createEngine(source) {
       pending.delete(data.id);
       if (data.dump && request.dump && !request.dump.bytes) request.dump.bytes = data.dump;
       if (data.coreMs !== undefined) {
-        Object.assign(stats, { readMs: data.readMs ?? 0, coreMs: data.coreMs, heapBytes: data.heapBytes, heapWritten: data.heapWritten ?? 0 });
+        Object.assign(stats, { readMs: data.readMs ?? 0, coreMs: data.coreMs, heapBytes: data.heapBytes, intoHeap: Boolean(data.intoHeap) });
       }
       if (data.error) request.reject(new EngineError(data.error));
       else if (data.json) settleModel(request, data);
@@ -186,9 +207,9 @@ export function createEngine(source) {
     let diff = null;
     let idle = null;
     const read = (i, side) => {
-      const [message, transfer] = dumpMessage(dumps[i]);
+      const [message, transfer, own] = dumpMessage(dumps[i]);
       return request({ type: 'side', ...message, options: { ...options[side], backend: options.backend } }, transfer,
-        (json, data) => {
+        async (json, data) => {
           sides[i] = data.side ?? null;
           idle ??= i;
           if (sides[0] && sides[1]) {
@@ -196,7 +217,7 @@ export function createEngine(source) {
             const slot = workers[idle] ? idle : i;
             diff = request({ type: 'diff', oldSide: sides[0], newSide: sides[1] }, sides, parseModel, null, slot);
           }
-          return parseSplitModel(json, dumps[i].bytes);
+          return parseSplitModel(json, await bytesOf(dumps[i], own));
         }, told(i), i, dumps[i]).catch((error) => {
         // Any refusal of a side names it: the core's, or one before the
         // model (a file that cannot be read, the worker failing).
@@ -218,8 +239,9 @@ export function createEngine(source) {
      *  of the dump the core has read. */
     analyze: (dump, options, onProgress = null) => {
       spareCores();
-      const [message, transfer] = dumpMessage(dump);
-      return request({ type: 'analyze', ...message, options }, transfer, (json) => parseSplitModel(json, dump.bytes), onProgress, 0, dump);
+      const [message, transfer, own] = dumpMessage(dump);
+      return request({ type: 'analyze', ...message, options }, transfer, async (json) => parseSplitModel(json, await bytesOf(dump, own)),
+        onProgress, 0, dump);
     },
     /** Both models and their comparison: { old, new, diff }, each dump
      *  read as analyze reads one; a refusal says its `side`. Options:

@@ -1,11 +1,11 @@
 // The page's worker: owns the WebAssembly core and answers requests, so a
 // big dump never stalls the page. Bundled (tools/bundle.mjs) after the
 // Emscripten glue, which defines createMemoryMapCore.
-import { analyzeCaseJson, analyzeDumpJson, analyzeSideJson, compareSidesJson, dumpSvg, fitTile, listBackends } from './core.js';
-import { touchHeap } from './heap.js';
+import { analyzeCaseJson, analyzeDumpJson, analyzeSideJson, compareSidesJson, dumpSvg, fitTile, listBackends, readIntoHeap } from './core.js';
 import { warmUpDump } from './warm-up.js';
 
 let corePromise = null;
+let coreReady = false; // started: a file can be read into its heap
 
 /** The module's bytes: the bundle inlines them gzip-compressed, as base64. */
 async function wasmBinary() {
@@ -15,7 +15,10 @@ async function wasmBinary() {
 }
 
 function core() {
-  corePromise ??= wasmBinary().then((binary) => self.createMemoryMapCore({ wasmBinary: binary })).catch((error) => {
+  corePromise ??= wasmBinary().then((binary) => self.createMemoryMapCore({ wasmBinary: binary })).then((instance) => {
+    coreReady = true;
+    return instance;
+  }, (error) => {
     corePromise = null; // a failed start is tried again on the next request
     throw error;
   });
@@ -75,7 +78,7 @@ warmUp(second ? 1 : WARM_UP_RUNS);
  * to the page at most every PROGRESS_MS (a comparison's two workers each
  * tell theirs; engine.js adds them up). */
 function progressReporter(id, bytes) {
-  const all = bytes.byteLength || 1;
+  const all = bytes.length || 1; // a Uint8Array, or readIntoHeap's { heapPtr, length }
   let told = performance.now();
   return (done) => {
     const now = performance.now();
@@ -107,13 +110,16 @@ self.onmessage = async ({ data }) => {
   if (data.type !== 'backends') busy = true;
   let instance = null;
   let read = null; // the bytes read here of the dump's File: handed back with the answer
+  let inHeap = null; // or read into the core's heap: { heapPtr, length }, freed after
   let readMs = 0; // the read alone, not the core's start it overlapped
-  let fileRead = false; // or refused
-  // Read while the core starts, when it has not yet (a drop as the page loads).
-  const reading = data.file ? readFile(data.file).then((bytes) => {
+  // A big dump's file straight into the core's heap, which the page reads
+  // for itself (engine.js dumpMessage); but read whole while the core
+  // starts, when it has not yet (a drop as the page loads).
+  const intoHeap = data.file && data.intoHeap && coreReady;
+  const reading = data.file && !intoHeap ? readFile(data.file).then((bytes) => {
     readMs = performance.now() - received;
     return bytes;
-  }).finally(() => { fileRead = true; }) : null;
+  }) : null;
   reading?.catch(() => {}); // told below, or moot when the core failed
   try {
     instance = await core();
@@ -148,31 +154,34 @@ self.onmessage = async ({ data }) => {
       self.postMessage({ id, json: json.buffer, heapBytes: instance.HEAPU8.length }, [json.buffer]);
       return;
     }
-    // The heap the dump takes, written while its file is still read
-    // (heap.js). Not for a comparison's side: with both workers reading
-    // there is no core to spare, and each read took ~50 ms longer for
-    // ~10 ms less in the core.
-    const heapWritten = reading && data.type === 'analyze' ? await touchHeap(instance, data.file.size, () => !fileRead) : 0;
-    const bytes = data.bytes ?? (read = await reading);
+    if (intoHeap) {
+      inHeap = await readIntoHeap(instance, data.file);
+      readMs = performance.now() - received;
+    }
+    const bytes = inHeap ?? new Uint8Array(data.bytes ?? (read = await reading));
     const analysing = performance.now();
     instance.onProgress = progressReporter(id, bytes);
     // The JSON bytes are handed over, not copied; the page parses a
     // function's part as its card needs it, and takes the source lines
     // from the dump's bytes (parseSplitModel, attachSource).
     const options = { ...data.options, withoutSource: true, split: true, splitHeads: data.type === 'side' };
-    const { json, side } = data.type === 'side' ? analyzeSideJson(instance, new Uint8Array(bytes), options)
-      : { json: analyzeDumpJson(instance, new Uint8Array(bytes), options), side: null };
+    const { json, side } = data.type === 'side' ? analyzeSideJson(instance, bytes, options)
+      : { json: analyzeDumpJson(instance, bytes, options), side: null };
     const handed = [json.buffer, ...(side ? [side.buffer] : []), ...(read ? [read] : [])];
     self.postMessage({ id, json: json.buffer, side: side?.buffer, dump: read, readMs,
-      coreMs: performance.now() - analysing, heapBytes: instance.HEAPU8.length, heapWritten }, handed);
+      coreMs: performance.now() - analysing, heapBytes: instance.HEAPU8.length, intoHeap: Boolean(inHeap) }, handed);
   } catch (error) {
     // A trap (out of memory, a bug) leaves the module unusable: start anew next time.
-    if (!error.kind) corePromise = null;
+    if (!error.kind) {
+      corePromise = null;
+      coreReady = false;
+    }
     self.postMessage({
       id, dump: read,
       error: { kind: error.kind || 'internal', message: String(error.message || error), line: error.line || 0, column: error.column || 0 },
     }, read ? [read] : []);
   } finally {
+    if (inHeap && coreReady) instance._free(inHeap.heapPtr); // not in a module a trap left unusable
     if (instance) instance.onProgress = null;
   }
 };
