@@ -195,6 +195,8 @@ describe('stepping through a real pair', () => {
     const page = await compared([dump35, dump41]);
     for (let i = 0; i < 4; i++) {
       await page.keyboard.press('n');
+      // As the user sees it: once the step's frames are drawn.
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       const state = await page.evaluate(() => {
         const pinned = document.querySelector('.compare-card.open .box.pinned');
         const side = pinned.closest('.compare-side');
