@@ -85,42 +85,77 @@ describe('a big dump read into the core\'s heap', () => {
     file: { size, reads: 0, arrayBuffer() { this.reads++; return bytes instanceof Error ? Promise.reject(bytes) : Promise.resolve(bytes); } },
     bytes: null,
   });
+  /** An engine whose first worker's core has started (it said so). */
+  const readyEngine = async () => {
+    const engine = createEngine('');
+    const backends = engine.backends();
+    made[0].onmessage({ data: { ready: true } });
+    answer(made[0], 'backends', { result: [] });
+    await backends;
+    return engine;
+  };
+  const heapAnswer = (name, length) => ({ json: modelJson(name), coreMs: 1, readMs: 1, heapBytes: 20 * MB, intoHeap: true, length });
   // The second workers these engines start once idle, started before the next test.
   const idleStarts = () => new Promise((resolve) => setTimeout(resolve));
 
-  test('from 2 MB the worker reads it into the heap and the page reads it for itself; a smaller one is read whole and handed back', async () => {
-    const engine = createEngine('');
+  test('from 2 MB to 256 MiB the worker reads it into the heap and the page reads it for itself; others are read whole and handed back', async () => {
+    const engine = await readyEngine();
+    const [worker] = made;
     const big = bigFile(2 * MB);
     const model = engine.analyze(big, {});
-    const [worker] = made;
-    assert.deepEqual(worker.sent.at(-1).intoHeap, true);
+    assert.equal(worker.sent.at(-1).intoHeap, true);
     assert.equal(big.file.reads, 1, 'the page reads it at once, as the worker does');
-    answer(worker, 'analyze', { json: modelJson('big'), coreMs: 1, readMs: 1, heapBytes: 20 * MB, intoHeap: true });
+    answer(worker, 'analyze', heapAnswer('big', 5));
     assert.equal((await model).dump, 'big');
     assert.equal(big.bytes.byteLength, 5, 'the page\'s own read');
     assert.equal(engine.stats.intoHeap, true);
 
-    const small = bigFile(2 * MB - 1);
-    const next = engine.analyze(small, {});
-    assert.equal(worker.sent.at(-1).intoHeap, undefined);
-    assert.equal(small.file.reads, 0);
-    answer(worker, 'analyze', { json: modelJson('small'), dump: new ArrayBuffer(3), coreMs: 1, readMs: 1, heapBytes: 20 * MB });
-    await next;
-    assert.equal(small.bytes.byteLength, 3, 'the bytes the worker read');
-    assert.equal(engine.stats.intoHeap, false);
+    for (const size of [2 * MB - 1, 256 * MB + 1]) {
+      const whole = bigFile(size);
+      const next = engine.analyze(whole, {});
+      assert.equal(worker.sent.at(-1).intoHeap, undefined, `${size} bytes`);
+      assert.equal(whole.file.reads, 0);
+      answer(worker, 'analyze', { json: modelJson('whole'), dump: new ArrayBuffer(3), coreMs: 1, readMs: 1, heapBytes: 20 * MB });
+      await next;
+      assert.equal(whole.bytes.byteLength, 3, 'the bytes the worker read');
+      assert.equal(engine.stats.intoHeap, false);
+    }
     await idleStarts();
   });
 
-  test('the page\'s read failing (the file gone) refuses the dump as unreadable; a comparison names the side', async () => {
+  test('before the worker\'s core has started, a big file is read whole by the worker alone', async () => {
     const engine = createEngine('');
-    const model = engine.analyze(bigFile(3 * MB, new Error('gone')), {});
-    answer(made[0], 'analyze', { json: modelJson('big'), coreMs: 1, readMs: 1, heapBytes: 20 * MB, intoHeap: true });
-    await assert.rejects(model, (error) => error.kind === 'unreadable' && /cannot read the file: gone/.test(error.message));
+    const big = bigFile(3 * MB);
+    const model = engine.analyze(big, {});
+    assert.equal(made[0].sent.at(-1).intoHeap, undefined);
+    assert.equal(big.file.reads, 0, 'no second read');
+    made[0].onmessage({ data: { ready: true } }); // too late for this one
+    answer(made[0], 'analyze', { json: modelJson('big'), dump: new ArrayBuffer(3), coreMs: 1, readMs: 1, heapBytes: 20 * MB });
+    await model;
+    assert.equal(big.bytes.byteLength, 3);
+    engine.analyze(bigFile(3 * MB), {});
+    assert.equal(made[0].sent.at(-1).intoHeap, true, 'the next one goes into the heap');
+    await idleStarts();
+  });
+
+  test('the page\'s read failing (the file gone) or not the worker\'s length refuses the dump as unreadable; a comparison names the side', async () => {
+    let engine = await readyEngine();
+    const gone = engine.analyze(bigFile(3 * MB, new Error('gone')), {});
+    answer(made[0], 'analyze', heapAnswer('big', 5));
+    await assert.rejects(gone, (error) => error.kind === 'unreadable' && /cannot read the file: gone/.test(error.message));
+    const changed = engine.analyze(bigFile(3 * MB), {});
+    answer(made[0], 'analyze', heapAnswer('big', 6));
+    await assert.rejects(changed, (error) => error.kind === 'unreadable' && /the file changed as it was read/.test(error.message));
+    await idleStarts();
 
     made.length = 0;
-    const compared = createEngine('').compare(file(), bigFile(3 * MB, new Error('gone')), { old: {}, new: {} });
+    engine = await readyEngine();
+    await idleStarts();
+    made[1].onmessage({ data: { ready: true } });
+    const compared = engine.compare(file(), bigFile(3 * MB, new Error('gone')), { old: {}, new: {} });
+    assert.equal(made[1].sent.at(-1).intoHeap, true);
     answer(made[0], 'side', sideAnswer('old', 40));
-    answer(made[1], 'side', { ...sideAnswer('new', 40), dump: null, intoHeap: true });
+    answer(made[1], 'side', { ...sideAnswer('new', 40), dump: null, intoHeap: true, length: 5 });
     await assert.rejects(compared, (error) => error.kind === 'unreadable' && error.side === 'new');
     await idleStarts();
   });

@@ -482,13 +482,15 @@ describe('a refused dump', () => {
 });
 
 describe('a file that cannot be read', () => {
-  // Read whole by the worker, and (from 2 MB) into the core's heap while
-  // the page reads it too (engine.js dumpMessage).
+  // Read whole by the worker, and (from 2 MB, the core started) into the
+  // core's heap while the page reads it too (engine.js dumpMessage).
   for (const [label, copies] of [['480 KB', 1], ['3 MB', 7]]) test(`gone from disk after it was chosen (${label}): named, with why; the page still opens the next dump`, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mm-gone-'));
     const path = join(dir, '41_after_MaterializeRuntimeScopes.py');
     writeFileSync(path, real().text.repeat(copies));
     const page = await openPage(env.browser, env.url);
+    // The core started (the backends listed): a big file goes into its heap.
+    await page.waitForFunction(() => document.querySelectorAll('#backend option').length > 1);
     // A File of the disk file (as a drop or Open dump… gives), the file removed before the page reads it.
     await page.evaluate(() => { document.body.append(Object.assign(document.createElement('input'), { type: 'file', id: 'chosen' })); });
     await page.setInputFiles('#chosen', path);

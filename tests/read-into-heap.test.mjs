@@ -11,7 +11,8 @@ import { describe, test } from 'node:test';
 import { analyzeDumpJson, readIntoHeap } from '../web/core.js';
 import { corpus, loadCore } from './helpers.mjs';
 
-const dump = readFileSync(join(corpus, 'real', 'decode_fwd__41_after_MaterializeRuntimeScopes.py'));
+// 2.9 MB: a byte stream reads it in several chunks through its 1 MB buffer.
+const dump = Buffer.concat(new Array(6).fill(readFileSync(join(corpus, 'real', 'decode_fwd__41_after_MaterializeRuntimeScopes.py'))));
 const options = { dumpName: 'd.py', withoutSource: true, split: true };
 const text = (json) => new TextDecoder().decode(json);
 
@@ -48,6 +49,7 @@ describe('a file read into the heap', () => {
   test('the model is that of the bytes copied in whole, by either kind of stream', async () => {
     const { core, taken } = await countedCore();
     const whole = text(analyzeDumpJson(core, new Uint8Array(dump), options));
+    assert.doesNotMatch(whole, /^\{"error"/);
     for (const file of [new Blob([dump]), plainStreamFile(dump)]) {
       const placed = await readIntoHeap(core, file);
       assert.equal(placed.length, dump.length);
@@ -60,12 +62,22 @@ describe('a file read into the heap', () => {
 
   test('a file shorter or longer than its size is refused, its heap given back', async () => {
     const { core, taken } = await countedCore();
+    const blob = new Blob([dump]);
     for (const size of [dump.length + 1, dump.length - 1]) {
-      await assert.rejects(readIntoHeap(core, plainStreamFile(dump, size)),
-        (error) => error.kind === 'unreadable' && /cannot read the file: the file changed as it was read/.test(error.message));
+      for (const file of [plainStreamFile(dump, size), { size, stream: () => blob.stream() }]) {
+        await assert.rejects(readIntoHeap(core, file),
+          (error) => error.kind === 'unreadable' && /cannot read the file: the file changed as it was read/.test(error.message));
+      }
     }
     const failing = { size: 10, stream: () => new ReadableStream({ pull: (c) => c.error(new Error('gone')) }) };
     await assert.rejects(readIntoHeap(core, failing), (error) => error.kind === 'unreadable' && /gone/.test(error.message));
+    assert.equal(taken.size, 0);
+  });
+
+  test('a file past the heap\'s 32-bit sizes is refused before anything is taken', async () => {
+    const { core, taken } = await countedCore();
+    const huge = { size: 2 ** 32 + 16, stream: () => assert.fail('not read') };
+    await assert.rejects(readIntoHeap(core, huge), (error) => error.kind === 'no_memory');
     assert.equal(taken.size, 0);
   });
 });

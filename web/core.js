@@ -198,29 +198,35 @@ function functionLines(dump, fn) {
   return dumpLines(dump.subarray(at, at + length)).slice(0, fn.src_end - fn.src_start + 1);
 }
 
+/** A reader of `file`'s bytes into buffers of ours, or null where its
+ * stream is not a byte stream. */
+function byteReader(file) {
+  try {
+    return file.stream().getReader({ mode: 'byob' });
+  } catch {
+    return null;
+  }
+}
+
 /** The chunks of `file`, in order: read into one scratch buffer of
  * READ_SCRATCH bytes, reused (each chunk's view is valid until the next
  * is asked for), where the browser's stream of a file allows it; else
  * each a buffer of its own. A 50 MB file read and copied on: ~300 ms one
- * way, ~450 the other, or ~500 read whole (one fresh 50 MB buffer). */
+ * way, ~450 the other, or ~500 read whole (one fresh 50 MB buffer). The
+ * stream is cancelled when the reading stops early. */
 async function* fileChunks(file) {
-  let reader = null;
+  const bytes = byteReader(file);
+  const reader = bytes ?? file.stream().getReader();
+  let scratch = bytes ? new ArrayBuffer(READ_SCRATCH) : null;
   try {
-    reader = file.stream().getReader({ mode: 'byob' });
-  } catch {
-    reader = null; // no byte stream here
-  }
-  if (!reader) {
-    const plain = file.stream().getReader();
-    for (let r = await plain.read(); !r.done; r = await plain.read()) yield r.value;
-    return;
-  }
-  let scratch = new ArrayBuffer(READ_SCRATCH);
-  for (;;) {
-    const { done, value } = await reader.read(new Uint8Array(scratch));
-    if (done) return;
-    yield value;
-    scratch = value.buffer; // handed back by the read, to be read into again
+    for (;;) {
+      const { done, value } = await (bytes ? reader.read(new Uint8Array(scratch)) : reader.read());
+      if (done) return;
+      yield value;
+      if (bytes) scratch = value.buffer; // handed back by the read, to be read into again
+    }
+  } finally {
+    reader.cancel().catch(() => {});
   }
 }
 
@@ -233,6 +239,8 @@ const READ_SCRATCH = 1 << 20;
  * @throws Error (kind 'unreadable') when the file cannot be read or changed size
  */
 export async function readIntoHeap(core, file) {
+  // Past 4 GiB the size would wrap in the heap's 32-bit sizes.
+  if (file.size >= 2 ** 32 - 1) throw outOfMemory();
   const ptr = address(core._malloc(file.size + 1));
   if (!ptr) throw outOfMemory();
   let at = 0;
@@ -256,7 +264,8 @@ export async function readIntoHeap(core, file) {
  * refusal): the worker hands these to the page, which parses them once,
  * instead of cloning a parsed model between threads.
  * @param core       instantiated Emscripten module
- * @param bytes      Uint8Array: the dump's bytes as read
+ * @param bytes      Uint8Array: the dump's bytes as read, or readIntoHeap's
+ *                   { heapPtr, length } (left for the caller to free)
  * @param options    { dumpName, backend, ptoText, withoutSource, lifetimes, generalParser }:
  *                   the file's base name, an explicit backend name, the
  *                   case's .pto texts; withoutSource leaves each function's
@@ -308,7 +317,7 @@ export function compareDumpsJson(core, oldSide, newSide, { backend = null, witho
  * One dump of a comparison read on a core of its own (the page's second
  * worker reads the other): what analyzeDumpJson returns, as `json`, and
  * `side`, the bytes compareSidesJson reads of its model (null when the
- * dump is refused). Options as analyzeDumpJson's, and `splitHeads` (with
+ * dump is refused). `bytes` and options as analyzeDumpJson's, and `splitHeads` (with
  * `split`): the heads too read a function at a time (MM_JSON_SPLIT_HEADS),
  * as a comparison uses few of them.
  * @returns { json: Uint8Array, side: Uint8Array | null }, owned by the caller

@@ -11,8 +11,11 @@ const SUPERSEDE_BYTES = 2 * 1024 * 1024;
  * heap, and by the page for itself meanwhile, rather than read whole by
  * the worker, copied into the heap and handed back: no buffer of the
  * file's size is made in the worker (a page's first write is slow on the
- * machine measured: a 10 MB read took ~54 ms against ~104). */
+ * machine measured: a 10 MB read took ~54 ms against ~104). Up to the
+ * core's largest input (MM_MAX_INPUT_BYTES, include/memory_map.h): a
+ * bigger file is read whole and refused by the core, as before. */
 const INTO_HEAP_BYTES = 2 * 1024 * 1024;
+const INTO_HEAP_AT_MOST = 256 * 1024 * 1024;
 
 /** A WebAssembly heap grows to hold a big dump and never shrinks: a
  * worker whose heap passed this is stopped once idle, and the next
@@ -42,30 +45,41 @@ async function settleModel(request, data) {
 }
 
 /** What a request carries of a dump (`{ file, bytes }`, as the page holds
- * one): a copy of its bytes when read, else its File, which the worker
- * reads. So a dropped dump goes to the worker at once, not after the main
- * thread has read it and copied it (~30 ms of the main thread for 10 MB,
- * a comparison's second worker waiting behind the first's). A small
- * file the worker reads whole and hands back with its answer (request()
- * keeps the bytes as `dump.bytes`); a big one it reads into the core's
- * heap, no buffer of its size made on the way, while the page reads it
- * for itself: `own`, the bytes' promise, or null. */
-function dumpMessage(dump) {
+ * one): { message, transfer, own }. A copy of its bytes when read, else
+ * its File, which the worker reads: so a dropped dump goes to the worker
+ * at once, not after the main thread has read it and copied it (~30 ms
+ * of the main thread for 10 MB, a comparison's second worker waiting
+ * behind the first's). A small file, or any while the worker's core has
+ * not started (`intoHeap` false), the worker reads whole and hands back
+ * with its answer (request() keeps the bytes as `dump.bytes`); a big one
+ * it reads into the core's heap while the page reads it for itself:
+ * `own`, the promise of those bytes. */
+function dumpMessage(dump, intoHeap) {
   if (dump.bytes) {
     const bytes = dump.bytes.slice(0);
-    return [{ bytes }, [bytes], null];
+    return { message: { bytes }, transfer: [bytes], own: null };
   }
-  if (dump.file.size < INTO_HEAP_BYTES) return [{ file: dump.file }, [], null];
+  const { size } = dump.file;
+  if (!intoHeap || size < INTO_HEAP_BYTES || size > INTO_HEAP_AT_MOST) return { message: { file: dump.file }, transfer: [], own: null };
   const own = dump.file.arrayBuffer().catch((error) => {
-    throw Object.assign(new Error(`cannot read the file: ${error.message}`), { kind: 'unreadable' });
+    throw unreadable(error.message);
   });
   own.catch(() => {}); // told when the model comes, or moot
-  return [{ file: dump.file, intoHeap: true }, [], own];
+  return { message: { file: dump.file, intoHeap: true }, transfer: [], own };
 }
 
-/** `dump`'s bytes for the page: those the worker handed back or the
- * page read (`own`, dumpMessage's). */
-const bytesOf = async (dump, own) => (dump.bytes ??= await own);
+const unreadable = (why) => Object.assign(new Error(`cannot read the file: ${why}`), { kind: 'unreadable' });
+
+/** `dump`'s bytes for the page: those the worker handed back, or those
+ * the page read (`own`), which must be as many as the worker read (`data.length`). */
+async function bytesOf(dump, own, data) {
+  if (!dump.bytes && own) {
+    const bytes = await own;
+    if (bytes.byteLength !== data.length) throw unreadable('the file changed as it was read');
+    dump.bytes = bytes;
+  }
+  return dump.bytes;
+}
 
 const dumpSize = (dump) => dump.bytes?.byteLength ?? dump.file?.size ?? 0;
 
@@ -100,6 +114,7 @@ export function createEngine(source) {
    * (dumpMessage) (for benchmarks and tests). */
   const stats = { readMs: 0, coreMs: 0, heapBytes: 0, intoHeap: false };
   const warm = new Array(WORKERS).fill(false); // each worker's warm-up is over
+  const ready = new Array(WORKERS).fill(false); // each worker's core has started
   let next = 1;
   const pending = new Map();
 
@@ -114,7 +129,12 @@ export function createEngine(source) {
     // The second reads one dump of each comparison: its warm-up is one run (worker.js).
     const worker = new Worker(url, { name: slot ? 'second' : 'first' });
     warm[slot] = false;
+    ready[slot] = false;
     worker.onmessage = ({ data }) => {
+      if (data.ready) {
+        if (workers[slot] === worker) ready[slot] = true;
+        return;
+      }
       if (data.warm) {
         if (workers[slot] === worker) warm[slot] = true; // not a stopped one's late word
         return;
@@ -163,6 +183,7 @@ export function createEngine(source) {
   function stop(slot) {
     workers[slot]?.terminate();
     workers[slot] = null;
+    ready[slot] = false;
   }
 
   /** `dump`: the page's dump the message carries (dumpMessage), given
@@ -207,7 +228,7 @@ export function createEngine(source) {
     let diff = null;
     let idle = null;
     const read = (i, side) => {
-      const [message, transfer, own] = dumpMessage(dumps[i]);
+      const { message, transfer, own } = dumpMessage(dumps[i], ready[i]);
       return request({ type: 'side', ...message, options: { ...options[side], backend: options.backend } }, transfer,
         async (json, data) => {
           sides[i] = data.side ?? null;
@@ -217,7 +238,7 @@ export function createEngine(source) {
             const slot = workers[idle] ? idle : i;
             diff = request({ type: 'diff', oldSide: sides[0], newSide: sides[1] }, sides, parseModel, null, slot);
           }
-          return parseSplitModel(json, await bytesOf(dumps[i], own));
+          return parseSplitModel(json, await bytesOf(dumps[i], own, data));
         }, told(i), i, dumps[i]).catch((error) => {
         // Any refusal of a side names it: the core's, or one before the
         // model (a file that cannot be read, the worker failing).
@@ -239,8 +260,8 @@ export function createEngine(source) {
      *  of the dump the core has read. */
     analyze: (dump, options, onProgress = null) => {
       spareCores();
-      const [message, transfer, own] = dumpMessage(dump);
-      return request({ type: 'analyze', ...message, options }, transfer, async (json) => parseSplitModel(json, await bytesOf(dump, own)),
+      const { message, transfer, own } = dumpMessage(dump, ready[0]);
+      return request({ type: 'analyze', ...message, options }, transfer, async (json, data) => parseSplitModel(json, await bytesOf(dump, own, data)),
         onProgress, 0, dump);
     },
     /** Both models and their comparison: { old, new, diff }, each dump

@@ -18,8 +18,7 @@ export function rehearseWhenIdle() {
     const text = $('rehearsal')?.textContent.trim();
     if (!text || !$('cards').hidden) return;
     try {
-      layOutUnseen(JSON.parse(text));
-      page.stats.rehearsed = performance.now();
+      if (layOutUnseen(JSON.parse(text))) page.stats.rehearsed = performance.now();
     } catch {
       // A rehearsal that fails costs the user nothing but the time it saves.
     }
@@ -27,10 +26,11 @@ export function rehearseWhenIdle() {
 }
 
 /** `model`'s first card, opened and laid out out of sight, then removed:
- * in one task, so nothing (a user, a test's locator) ever meets it. */
+ * in one task, so nothing (a user, a test's locator) ever meets it.
+ * Whether there was a card to lay out. */
 function layOutUnseen(model) {
   const fn = model.functions[0];
-  if (!fn) return;
+  if (!fn) return false;
   const columns = pillColumns([fn]);
   const card = cardMaker(model, columns, true)(fn);
   card.element.classList.add('shown-first');
@@ -43,4 +43,5 @@ function layOutUnseen(model) {
   } finally {
     stage.remove();
   }
+  return true;
 }

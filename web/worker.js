@@ -5,12 +5,11 @@ import { analyzeCaseJson, analyzeDumpJson, analyzeSideJson, compareSidesJson, du
 import { warmUpDump } from './warm-up.js';
 
 let corePromise = null;
-let coreReady = false; // started: a file can be read into its heap
 
 /** The module's bytes: the bundle inlines them gzip-compressed, as base64. */
 async function wasmBinary() {
-  // A loop, not Uint8Array.from with a function: that made a string per
-  // byte, ~50-70 ms of a worker's start (166 K characters), the loop ~5.
+  // A plain loop: Uint8Array.from with a function makes a string and a
+  // call per byte (~50-70 ms of a worker's start here, the loop ~5).
   const text = atob(self.memoryMapWasmGzip);
   const packed = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) packed[i] = text.charCodeAt(i);
@@ -20,7 +19,7 @@ async function wasmBinary() {
 
 function core() {
   corePromise ??= wasmBinary().then((binary) => self.createMemoryMapCore({ wasmBinary: binary })).then((instance) => {
-    coreReady = true;
+    self.postMessage({ ready: true }); // engine.js: a big file may now be read into its heap
     return instance;
   }, (error) => {
     corePromise = null; // a failed start is tried again on the next request
@@ -114,19 +113,20 @@ self.onmessage = async ({ data }) => {
   if (data.type !== 'backends') busy = true;
   let instance = null;
   let read = null; // the bytes read here of the dump's File: handed back with the answer
-  let inHeap = null; // or read into the core's heap: { heapPtr, length }, freed after
+  let placed = null; // or read into the core's heap (readIntoHeap): freed after
   let readMs = 0; // the read alone, not the core's start it overlapped
-  // A big dump's file straight into the core's heap, which the page reads
-  // for itself (engine.js dumpMessage); but read whole while the core
-  // starts, when it has not yet (a drop as the page loads).
-  const intoHeap = data.file && data.intoHeap && coreReady;
-  const reading = data.file && !intoHeap ? readFile(data.file).then((bytes) => {
+  // A big dump's file goes straight into the core's heap, and the page
+  // reads it for itself (engine.js dumpMessage); any other is read whole,
+  // while the core starts if it has not yet (a drop as the page loads).
+  const readsIntoHeap = Boolean(data.file && data.intoHeap);
+  const reading = data.file && !readsIntoHeap ? readFile(data.file).then((bytes) => {
     readMs = performance.now() - received;
     return bytes;
   }) : null;
   reading?.catch(() => {}); // told below, or moot when the core failed
+  const thisCore = core(); // a trap replaces it: see the finally below
   try {
-    instance = await core();
+    instance = await thisCore;
     const started = performance.now();
     if (data.type === 'backends') {
       self.postMessage({ id, result: listBackends(instance) });
@@ -158,11 +158,11 @@ self.onmessage = async ({ data }) => {
       self.postMessage({ id, json: json.buffer, heapBytes: instance.HEAPU8.length }, [json.buffer]);
       return;
     }
-    if (intoHeap) {
-      inHeap = await readIntoHeap(instance, data.file);
+    if (readsIntoHeap) {
+      placed = await readIntoHeap(instance, data.file);
       readMs = performance.now() - received;
     }
-    const bytes = inHeap ?? new Uint8Array(data.bytes ?? (read = await reading));
+    const bytes = placed ?? new Uint8Array(data.bytes ?? (read = await reading));
     const analysing = performance.now();
     instance.onProgress = progressReporter(id, bytes);
     // The JSON bytes are handed over, not copied; the page parses a
@@ -173,19 +173,16 @@ self.onmessage = async ({ data }) => {
       : { json: analyzeDumpJson(instance, bytes, options), side: null };
     const handed = [json.buffer, ...(side ? [side.buffer] : []), ...(read ? [read] : [])];
     self.postMessage({ id, json: json.buffer, side: side?.buffer, dump: read, readMs,
-      coreMs: performance.now() - analysing, heapBytes: instance.HEAPU8.length, intoHeap: Boolean(inHeap) }, handed);
+      coreMs: performance.now() - analysing, heapBytes: instance.HEAPU8.length, intoHeap: Boolean(placed), length: bytes.length }, handed);
   } catch (error) {
     // A trap (out of memory, a bug) leaves the module unusable: start anew next time.
-    if (!error.kind) {
-      corePromise = null;
-      coreReady = false;
-    }
+    if (!error.kind) corePromise = null;
     self.postMessage({
       id, dump: read,
       error: { kind: error.kind || 'internal', message: String(error.message || error), line: error.line || 0, column: error.column || 0 },
     }, read ? [read] : []);
   } finally {
-    if (inHeap && coreReady) instance._free(inHeap.heapPtr); // not in a module a trap left unusable
+    if (placed && corePromise === thisCore) instance._free(placed.heapPtr); // not in a module a trap left unusable
     if (instance) instance.onProgress = null;
   }
 };
