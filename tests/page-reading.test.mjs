@@ -406,6 +406,7 @@ describe('tiny tiles and find', () => {
     const page = await pageWith([real()], { width: 1400 });
     const card = await openCard(page, 'rope_qkv');
     const offer = card.locator('.lane-head[data-space="Vec"] .fit-used');
+    await offer.waitFor(); // shown, not only made: its text is read as rendered
     const percent = (await card.locator('.pill[data-space="Vec"]').innerText()).match(/[\d.]+%/)[0];
     assert.equal(await offer.innerText(), `${percent} used: fit`, 'the pill\'s share');
     const spread = () => card.evaluate((c) => {
