@@ -232,6 +232,13 @@ async function* fileChunks(file) {
 
 const READ_SCRATCH = 1 << 20;
 
+/** A dump's file that cannot be read (gone, or changed since it was
+ * chosen), as the page refuses it: kind 'unreadable', and why. */
+export const unreadable = (why) => Object.assign(new Error(`cannot read the file: ${why}`), { kind: 'unreadable' });
+
+/** What `unreadable` says of a file whose bytes are not its size. */
+export const FILE_CHANGED = 'the file changed as it was read';
+
 /**
  * Reads `file` straight into the core's heap, NUL-terminated: { heapPtr,
  * length }, which analyzeDumpJson takes as bytes; the caller frees
@@ -246,14 +253,14 @@ export async function readIntoHeap(core, file) {
   let at = 0;
   try {
     for await (const chunk of fileChunks(file)) {
-      if (at + chunk.length > file.size) throw new Error('the file changed as it was read');
+      if (at + chunk.length > file.size) throw new Error(FILE_CHANGED);
       core.HEAPU8.set(chunk, ptr + at); // HEAPU8 read now: the heap may have grown meanwhile
       at += chunk.length;
     }
-    if (at !== file.size) throw new Error('the file changed as it was read');
+    if (at !== file.size) throw new Error(FILE_CHANGED);
   } catch (error) {
     core._free(ptr);
-    throw Object.assign(new Error(`cannot read the file: ${error.message}`), { kind: 'unreadable' });
+    throw unreadable(error.message);
   }
   core.HEAPU8[ptr + at] = 0;
   return { heapPtr: ptr, length: at };

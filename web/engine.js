@@ -1,7 +1,7 @@
 // The main thread's side of the worker: a promise per request. The worker
 // is made from the source in the page (#worker-source) through a Blob URL,
 // which works when the page is served and when it is opened from file://.
-import { parseModel, parseSplitModel } from './core.js';
+import { FILE_CHANGED, parseModel, parseSplitModel, unreadable } from './core.js';
 
 /** A pending dump this big is stopped, not waited for, when a newer
  * request comes (a new worker costs the module's compile, tens of ms). */
@@ -68,14 +68,12 @@ function dumpMessage(dump, intoHeap) {
   return { message: { file: dump.file, intoHeap: true }, transfer: [], own };
 }
 
-const unreadable = (why) => Object.assign(new Error(`cannot read the file: ${why}`), { kind: 'unreadable' });
-
 /** `dump`'s bytes for the page: those the worker handed back, or those
  * the page read (`own`), which must be as many as the worker read (`data.length`). */
 async function bytesOf(dump, own, data) {
   if (!dump.bytes && own) {
     const bytes = await own;
-    if (bytes.byteLength !== data.length) throw unreadable('the file changed as it was read');
+    if (bytes.byteLength !== data.length) throw unreadable(FILE_CHANGED);
     dump.bytes = bytes;
   }
   return dump.bytes;

@@ -1,7 +1,7 @@
 // The page's worker: owns the WebAssembly core and answers requests, so a
 // big dump never stalls the page. Bundled (tools/bundle.mjs) after the
 // Emscripten glue, which defines createMemoryMapCore.
-import { analyzeCaseJson, analyzeDumpJson, analyzeSideJson, compareSidesJson, dumpSvg, fitTile, listBackends, readIntoHeap } from './core.js';
+import { analyzeCaseJson, analyzeDumpJson, analyzeSideJson, compareSidesJson, dumpSvg, fitTile, listBackends, readIntoHeap, unreadable } from './core.js';
 import { warmUpDump } from './warm-up.js';
 
 let corePromise = null;
@@ -103,7 +103,7 @@ async function readFile(file) {
   try {
     return await file.arrayBuffer();
   } catch (error) {
-    throw Object.assign(new Error(`cannot read the file: ${error.message}`), { kind: 'unreadable' });
+    throw unreadable(error.message);
   }
 }
 
