@@ -22,6 +22,10 @@ before(async () => { env = await launch(); });
 after(async () => { await env.close(); });
 
 const rehearsed = (page) => page.waitForFunction(() => window.memoryMapStats.rehearsed > 0);
+/** Resolves once the page's idle callbacks asked for as it started have
+ * run (they run in the order asked, each by its timeout at the latest):
+ * the rehearsal's among them, whether it laid a card out or not. */
+const pastRehearsal = (page) => page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 1000 })));
 
 /** What a user could see or keep of the page: its DOM, title and link. */
 const pageState = (page) => page.evaluate(() => ({
@@ -51,12 +55,12 @@ describe('the rehearsed card', () => {
   });
 
   /** A page at `url` whose rehearsal cannot be read: none happens, and
-   * nothing fails for it. Idle past whenIdle's timeout, when it would have run. */
+   * nothing fails for it. */
   async function withoutRehearsal(url, html) {
     const page = await openPage(env.browser, null);
     await page.route(url, (route) => route.fulfill({ contentType: 'text/html', body: html.replace(rehearsalIn(html), '{"functions": [') }));
     await page.goto(url);
-    await page.waitForTimeout(1500);
+    await pastRehearsal(page);
     assert.equal(await page.evaluate(() => window.memoryMapStats.rehearsed), 0);
     return page;
   }
@@ -98,7 +102,7 @@ describe('the rehearsed card', () => {
   test('a page that shows its model as it loads (the CLI\'s) does not rehearse', async () => {
     const page = await openPage(env.browser, pathToFileURL(cliPage(join(corpus, 'real', 'norm_rope.py'))).href);
     await settled(page);
-    await page.waitForTimeout(1500); // idle past whenIdle's timeout: the rehearsal would have run
+    await pastRehearsal(page);
     assert.equal(await page.evaluate(() => window.memoryMapStats.rehearsed), 0);
     await finish(page);
   });
