@@ -3,7 +3,11 @@
 // bytes a worker read of a File kept for the page, and a refusal naming
 // its side. The workers' own answers are tested in the page suites.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeEach, describe, test } from 'node:test';
+
+import { root } from './helpers.mjs';
 
 /** Stand-in workers: what each was sent, whether it was stopped. */
 const made = [];
@@ -27,6 +31,13 @@ globalThis.URL.revokeObjectURL = () => {};
 const { createEngine } = await import('../web/engine.js');
 
 const MB = 1024 * 1024;
+/** The core's largest input (include/memory_map.h): the engine's upper
+ * bound for a read into the heap. */
+const MAX_INPUT_BYTES = (() => {
+  const header = readFileSync(join(root, 'include', 'memory_map.h'), 'utf8');
+  const [, mib] = /#define MM_MAX_INPUT_BYTES \(\(size_t\)(\d+) \* 1024 \* 1024\)/.exec(header);
+  return Number(mib) * MB;
+})();
 const modelJson = (dump) => new TextEncoder().encode(JSON.stringify({ dump, functions: [] })).buffer;
 /** Worker `w` answers its request of `type` (the last one sent). */
 function answer(w, type, data) {
@@ -98,19 +109,21 @@ describe('a big dump read into the core\'s heap', () => {
   // The second workers these engines start once idle, started before the next test.
   const idleStarts = () => new Promise((resolve) => setTimeout(resolve));
 
-  test('from 2 MB to 256 MiB the worker reads it into the heap and the page reads it for itself; others are read whole and handed back', async () => {
+  test('from 2 MB to the core\'s largest input the worker reads it into the heap and the page reads it for itself; others are read whole and handed back', async () => {
     const engine = await readyEngine();
     const [worker] = made;
-    const big = bigFile(2 * MB);
-    const model = engine.analyze(big, {});
-    assert.equal(worker.sent.at(-1).intoHeap, true);
-    assert.equal(big.file.reads, 1, 'the page reads it at once, as the worker does');
-    answer(worker, 'analyze', heapAnswer('big', 5));
-    assert.equal((await model).dump, 'big');
-    assert.equal(big.bytes.byteLength, 5, 'the page\'s own read');
-    assert.equal(engine.stats.intoHeap, true);
+    for (const size of [2 * MB, MAX_INPUT_BYTES]) {
+      const big = bigFile(size);
+      const model = engine.analyze(big, {});
+      assert.equal(worker.sent.at(-1).intoHeap, true, `${size} bytes`);
+      assert.equal(big.file.reads, 1, 'the page reads it at once, as the worker does');
+      answer(worker, 'analyze', heapAnswer('big', 5));
+      assert.equal((await model).dump, 'big');
+      assert.equal(big.bytes.byteLength, 5, 'the page\'s own read');
+      assert.equal(engine.stats.intoHeap, true);
+    }
 
-    for (const size of [2 * MB - 1, 256 * MB + 1]) {
+    for (const size of [2 * MB - 1, MAX_INPUT_BYTES + 1]) {
       const whole = bigFile(size);
       const next = engine.analyze(whole, {});
       assert.equal(worker.sent.at(-1).intoHeap, undefined, `${size} bytes`);

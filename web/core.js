@@ -239,6 +239,17 @@ export const unreadable = (why) => Object.assign(new Error(`cannot read the file
 /** What `unreadable` says of a file whose bytes are not its size. */
 export const FILE_CHANGED = 'the file changed as it was read';
 
+/** The bytes of a dump's File, read whole (by the worker, or by the page
+ * beside the worker's read into the heap); a File that cannot be read
+ * (gone, changed) is refused as `unreadable`. */
+export async function readWhole(file) {
+  try {
+    return await file.arrayBuffer();
+  } catch (error) {
+    throw unreadable(error.message);
+  }
+}
+
 /**
  * Reads `file` straight into the core's heap, NUL-terminated: { heapPtr,
  * length }, which analyzeDumpJson takes as bytes; the caller frees

@@ -1,7 +1,7 @@
 // The main thread's side of the worker: a promise per request. The worker
 // is made from the source in the page (#worker-source) through a Blob URL,
 // which works when the page is served and when it is opened from file://.
-import { FILE_CHANGED, parseModel, parseSplitModel, unreadable } from './core.js';
+import { FILE_CHANGED, parseModel, parseSplitModel, readWhole, unreadable } from './core.js';
 
 /** A pending dump this big is stopped, not waited for, when a newer
  * request comes (a new worker costs the module's compile, tens of ms). */
@@ -61,9 +61,7 @@ function dumpMessage(dump, intoHeap) {
   }
   const { size } = dump.file;
   if (!intoHeap || size < INTO_HEAP_BYTES || size > INTO_HEAP_AT_MOST) return { message: { file: dump.file }, transfer: [], own: null };
-  const own = dump.file.arrayBuffer().catch((error) => {
-    throw unreadable(error.message);
-  });
+  const own = readWhole(dump.file);
   own.catch(() => {}); // told when the model comes, or moot
   return { message: { file: dump.file, intoHeap: true }, transfer: [], own };
 }

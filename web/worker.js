@@ -1,7 +1,7 @@
 // The page's worker: owns the WebAssembly core and answers requests, so a
 // big dump never stalls the page. Bundled (tools/bundle.mjs) after the
 // Emscripten glue, which defines createMemoryMapCore.
-import { analyzeCaseJson, analyzeDumpJson, analyzeSideJson, compareSidesJson, dumpSvg, fitTile, listBackends, readIntoHeap, unreadable } from './core.js';
+import { analyzeCaseJson, analyzeDumpJson, analyzeSideJson, compareSidesJson, dumpSvg, fitTile, listBackends, readIntoHeap, readWhole } from './core.js';
 import { warmUpDump } from './warm-up.js';
 
 let corePromise = null;
@@ -97,16 +97,6 @@ const PROGRESS_MS = 50;
 // JSON (and comparing) the rest, of which nothing is told.
 const READ_SHARE = 0.85;
 
-/** The bytes of a dump's File, read here (engine.js dumpMessage); a File
- * that cannot be read (gone, changed) is refused. */
-async function readFile(file) {
-  try {
-    return await file.arrayBuffer();
-  } catch (error) {
-    throw unreadable(error.message);
-  }
-}
-
 self.onmessage = async ({ data }) => {
   const { id } = data;
   const received = performance.now();
@@ -119,7 +109,7 @@ self.onmessage = async ({ data }) => {
   // reads it for itself (engine.js dumpMessage); any other is read whole,
   // while the core starts if it has not yet (a drop as the page loads).
   const readsIntoHeap = Boolean(data.file && data.intoHeap);
-  const reading = data.file && !readsIntoHeap ? readFile(data.file).then((bytes) => {
+  const reading = data.file && !readsIntoHeap ? readWhole(data.file).then((bytes) => {
     readMs = performance.now() - received;
     return bytes;
   }) : null;
