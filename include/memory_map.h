@@ -121,6 +121,17 @@ typedef struct mm_options {
    * showing a progress bar. It must not call back into this API. */
   void (*progress)(void *context, size_t done, size_t total);
   void *progress_context;
+  /* Called once, when not NULL, as soon as the first compute function has
+   * gone through every stage, before the rest of the dump is read: a
+   * caller showing that function at once (the page, for a big dump).
+   * `model` holds it alone, with the notes so far and no pipes (those need
+   * every function); it is valid during the call only, for
+   * mm_model_to_json_with and the mm_model_* readers. Not called when
+   * that function has no tile, or tiles the whole dump would be refused
+   * for (MM_ERR_UNALLOCATED); the model, or a refusal met later, still
+   * comes from mm_model_new as always. */
+  void (*first_function)(void *context, const mm_model *model);
+  void *first_function_context;
 } mm_options;
 
 /* Parses `len` bytes of a dump and computes its model.
@@ -383,10 +394,14 @@ char *mm_model_svg(const mm_model *model, size_t function, const mm_svg_options 
  *
  * The page writes mm_options and mm_svg_options into the module's heap
  * itself, so their layout on wasm32 is part of the boundary (boundary.c
- * asserts it, web/core.js writes it): mm_options is 28 bytes, dump_name at
+ * asserts it, web/core.js writes it): mm_options is 36 bytes, dump_name at
  * 0, backend at 4, pto_text at 8, pto_len at 12, without_source at 16,
  * lifetimes_only at 17, progress at 20 (the page leaves it NULL: its
- * module reports to Module.onProgress instead), progress_context at 24; mm_svg_options is 32 bytes,
+ * module reports to Module.onProgress instead), progress_context at 24,
+ * first_function at 28 (NULL too: the module hands the first function's
+ * JSON, in the call's form but for MM_JSON_SPLIT_HEADS, to
+ * Module.onPreview(pointer, length) when the worker set one),
+ * first_function_context at 32; mm_svg_options is 32 bytes,
  * first_line at 0, last_line at 4, axis_used at 8, hidden at 12, zoom at 16, map_width at 24, dark
  * at 28, hide_profile at 29. */
 

@@ -4,6 +4,7 @@
 #include "boundary.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "base/arena.h"
@@ -14,12 +15,14 @@
 
 /* The page writes these structs into the heap by offset (web/core.js). */
 #if defined(__wasm32__)
-_Static_assert(sizeof(mm_options) == 28 && offsetof(mm_options, backend) == 4 &&
+_Static_assert(sizeof(mm_options) == 36 && offsetof(mm_options, backend) == 4 &&
                    offsetof(mm_options, pto_text) == 8 && offsetof(mm_options, pto_len) == 12 &&
                    offsetof(mm_options, without_source) == 16 &&
                    offsetof(mm_options, lifetimes_only) == 17 &&
                    offsetof(mm_options, progress) == 20 &&
-                   offsetof(mm_options, progress_context) == 24,
+                   offsetof(mm_options, progress_context) == 24 &&
+                   offsetof(mm_options, first_function) == 28 &&
+                   offsetof(mm_options, first_function_context) == 32,
                "mm_options' layout is the page's: change web/core.js and the header with it");
 _Static_assert(sizeof(mm_svg_options) == 32 && offsetof(mm_svg_options, last_line) == 4 &&
                    offsetof(mm_svg_options, axis_used) == 8 &&
@@ -40,15 +43,33 @@ static void progress_to_js(void *context, size_t done, size_t total) {
   (void)context;
   mm__js_progress((double)done, (double)total);
 }
+
+/* And Module.onPreview, to be handed the first function's JSON as soon as
+ * it is modelled (mm_options.first_function): the page shows a big dump's
+ * first card while the core reads the rest. */
+EM_JS(int, mm__js_wants_preview, (void), { return Module.onPreview ? 1 : 0; });
+EM_JS(void, mm__js_preview, (const char *json, double len), { Module.onPreview(json >>> 0, len); });
+static void preview_to_js(void *context, const mm_model *model) {
+  size_t len = 0;
+  char *json = mm_model_to_json_with(model, (unsigned)(uintptr_t)context, &len);
+  if (json)
+    mm__js_preview(json, (double)len); /* out of memory: no preview, the model still comes */
+  mm_free(json);
+}
 #endif
 
 /* `options` with the source lines not copied when the JSON leaves them
- * out anyway, and, in the page's module, progress reported to it. */
+ * out anyway, and, in the page's module, progress and the first function
+ * reported to it, in the JSON's form (`flags`) but for its heads. */
 static mm_options with_flags(const mm_options *options, unsigned flags) {
   mm_options read = options ? *options : (mm_options){0};
   if (flags & MM_JSON_WITHOUT_SOURCE) read.without_source = true;
 #if defined(__EMSCRIPTEN__)
   if (!read.progress) read.progress = progress_to_js;
+  if (!read.first_function && mm__js_wants_preview()) {
+    read.first_function = preview_to_js;
+    read.first_function_context = (void *)(uintptr_t)(flags & ~(unsigned)MM_JSON_SPLIT_HEADS);
+  }
 #endif
   return read;
 }

@@ -28,7 +28,7 @@ export class DumpError extends Error {
 const MM_JSON_WITHOUT_SOURCE = 1;
 const MM_JSON_SPLIT_BODIES = 2;
 const MM_JSON_SPLIT_HEADS = 4;
-const OPTIONS = { bytes: 28, dumpName: 0, backend: 4, ptoText: 8, ptoLen: 12, withoutSource: 16, lifetimes: 17 };
+const OPTIONS = { bytes: 36, dumpName: 0, backend: 4, ptoText: 8, ptoLen: 12, withoutSource: 16, lifetimes: 17 };
 const SVG_OPTIONS = { bytes: 32, firstLine: 0, lastLine: 4, axisUsed: 8, hidden: 12, zoom: 16, mapWidth: 24, dark: 28, hideProfile: 29 };
 // Keeps a byte order mark: the core's `source` lines are the bytes as they are.
 const sourceDecoder = new TextDecoder('utf-8', { ignoreBOM: true });

@@ -401,6 +401,98 @@ static void test_integers_printed(void) {
   }
 }
 
+/* What mm_options.first_function saw: how often it was called, and the
+ * split JSON of the model it was handed. */
+typedef struct first_seen {
+  int calls;
+  size_t functions;
+  char *json;
+} first_seen;
+
+static void see_first(void *context, const mm_model *model) {
+  first_seen *seen = context;
+  seen->calls++;
+  seen->functions = mm_model_function_count(model);
+  mm_free(seen->json);
+  seen->json = mm_model_to_json_with(model, MM_JSON_WITHOUT_SOURCE | MM_JSON_SPLIT_BODIES, NULL);
+}
+
+/* The text of `json` (split form) from `at` up to the next newline. */
+static size_t line_length(const char *json, size_t at) {
+  const char *end = strchr(json + at, '\n');
+  return end ? (size_t)(end - json - at) : strlen(json + at);
+}
+
+/* The split form's head of function 0: after the NUL, the line after
+ * "functions":[ (heads are one line each), without what ends the line:
+ * a comma before the next head, or the list's end. */
+static const char *first_head(const char *json, size_t json_len, size_t *len) {
+  const char *tail = json + strlen(json) + 1;
+  const char *key = tail < json + json_len ? strstr(tail, "\"functions\":[\n") : NULL;
+  if (!key) return NULL;
+  const char *head = key + strlen("\"functions\":[\n");
+  *len = line_length(head, 0);
+  while (*len && (head[*len - 1] == ',' || head[*len - 1] == ']'))
+    (*len)--;
+  return head;
+}
+
+/* The first function, handed over before the rest is read, is the model's
+ * function 0 as the whole model writes it (the real dump's 38 functions);
+ * a dump refused for its addresses hands nothing over. */
+static void test_first_function(void) {
+  size_t len = 0;
+  char *input = read_whole(
+      MM_FIXTURES_DIR "/corpus/real/decode_fwd__41_after_MaterializeRuntimeScopes.py", &len);
+  CHECK(input != NULL);
+  if (!input) return;
+  first_seen seen = {0};
+  mm_options options = {
+      .without_source = true, .first_function = see_first, .first_function_context = &seen};
+  mm_error error;
+  mm_model *model = mm_model_new(input, len, &options, &error);
+  CHECK(model && mm_model_function_count(model) == 38);
+  CHECK(seen.calls == 1 && seen.functions == 1 && seen.json);
+  size_t whole_len = 0;
+  char *whole = model ? mm_model_to_json_with(model, MM_JSON_WITHOUT_SOURCE | MM_JSON_SPLIT_BODIES,
+                                              &whole_len)
+                      : NULL;
+  if (whole && seen.json) {
+    size_t body = line_length(whole, 0); /* the bodies come first, function 0's on the first line */
+    CHECK(body > 100 && line_length(seen.json, 0) == body && memcmp(whole, seen.json, body) == 0);
+    size_t head_len = 0, seen_head_len = 0;
+    const char *head = first_head(whole, whole_len, &head_len);
+    size_t bodies = strlen(seen.json) + 1; /* up to the NUL, and past it */
+    const char *seen_head =
+        first_head(seen.json, bodies + strlen(seen.json + bodies), &seen_head_len);
+    CHECK(head && seen_head && head_len > 100 && head_len == seen_head_len &&
+          memcmp(head, seen_head, head_len) == 0);
+    CHECK(strstr(seen.json + strlen(seen.json) + 1, "\"pipes\":[]") != NULL);
+  }
+  mm_free(whole);
+  mm_free(seen.json);
+  mm_model_free(model);
+  free(input);
+
+  const char *unallocated =
+      "class P:\n"
+      "    @pl.function(type=pl.FunctionType.AIV)\n"
+      "    def k(self):\n"
+      "        a: pl.Tile[[4], pl.FP32, pl.MemRef(m0, 0, 64), pl.Mem.Vec] = f()\n"
+      "        b: pl.Tile[[4], pl.FP32, pl.MemRef(m1, 0, 64), pl.Mem.Vec] = g(a)\n"
+      "        return b\n";
+  first_seen none = {0};
+  options.first_function_context = &none;
+  model = mm_model_new(unallocated, strlen(unallocated), &options, &error);
+  CHECK(!model && error.status == MM_ERR_UNALLOCATED && none.calls == 0);
+  mm_error_clear(&error);
+  options.lifetimes_only = true; /* drawn by lifetime: shown first as any other */
+  model = mm_model_new(unallocated, strlen(unallocated), &options, &error);
+  CHECK(model && none.calls == 1 && none.functions == 1);
+  mm_free(none.json);
+  mm_model_free(model);
+}
+
 int main(void) {
   test_bytes_equal();
   test_sort();
@@ -414,6 +506,7 @@ int main(void) {
   test_json_streamed();
   test_errors_as_json();
   test_model_api();
+  test_first_function();
   test_backends();
   test_names_table();
   test_arena();

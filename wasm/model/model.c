@@ -82,6 +82,17 @@ static void report_progress(const pipeline *pipe, const mm_function *fn) {
                       pipe->input_len);
 }
 
+/* Hands the model so far to the caller's first_function (memory_map.h)
+ * once the first compute function is through: unless it has no tile, or
+ * tiles the dump would be refused for (refusals.c). */
+static void show_first_function(const pipeline *pipe, const mm_function *fn) {
+  const mm_options *options = pipe->options;
+  const mm_model *model = pipe->model;
+  if (!options || !options->first_function || model->functions.len != 1 || !fn->box_count) return;
+  if (!pipe->by_lifetime && mm__function_unallocated(fn, mm__pass_stage(model->dump))) return;
+  options->first_function(options->first_function_context, model);
+}
+
 /* The stages of one compute function, in order, once the parser has read
  * it: its tiles (one per name, lifetimes, uses) and source lines; its
  * reserved windows' calls read; its allocations placed (a pinned one held
@@ -108,7 +119,7 @@ static bool model_function(void *context, const mm_function_reading *reading) {
          mm__function_liveness(fn, arena) &&                          /* liveness.c */
          mm__function_what_if(fn) &&                                  /* what_if.c */
          mm__function_idle(fn, arena) &&                              /* uses.c */
-         (report_progress(pipe, fn), true);
+         (show_first_function(pipe, fn), report_progress(pipe, fn), true);
 }
 
 /* The text check, then the parse, the general way or the fast path first

@@ -64,7 +64,7 @@ mm_pass_stage mm__pass_stage(const char *dump) {
  * bases in a space, as upstream refuses; or, in a dump not written by
  * AllocateMemoryAddr itself (whose planners may share addresses by
  * design), two bases of a space both starting at 0. */
-static bool refused_unallocated(const mm_function *fn, mm_pass_stage stage) {
+bool mm__function_unallocated(const mm_function *fn, mm_pass_stage stage) {
   return fn->unallocated == MM_UNPLACED_ALL_ZERO ||
          (fn->unallocated == MM_UNPLACED_BASES_AT_ZERO && stage != MM_PASS_ALLOCATE);
 }
@@ -91,7 +91,7 @@ bool mm__refuse_unallocated(const mm_model *model, mm_error *error) {
   size_t count = 0, all_zero = 0;
   for (size_t i = 0; i < model->functions.len; i++) {
     const mm_function *fn = mm__vec_at(&model->functions, i);
-    count += refused_unallocated(fn, stage);
+    count += mm__function_unallocated(fn, stage);
     all_zero += fn->unallocated == MM_UNPLACED_ALL_ZERO;
   }
   if (!count) return false;
@@ -101,7 +101,7 @@ bool mm__refuse_unallocated(const mm_model *model, mm_error *error) {
   error->functions = mm__alloc(count * sizeof *error->functions);
   for (size_t i = 0; i < model->functions.len; i++) {
     const mm_function *fn = mm__vec_at(&model->functions, i);
-    if (!refused_unallocated(fn, stage)) continue;
+    if (!mm__function_unallocated(fn, stage)) continue;
     if (names.len) mm__buf_puts(&names, ", ");
     mm__buf_puts(&names, fn->name);
     if (error->functions) error->functions[error->function_count++] = mm__strdup(fn->name);

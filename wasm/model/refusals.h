@@ -17,6 +17,10 @@ mm_pass_stage mm__pass_stage(const char *dump);
  * whose MemRef gives no address when there is one. */
 void mm__refuse_no_tiles(const mm_model *model, mm_diag *diag);
 
+/* Whether `fn`'s tiles have no addresses yet, in a dump of `stage`: the
+ * dump is then refused (mm__refuse_unallocated). */
+bool mm__function_unallocated(const mm_function *fn, mm_pass_stage stage);
+
 /* True, with `error` filled, when a function's tiles have no addresses
  * yet (an mm_placement the dump's pass does not explain). */
 bool mm__refuse_unallocated(const mm_model *model, mm_error *error);
