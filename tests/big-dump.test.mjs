@@ -1,7 +1,8 @@
-// A 50 MB dump in the page (Chromium): a bar while it is analysed, the
-// first card drawn from its own function's model alone (the others read
-// when opened), a search that reads no function's boxes, and a second drop
-// taking over while the big one is analysed.
+// A 50 MB dump in the page (Chromium): its first card drawn from the
+// first function's model before the rest is read, a bar while it is
+// analysed, the whole model's cards reading one function's boxes (the
+// others read when opened), a search that reads no function's boxes, and
+// a second drop taking over while the big one is analysed.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -41,44 +42,70 @@ const makeBig = (page, size) => page.evaluate(({ text, size }) => {
   return copies;
 }, { text: real.text, size });
 
-/** Drops window.bigDump; until the first card is painted, what the
- * loading message's bar said every 10 ms, and the page's marks then. */
+/** Drops window.bigDump; until every card is made, what the bar said
+ * every 10 ms (the loading message's, then the top bar's), what showed
+ * once the first card was painted, and the page's marks then. */
 const dropBig = (page) => page.evaluate(async () => {
   const transfer = new DataTransfer();
   transfer.items.add(window.bigDump);
   document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
   const stats = window.memoryMapStats;
   const bars = [];
-  while (!stats.firstCardPainted) {
-    const bar = document.querySelector('#message.loading .progress:not([hidden])');
+  let first = null;
+  while (document.getElementById('cards').dataset.complete !== 'true') {
+    const bar = document.querySelector('#message.loading:not([hidden]) .progress:not([hidden]), #summary .progress:not([hidden])');
     if (bar) bars.push({ text: bar.textContent, value: bar.querySelector('progress').value });
+    if (stats.firstCardPainted && !first) {
+      first = {
+        wholeModel: stats.modelled > stats.received, previewed: stats.previewed > stats.received,
+        summary: document.getElementById('summary').textContent, searchDisabled: document.getElementById('search').disabled,
+        cards: [...document.querySelectorAll('.card')].map((c) => c.dataset.function),
+        boxes: document.querySelectorAll('.card.open .box').length, rest: document.querySelector('.preview-rest')?.textContent ?? null,
+      };
+    }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  return { bars, parsed: stats.bodies.parsed, total: stats.bodies.total, intoHeap: stats.intoHeap };
+  return { bars, first, parsed: stats.bodies.parsed, total: stats.bodies.total, intoHeap: stats.intoHeap };
 });
 
 describe('a 50 MB dump', () => {
-  test('a bar while it is analysed; the first card needs its own function\'s model alone; a search reads no boxes', async () => {
+  test('its first card before the rest is read; a bar while it is analysed; a search reads no boxes', async () => {
     const page = await openPage(env.browser, offline);
     const copies = await makeBig(page, BIG);
-    const { bars, parsed, total, intoHeap } = await dropBig(page);
+    const { bars, first, parsed, total, intoHeap } = await dropBig(page);
     const fns = realModel.functions.length * copies;
     const tiles = realModel.functions.reduce((n, fn) => n + fn.boxes.length, 0) * copies;
 
-    // The bar: shown (the drop takes well over 200 ms), its share growing.
-    const shares = bars.filter((b) => b.text.startsWith('Analysing')).map((b) => b.value);
+    // The first card painted from the first function's model alone,
+    // before the whole model came: that function's tiles all drawn (the
+    // command line's model of it is the oracle), nothing that needs every
+    // function shown yet.
+    assert.equal(first.previewed, true);
+    assert.equal(first.wholeModel, false, 'the first card waited for the whole model');
+    assert.deepEqual(first.cards, [`${realModel.functions[0].name}_r0`]);
+    assert.equal(first.boxes, realModel.functions[0].boxes.length);
+    assert.match(first.summary, /^big_50mb\.py · first function.*Analysing the rest… \d+%$/);
+    assert.doesNotMatch(first.summary, /compute functions|tiles/);
+    assert.equal(first.searchDisabled, true);
+    assert.match(first.rest, /other functions.*once the whole dump is read/);
+
+    // The bar: shown (the drop takes well over 200 ms), its share growing,
+    // in the top bar once the first card shows.
+    const shares = bars.filter((b) => /^Analysing/.test(b.text)).map((b) => b.value);
     assert.ok(new Set(shares).size >= 2, `the bar moved: ${JSON.stringify(bars.slice(0, 5))}`);
     assert.deepEqual(shares, [...shares].sort((a, b) => a - b));
-    assert.match(bars.at(-1).text, /^Analysing… \d+%$/);
+    assert.match(bars.at(-1).text, /^Analysing the rest… \d+%$/);
 
     // The worker read the file into the core's heap, and the page read
     // it for itself (engine.js dumpMessage).
     assert.equal(intoHeap, true);
 
-    // The first card painted, from one function's boxes of thousands.
+    // The whole model: its first card, made again, reads one function's
+    // boxes of thousands.
     assert.equal(total, fns);
     assert.equal(parsed, 1);
     await settled(page);
+    assert.equal(await page.locator('.preview-rest').count(), 0);
     const summary = await page.textContent('#summary');
     assert.match(summary, new RegExp(`${fns} compute functions · ${tiles} tiles`));
     assert.equal(await page.locator('.card').count(), fns);

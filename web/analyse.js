@@ -2,7 +2,7 @@
 // ones still under way, and only its result (the map, or why not) shows.
 import { sideLabels } from './diff.js';
 import { MANY_CARDS } from './card-groups.js';
-import { showBuild, showCompare, showModel } from './display.js';
+import { showBuild, showCompare, showModel, showPreview } from './display.js';
 import { showError, showMessage, showProgress } from './messages.js';
 import { mergeCases } from './overview.js';
 import { $, page } from './page-state.js';
@@ -60,10 +60,18 @@ export async function analyse(current = begin()) {
   const backend = $('backend').value || null;
   page.stats.firstCardPainted = 0;
   const { stats } = page;
+  stats.previewed = 0;
+  let modelled = false; // a preview later than the model is dropped
   try {
     showProgress('Analysing', 0);
     const model = await page.engine.analyze(input, { dumpName: input.name, backend, ptoText: input.pto, lifetimes: Boolean(input.lifetimes) },
-      (share) => current() && showProgress('Analysing', share));
+      (share) => current() && showProgress('Analysing', share),
+      (preview) => {
+        if (modelled || !current()) return;
+        showPreview(preview);
+        stats.previewed = performance.now();
+      });
+    modelled = true;
     stats.modelled = performance.now();
     // A big model's heads took a long task to parse: the cards wait for the
     // next, so a scroll or a second drop is not held for both.

@@ -8,7 +8,7 @@ import { sideLabels } from './diff.js';
 import { clear, el } from './dom.js';
 import { exportMap, fitTile } from './export.js';
 import { formatLink, fullPageUrl, parseLink } from './link.js';
-import { showNotes } from './messages.js';
+import { progressBar, showNotes } from './messages.js';
 import { overviewElement } from './overview.js';
 import { pipesOf } from './pipes.js';
 import { $, page, setTitle } from './page-state.js';
@@ -153,7 +153,10 @@ export function showModel(model, current = () => true) {
   const cards = $('cards');
   cards.style.setProperty('--pill-columns', String(columns.length));
   const makeCard = cardMaker(model, columns);
-  const first = wanted ? shownFns.length : Math.min(1, shownFns.length);
+  // The cards up to the linked one are made at once (all, when it names
+  // none of them), so its view is set before the rest are made.
+  const linked = wanted ? shownFns.findIndex((fn) => fn.name === wanted.fn) : -1;
+  const first = !wanted ? Math.min(1, shownFns.length) : linked >= 0 ? linked + 1 : shownFns.length;
   page.cards = shownFns.slice(0, first).map(makeCard);
   replaceView([...backToBuild(), ...summary(model)], model, page.cards.map((c) => c.element), false);
   $('legend').hidden = false;
@@ -174,19 +177,68 @@ export function showModel(model, current = () => true) {
     page.finder.setModel(page.embed ? { ...model, functions: shownFns } : model, page.cards);
     $('search').disabled = false;
     $('copy-link').hidden = false;
-    const target = wanted && page.cards.find((c) => c.fn.name === wanted.fn);
-    if (target) target.applyView(wanted);
+    if (!viewSet) page.cards[linked]?.applyView(wanted);
     // A frame shows a few rows: it opens on the first tiles, unless the link names a tile or line.
     if (page.embed && !wanted?.tile && !wanted?.line) page.cards[0]?.map.scrollToFirstTiles();
     cards.dataset.complete = 'true';
   };
-  requestAnimationFrame(() => setTimeout(() => { page.stats.firstCardPainted = performance.now(); }));
+  // The linked card's view, set now when other cards are still to come.
+  const viewSet = linked >= 0 && first < shownFns.length;
+  if (viewSet) page.cards[linked].applyView(wanted);
+  markFirstCard();
   if (first === shownFns.length) return finish();
   appendInTasks(cards, shownFns.slice(first), (fns) => {
     const batch = fns.map(makeCard);
     page.cards.push(...batch);
     return batch.map((c) => c.element);
   }, { live: current, done: finish });
+}
+
+/** Marks when the action's first card was painted (once: a big dump's
+ * first card painted before its whole model keeps its mark). */
+function markFirstCard() {
+  requestAnimationFrame(() => setTimeout(() => { page.stats.firstCardPainted ||= performance.now(); }));
+}
+
+/** The top bar while a big dump's first card shows: the dump's name, and
+ * the bar of the rest being read (messages.js showProgress moves it). */
+function previewSummary(preview) {
+  $('summary').title = `${preview.dump} · its first function, shown while the rest is analysed`;
+  const bar = progressBar();
+  bar.hidden = false;
+  bar.dataset.stage = 'Analysing the rest';
+  return [el('span', { class: 'summary-text' }, el('span', { class: 'dump-name' }, preview.dump),
+    el('span', {}, ' · first function')), bar];
+}
+
+/**
+ * Shows a big dump's first function (`preview`: its model alone, engine.js
+ * analyze) while the core reads the rest: its card, opened as showModel
+ * opens it, and a line saying the others are to come. Nothing that needs
+ * every function shows yet (the counts, search, the other cards, pipes):
+ * showModel replaces it all, the view of the card kept through the link
+ * it wrote.
+ */
+export function showPreview(preview) {
+  if (page.embed) return; // a frame shows the linked function's card alone
+  const wanted = parseLink(location.hash);
+  const fn = preview.functions[0];
+  page.tooltip.hide();
+  page.finder.clear();
+  page.compareView = null;
+  document.body.classList.remove('comparing');
+  const card = cardMaker(preview, pillColumns([fn]))(fn);
+  page.cards = [card];
+  const rest = el('p', { class: 'preview-rest', role: 'status' }, 'The other functions, the dump\'s counts and search come once the whole dump is read.');
+  replaceView(previewSummary(preview), preview, [card.element, rest], false);
+  $('legend').hidden = false;
+  $('search').disabled = true;
+  $('copy-link').hidden = true;
+  card.element.classList.add('shown-first');
+  card.setOpen(true);
+  if (wanted?.fn === fn.name) card.applyView(wanted); // a link to another is followed by showModel
+  setTitle(preview.dump);
+  markFirstCard();
 }
 
 /** The compare view's one line in the top bar. */

@@ -17,6 +17,12 @@ const SUPERSEDE_BYTES = 2 * 1024 * 1024;
 const INTO_HEAP_BYTES = 2 * 1024 * 1024;
 const INTO_HEAP_AT_MOST = 256 * 1024 * 1024;
 
+/** A dump this big has its first function's card shown as soon as the
+ * core has modelled it, while the core reads the rest (the page waits
+ * for the whole model of a smaller one: ~0.3 s at 16 MB, and a card
+ * shown twice costs more than it spares). */
+const PREVIEW_BYTES = 16 * 1024 * 1024;
+
 /** A WebAssembly heap grows to hold a big dump and never shrinks: a
  * worker whose heap passed this is stopped once idle, and the next
  * request starts a fresh one (its module compiled again, tens of ms), so
@@ -75,6 +81,15 @@ async function bytesOf(dump, own, data) {
     dump.bytes = bytes;
   }
   return dump.bytes;
+}
+
+/** The model of the preview's JSON (one function, split form), its
+ * source lines from the dump's bytes: the page's, or those of the file
+ * up to that function's end (the page's own read of a big file may not
+ * be done yet). */
+async function previewModel(json, dump) {
+  const [at, length] = parseModel(json.subarray(json.lastIndexOf(0) + 1)).functions[0].source_bytes;
+  return parseSplitModel(json, dump.bytes ?? await dump.file.slice(0, at + length).arrayBuffer());
 }
 
 const dumpSize = (dump) => dump.bytes?.byteLength ?? dump.file?.size ?? 0;
@@ -138,6 +153,7 @@ export function createEngine(source) {
       const request = pending.get(data.id);
       if (!request) return;
       if (data.progress !== undefined) return request.onProgress?.(data.progress);
+      if (data.preview) return request.onPreview?.(new Uint8Array(data.preview));
       pending.delete(data.id);
       if (data.dump && request.dump && !request.dump.bytes) request.dump.bytes = data.dump;
       if (data.coreMs !== undefined) {
@@ -184,12 +200,12 @@ export function createEngine(source) {
 
   /** `dump`: the page's dump the message carries (dumpMessage), given
    * the bytes the worker read of it. */
-  function request(message, transfer = [], parse = parseModel, onProgress = null, slot = 0, dump = null) {
+  function request(message, transfer = [], parse = parseModel, onProgress = null, slot = 0, dump = null, onPreview = null) {
     if (!workers[slot]) start(slot);
     const id = next++;
     return new Promise((resolve, reject) => {
       const bytes = (message.bytes?.byteLength ?? message.file?.size ?? 0) + (message.cases ?? []).reduce((sum, c) => sum + c.bytes.byteLength, 0);
-      pending.set(id, { id, slot, resolve, reject, type: message.type, bytes, parse, onProgress, dump });
+      pending.set(id, { id, slot, resolve, reject, type: message.type, bytes, parse, onProgress, onPreview, dump });
       workers[slot].postMessage({ ...message, id }, transfer);
     });
   }
@@ -253,12 +269,18 @@ export function createEngine(source) {
      *  when null, are set to those the worker read of `file`), read a
      *  function at a time as it is used (parseSplitModel in core.js):
      *  its source lines from `dump.bytes`. `onProgress(share)`: how much
-     *  of the dump the core has read. */
-    analyze: (dump, options, onProgress = null) => {
+     *  of the dump the core has read. `onPreview(model)`, for a dump of
+     *  PREVIEW_BYTES or more: the model of its first function alone (no
+     *  pipes), before the rest is read; not called when that function has
+     *  no tile or the dump is refused for its addresses. */
+    analyze: (dump, options, onProgress = null, onPreview = null) => {
       spareCores();
       const { message, transfer, own } = dumpMessage(dump, ready[0]);
-      return request({ type: 'analyze', ...message, options }, transfer, async (json, data) => parseSplitModel(json, await bytesOf(dump, own, data)),
-        onProgress, 0, dump);
+      const preview = Boolean(onPreview) && dumpSize(dump) >= PREVIEW_BYTES;
+      // A preview that fails to read is dropped: the whole model says why, if anything is wrong.
+      const showPreview = preview ? (json) => previewModel(json, dump).then(onPreview, () => {}) : null;
+      return request({ type: 'analyze', ...message, preview, options }, transfer, async (json, data) => parseSplitModel(json, await bytesOf(dump, own, data)),
+        onProgress, 0, dump, showPreview);
     },
     /** Both models and their comparison: { old, new, diff }, each dump
      *  read as analyze reads one; a refusal says its `side`. Options:

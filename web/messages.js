@@ -57,26 +57,32 @@ export function showMessage(kind, title, detail) {
  * quick drop flashes nothing. */
 const PROGRESS_AFTER_MS = 200;
 
+/** A progress bar and the words beside it, hidden: showProgress fills it. */
+export const progressBar = () => el('div', { class: 'progress', hidden: true },
+  el('progress', { max: '1', 'aria-label': 'Progress' }), el('span', { class: 'progress-stage' }));
+
 /**
  * The loading message's progress: `stage` ('Loading the file',
  * 'Analysing') and the share of it done (0..1; null: not known). The bar
  * is made with the message and shown after PROGRESS_AFTER_MS; a later
- * message replaces it.
+ * message replaces it. While a big dump's first card shows (display.js
+ * showPreview), the top bar's bar is the one moved.
  */
 export function showProgress(stage, share = null) {
   const box = $('message');
-  if (!box.classList.contains('loading')) return;
-  let bar = box.querySelector('.progress');
+  let bar = box.hidden ? $('summary').querySelector('.progress') : null;
+  if (!bar && (box.hidden || !box.classList.contains('loading'))) return;
+  if (!bar) bar = box.querySelector('.progress');
   if (!bar) {
-    bar = el('div', { class: 'progress', hidden: true },
-      el('progress', { max: '1', 'aria-label': 'Progress' }), el('span', { class: 'progress-stage' }));
+    bar = progressBar();
     box.append(bar);
     setTimeout(() => { bar.hidden = false; }, PROGRESS_AFTER_MS);
   }
   const meter = bar.querySelector('progress');
   if (share === null) meter.removeAttribute('value'); // indeterminate
   else meter.value = share;
-  bar.querySelector('.progress-stage').textContent = share === null ? `${stage}…` : `${stage}… ${Math.round(share * 100)}%`;
+  const label = bar.dataset.stage ?? stage; // the top bar's says what it is of
+  bar.querySelector('.progress-stage').textContent = share === null ? `${label}…` : `${label}… ${Math.round(share * 100)}%`;
 }
 
 /** Line `number` (1-based) of the dump, for showing where an error is. */

@@ -37,12 +37,13 @@ export const page = {
   // Timings a benchmark can read (window.memoryMapStats), performance.now()
   // of each step: a file arrived, (a build's files) read, the model back
   // from the worker and its heads parsed, the cards made, the first card
-  // painted; the worker's last request: ms it took to read the file and
+  // painted (a big dump's: from its first function alone, shown when
+  // `previewed`, before the whole model; display.js showPreview); the worker's last request: ms it took to read the file and
   // the core's own ms, its heap, whether it read the file into the heap
   // (engine.js dumpMessage); and the model's `lazy` counts (core.js
   // readLazily: the bodies parsed so far); when a card was rehearsed
   // (rehearsal.js), or 0.
-  stats: { received: 0, read: 0, modelled: 0, shown: 0, firstCardPainted: 0, readMs: 0, coreMs: 0, heapBytes: 0, intoHeap: false, bodies: null, rehearsed: 0 },
+  stats: { received: 0, read: 0, modelled: 0, shown: 0, firstCardPainted: 0, previewed: 0, readMs: 0, coreMs: 0, heapBytes: 0, intoHeap: false, bodies: null, rehearsed: 0 },
 };
 
 /** The page's title: the dump shown, or none. */

@@ -155,6 +155,15 @@ self.onmessage = async ({ data }) => {
     const bytes = placed ?? new Uint8Array(data.bytes ?? (read = await reading));
     const analysing = performance.now();
     instance.onProgress = progressReporter(id, bytes);
+    // A big dump's first function, as soon as the core has it (the page
+    // shows its card while the rest is read): its JSON copied out of the
+    // heap, which the core still uses.
+    if (data.preview) {
+      instance.onPreview = (ptr, len) => {
+        const part = instance.HEAPU8.slice(ptr, ptr + len);
+        self.postMessage({ id, preview: part.buffer }, [part.buffer]);
+      };
+    }
     // The JSON bytes are handed over, not copied; the page parses a
     // function's part as its card needs it, and takes the source lines
     // from the dump's bytes (parseSplitModel, attachSource).
@@ -173,6 +182,6 @@ self.onmessage = async ({ data }) => {
     }, read ? [read] : []);
   } finally {
     if (placed && corePromise === thisCore) instance._free(placed.heapPtr); // not in a module a trap left unusable
-    if (instance) instance.onProgress = null;
+    if (instance) instance.onProgress = instance.onPreview = null;
   }
 };
