@@ -24,10 +24,10 @@ const realModel = JSON.parse(run([join(root, 'tests', 'fixtures', 'corpus', 'rea
 
 /**
  * In the page: a File of the real dump's functions repeated under fresh
- * names (`_r0`, `_r1`, ...) to `size` bytes, kept as window.bigDump, and
- * how many copies it holds.
+ * names (`_r0`, `_r1`, ...) to `size` bytes, then `tail`, kept as
+ * window.bigDump, and how many copies it holds.
  */
-const makeBig = (page, size) => page.evaluate(({ text, size }) => {
+const makeBig = (page, size, tail = '') => page.evaluate(({ text, size, tail }) => {
   const lines = text.split('\n');
   const first = lines.findIndex((l) => /^ {4}@/.test(l));
   const parts = [lines.slice(0, first).join('\n')];
@@ -38,9 +38,9 @@ const makeBig = (page, size) => page.evaluate(({ text, size }) => {
     parts.push(renamed);
     length += renamed.length;
   }
-  window.bigDump = new File([parts.join('\n')], 'big_50mb.py');
+  window.bigDump = new File([parts.join('\n'), tail], 'big_50mb.py');
   return copies;
-}, { text: real.text, size });
+}, { text: real.text, size, tail });
 
 /** Drops window.bigDump; until every card is made, what the bar said
  * every 10 ms (the loading message's, then the top bar's), what showed
@@ -143,6 +143,25 @@ describe('a 50 MB dump', () => {
     await page.waitForFunction(() => document.querySelector('#summary .dump-name')?.textContent === 'norm_rope.py');
     assert.ok(await page.evaluate(() => window.memoryMapStats.heapBytes) < 64 * 2 ** 20, 'a fresh heap');
     assert.equal(await page.evaluate(() => window.memoryMapStats.intoHeap), false, 'a small dump is read whole');
+    await finish(page);
+  });
+
+  test('a refusal the core meets after the first card shows takes the card\'s place', async () => {
+    const page = await openPage(env.browser, offline);
+    await makeBig(page, 17_000_000, '\n    def broken(self:\n        pass\n');
+    const lines = await page.evaluate(async () => (await window.bigDump.text()).split('\n').length);
+    await page.evaluate(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(window.bigDump);
+      document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    });
+    await page.waitForFunction(() => window.memoryMapStats.previewed, null, { timeout: 60_000 });
+    await page.waitForSelector('#message.error:not([hidden])', { timeout: 60_000 });
+    assert.match(await page.textContent('#message h2'), new RegExp(`^Cannot show big_50mb\\.py, line ${lines - 2}, column \\d+$`));
+    assert.equal(await page.locator('.card').count(), 0);
+    assert.equal(await page.locator('.preview-rest').count(), 0);
+    assert.equal(await page.textContent('#summary'), '');
+    assert.equal(await page.locator('#search').isDisabled(), true);
     await finish(page);
   });
 
