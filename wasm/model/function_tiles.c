@@ -156,13 +156,25 @@ static bool extend_by_reads(const mm_function_reading *r, tile_scratch *s, mm_ti
   return true;
 }
 
+/* The `count` tiles merged in `merged` (one per binding, most of them
+ * unused: many bindings are not tiles, or name a tile again) copied into
+ * the model's arena. */
+static mm_tile *keep_tiles(const mm_tile *merged, size_t count, mm_arena *arena) {
+  mm_tile *tiles = mm__arena_alloc(arena, (count + 1) * sizeof *tiles);
+  if (tiles && count) memcpy(tiles, merged, count * sizeof *tiles);
+  return tiles;
+}
+
 bool mm__function_tiles(const mm_function_reading *r, mm_function *fn, mm_arena *arena) {
   uint32_t *order = breadth_first_order(r);
-  mm_tile *tiles = order ? mm__arena_alloc(arena, (r->binding_count + 1) * sizeof *tiles) : NULL;
+  mm_tile *merged = order ? mm__alloc((r->binding_count + 1) * sizeof *merged) : NULL;
   tile_scratch s = {0};
   mm__vec_init(&s.uses, sizeof(mm_use));
-  size_t count = tiles ? merge_bindings(r, order, &s, tiles, arena) : SIZE_MAX;
+  size_t count = merged ? merge_bindings(r, order, &s, merged, arena) : SIZE_MAX;
   mm__dealloc(order);
+  mm_tile *tiles = count != SIZE_MAX ? keep_tiles(merged, count, arena) : NULL;
+  mm__dealloc(merged);
+  if (!tiles) count = SIZE_MAX;
   bool ok = count != SIZE_MAX && extend_by_reads(r, &s, tiles, count) &&
             mm__tile_uses(tiles, count, s.uses.items, s.uses.len, arena);
   mm__names_free(&s.by_name);

@@ -309,13 +309,27 @@ static void flag_over_capacity(mm_function *fn) {
   }
 }
 
-static bool sum_spaces(mm_function *fn, const mm_backend *backend, mm_arena *arena) {
-  /* Room for a space of reserved windows only, one per window (windows.c). */
-  size_t room = fn->box_count + fn->window_count;
+/* Gives `fn` its spaces in the model's arena, `count` of them summed in
+ * `summed`, with room for a space of reserved windows only, one per
+ * window (windows.c): a function has a handful of spaces and may have
+ * thousands of boxes, so they are summed in a scratch array of one per box. */
+static bool keep_spaces(mm_function *fn, const mm_space_usage *summed, size_t count,
+                        mm_arena *arena) {
+  size_t room = count + fn->window_count;
   fn->spaces = mm__arena_alloc(arena, (room ? room : 1) * sizeof *fn->spaces);
+  if (!fn->spaces) return false;
+  if (count) memcpy(fn->spaces, summed, count * sizeof *summed);
+  return true;
+}
+
+static bool sum_spaces(mm_function *fn, const mm_backend *backend, mm_arena *arena) {
+  mm_space_usage *summed = mm__alloc((fn->box_count ? fn->box_count : 1) * sizeof *summed);
+  fn->spaces = summed;
   const char **scratch = mm__alloc((fn->box_count ? fn->box_count : 1) * sizeof *scratch);
-  if (!fn->spaces || !scratch) {
+  if (!summed || !scratch) {
+    mm__dealloc(summed);
     mm__dealloc(scratch);
+    fn->spaces = NULL;
     return false;
   }
   fn->space_count = 0;
@@ -333,6 +347,9 @@ static bool sum_spaces(mm_function *fn, const mm_backend *backend, mm_arena *are
       u->bases = count_bases(fn, t->space, scratch);
       if (u->bases == UINT32_MAX) {
         mm__dealloc(scratch);
+        mm__dealloc(summed);
+        fn->spaces = NULL;
+        fn->space_count = 0;
         return false;
       }
     }
@@ -349,9 +366,11 @@ static bool sum_spaces(mm_function *fn, const mm_backend *backend, mm_arena *are
     u->has_capacity = capacity != 0;
     u->hwm_all = u->hwm;
   }
-  flag_over_capacity(fn);
   mm__dealloc(scratch);
-  return true;
+  bool kept = keep_spaces(fn, summed, fn->space_count, arena);
+  mm__dealloc(summed);
+  if (kept) flag_over_capacity(fn);
+  return kept;
 }
 
 bool mm__function_layout(mm_function *fn, const mm_backend *backend, mm_arena *arena) {
