@@ -44,8 +44,10 @@ const makeBig = (page, size, tail = '') => page.evaluate(({ text, size, tail }) 
 
 /** Drops window.bigDump; until every card is made, what the bar said
  * every 10 ms (the loading message's, then the top bar's), what showed
- * once the first card was painted, and the page's marks then. */
-const dropBig = (page) => page.evaluate(async () => {
+ * once the first card was painted, and the page's marks then. With `pin`,
+ * the first card's first tile is pinned as soon as it shows (focused,
+ * Enter), its name kept as `first.pinned`. */
+const dropBig = (page, pin = false) => page.evaluate(async (pin) => {
   const transfer = new DataTransfer();
   transfer.items.add(window.bigDump);
   document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
@@ -62,17 +64,23 @@ const dropBig = (page) => page.evaluate(async () => {
         cards: [...document.querySelectorAll('.card')].map((c) => c.dataset.function),
         boxes: document.querySelectorAll('.card.open .box').length, rest: document.querySelector('.preview-rest')?.textContent ?? null,
       };
+      const box = pin && document.querySelector('.card.open .box');
+      if (box) {
+        box.focus();
+        box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+        first.pinned = document.querySelector('.card.open .chip-name')?.textContent ?? null;
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return { bars, first, parsed: stats.bodies.parsed, total: stats.bodies.total, intoHeap: stats.intoHeap };
-});
+}, pin);
 
 describe('a 50 MB dump', () => {
   test('its first card before the rest is read; a bar while it is analysed; a search reads no boxes', async () => {
     const page = await openPage(env.browser, offline);
     const copies = await makeBig(page, BIG);
-    const { bars, first, parsed, total, intoHeap } = await dropBig(page);
+    const { bars, first, parsed, total, intoHeap } = await dropBig(page, true);
     const fns = realModel.functions.length * copies;
     const tiles = realModel.functions.reduce((n, fn) => n + fn.boxes.length, 0) * copies;
 
@@ -88,6 +96,7 @@ describe('a 50 MB dump', () => {
     assert.doesNotMatch(first.summary, /compute functions|tiles/);
     assert.equal(first.searchDisabled, true);
     assert.match(first.rest, /other functions.*once the whole dump is read/);
+    assert.equal(first.pinned, realModel.functions[0].boxes[0].name);
 
     // The bar: shown (the drop takes well over 200 ms), its share growing,
     // in the top bar once the first card shows.
@@ -106,6 +115,9 @@ describe('a 50 MB dump', () => {
     assert.equal(parsed, 1);
     await settled(page);
     assert.equal(await page.locator('.preview-rest').count(), 0);
+    // The tile pinned on the first card while the rest was read is pinned
+    // on the whole model's.
+    assert.equal(await page.locator('.card.open .box.pinned').getAttribute('data-tile'), first.pinned);
     const summary = await page.textContent('#summary');
     assert.match(summary, new RegExp(`${fns} compute functions · ${tiles} tiles`));
     assert.equal(await page.locator('.card').count(), fns);
@@ -146,16 +158,52 @@ describe('a 50 MB dump', () => {
     await finish(page);
   });
 
-  test('a refusal the core meets after the first card shows takes the card\'s place', async () => {
+  test('after its first card: the whole model where the link points, or at the top; a refusal in its place', async () => {
     const page = await openPage(env.browser, offline);
-    await makeBig(page, 17_000_000, '\n    def broken(self:\n        pass\n');
-    const lines = await page.evaluate(async () => (await window.bigDump.text()).split('\n').length);
-    await page.evaluate(() => {
+    // Each drop waits for its own marks: its first card from the first
+    // function, then its whole model with every card made.
+    const drop = () => page.evaluate(() => {
+      window.lastReceived = window.memoryMapStats.received;
       const transfer = new DataTransfer();
       transfer.items.add(window.bigDump);
       document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
     });
-    await page.waitForFunction(() => window.memoryMapStats.previewed, null, { timeout: 60_000 });
+    const previewed = () => page.waitForFunction(() => {
+      const s = window.memoryMapStats;
+      return s.received > window.lastReceived && s.previewed > s.received;
+    }, null, { timeout: 60_000 });
+    const whole = () => page.waitForFunction(() => {
+      const s = window.memoryMapStats;
+      return s.modelled > s.received && document.getElementById('cards').dataset.complete === 'true';
+    }, null, { timeout: 60_000 });
+    await makeBig(page, 17_000_000);
+
+    // No link: the whole model opens as the first card did, at the top
+    // of the page, the legend in view.
+    await drop();
+    await previewed();
+    await whole();
+    assert.equal(await page.evaluate(() => window.scrollY), 0);
+    assert.equal(await page.getAttribute('.card.open', 'data-function'), `${realModel.functions[0].name}_r0`);
+
+    // A link to another function and tile: the first card shows while the
+    // rest is read, then the linked card opens, its tile pinned.
+    const fn = realModel.functions.find((f) => f.boxes.length > 1 && f !== realModel.functions[0]);
+    const linked = `${fn.name}_r1`;
+    await page.evaluate((hash) => history.replaceState(null, '', hash), `#fn=${linked}&tile=${fn.boxes[1].name}`);
+    await drop();
+    await previewed();
+    await whole();
+    const card = page.locator(`.card[data-function="${linked}"]`);
+    assert.match(await card.getAttribute('class'), /\bopen\b/);
+    assert.equal(await card.locator('.box.pinned').getAttribute('data-tile'), fn.boxes[1].name);
+
+    // A dump whose last lines do not parse: its first card shows, then
+    // the refusal takes the map's place.
+    await makeBig(page, 17_000_000, '\n    def broken(self:\n        pass\n');
+    const lines = await page.evaluate(async () => (await window.bigDump.text()).split('\n').length);
+    await drop();
+    await previewed();
     await page.waitForSelector('#message.error:not([hidden])', { timeout: 60_000 });
     assert.match(await page.textContent('#message h2'), new RegExp(`^Cannot show big_50mb\\.py, line ${lines - 2}, column \\d+$`));
     assert.equal(await page.locator('.card').count(), 0);

@@ -15,11 +15,13 @@ const offline = pathToFileURL(join(root, 'dist', 'memory-map.html')).href;
 /** The page's marks of the last drop, once every card is made: ms from
  * the file to the first card painted (from the first function alone when
  * `previewed`: display.js showPreview), to that function's model shown,
- * and to the whole model; the worker's read and core; the cards made. */
+ * and to the whole model shown (its counts, search and first card; the
+ * other cards follow in groups); the worker's read and core; the first
+ * card made again. */
 const marks = () => {
   const s = window.memoryMapStats;
   return { total: s.firstCardPainted - s.received, previewed: s.previewed ? s.previewed - s.received : null,
-    whole: s.modelled - s.received, read: s.readMs, core: s.coreMs, cards: s.shown - s.modelled, parsed: s.bodies?.parsed ?? null };
+    whole: s.shown - s.received, read: s.readMs, core: s.coreMs, cards: s.shown - s.modelled, parsed: s.bodies?.parsed ?? null };
 };
 
 /** In the page: Enter in the find field, as keys.js handles it (the query

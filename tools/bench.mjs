@@ -488,7 +488,7 @@ target('build of 50 cases: --summary, whole process', '–', `${builds.cli.ms.to
 target('50 MB dump: first card (file://, idle 1 s, Open dump…)', '≤ 1 s', `${median(bigFirst).toFixed(0)} ms (${spread(bigFirst)})`, median(bigFirst) <= 1000,
   'not run (653 MB at 5 MB)');
 const bigWhole = big.samples.map((s) => s.steps.whole);
-target('50 MB: the whole model shown (counts, search, every card)', '–', `${median(bigWhole).toFixed(0)} ms (${spread(bigWhole)})`, true);
+target('50 MB: the whole model shown (counts, search; the other cards follow)', '–', `${median(bigWhole).toFixed(0)} ms (${spread(bigWhole)})`, true);
 const bigFind = big.samples.map((s) => s.find);
 const longest = big.samples.map((s) => s.steps.longest);
 target('50 MB: the page responsive while it is read (longest main-thread task)', '≤ 200 ms (INP good)', `${median(longest).toFixed(0)} ms (${spread(longest)})`, median(longest) <= 200);
@@ -539,7 +539,7 @@ function artifactTable() {
 }
 const artifacts = artifactTable();
 const bigSteps = ['total', 'previewed', 'whole', 'read', 'core', 'cards', 'longest'];
-const bigTable = [['50 MB, each tab (ms)', 'first card', 'first function shown', 'whole model', 'read', 'core', 'cards made',
+const bigTable = [['50 MB, each tab (ms)', 'first card', 'first function shown', 'whole model', 'read', 'core', 'first card made again',
   'longest main-thread task', 'bodies parsed', 'find ms'],
 ...big.samples.map((s, i) => [`tab ${i + 1}`, ...bigSteps.map((k) => (s.steps[k] === null ? '–' : s.steps[k].toFixed(0))),
   `${s.steps.parsed}`, s.find.toFixed(1)])];

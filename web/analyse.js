@@ -61,17 +61,23 @@ export async function analyse(current = begin()) {
   page.stats.firstCardPainted = 0;
   const { stats } = page;
   stats.previewed = 0;
-  let modelled = false; // a preview later than the model is dropped
+  // The link the dump was opened with: the hash the preview's card writes
+  // as it opens is not the user's, and is replaced by it; one written as
+  // the user changed that card is kept for the whole model.
+  const link = location.hash;
+  let previewHash = null;
+  let settled = false; // a preview later than the model or its refusal is dropped
   try {
     showProgress('Analysing', 0);
     const model = await page.engine.analyze(input, { dumpName: input.name, backend, ptoText: input.pto, lifetimes: Boolean(input.lifetimes) },
       (share) => current() && showProgress('Analysing', share),
-      (preview) => {
-        if (modelled || !current()) return;
-        showPreview(preview);
+      page.embed ? null : (preview) => {
+        if (settled || !current()) return;
+        showPreview(preview, link);
         stats.previewed = performance.now();
+        queueMicrotask(() => { previewHash = location.hash; }); // after the card's own (display.js linkChanged)
       });
-    modelled = true;
+    settled = true;
     stats.modelled = performance.now();
     // A big model's heads took a long task to parse: the cards wait for the
     // next, so a scroll or a second drop is not held for both.
@@ -79,9 +85,10 @@ export async function analyse(current = begin()) {
     if (!current()) return;
     stats.bodies = model.lazy;
     Object.assign(stats, page.engine.stats);
-    showModel(model, current);
+    showModel(model, current, previewHash !== null && location.hash === previewHash ? link : location.hash);
     stats.shown = performance.now();
   } catch (error) {
+    settled = true;
     if (current()) showError(input.name, error, input.bytes, drawLifetimes);
   }
 }

@@ -137,16 +137,17 @@ export function cardMaker(model, columns, unseen = false) {
 /**
  * Shows `model`: the first card is made, opened and painted before the
  * others are made (in a fresh tab most of the time to the first card went
- * to making 38 closed cards). With a deep link every card is made at once,
- * as it may name any. `current` says whether the action is still the
- * user's latest when the rest is made.
+ * to making 38 closed cards). With a deep link (`hash`: the page's, or
+ * the one a big dump was opened with), the cards up to the one it names
+ * are made at once and its view set. `current` says whether the action is
+ * still the user's latest when the rest is made.
  */
-export function showModel(model, current = () => true) {
+export function showModel(model, current = () => true, hash = location.hash) {
   page.tooltip.hide();
   page.finder.clear();
   page.compareView = null;
   document.body.classList.remove('comparing');
-  const wanted = parseLink(location.hash); // read before the first card rewrites it
+  const wanted = parseLink(hash); // read before the first card rewrites it
   // Embedded in a docs page: the linked function's map alone.
   const shownFns = page.embed ? [model.functions.find((fn) => fn.name === wanted?.fn) ?? model.functions[0]].filter(Boolean) : model.functions;
   const columns = pillColumns(shownFns);
@@ -195,9 +196,13 @@ export function showModel(model, current = () => true) {
 }
 
 /** Marks when the action's first card was painted (once: a big dump's
- * first card painted before its whole model keeps its mark). */
+ * first card painted before its whole model keeps its mark; not for an
+ * action a newer one took over). */
 function markFirstCard() {
-  requestAnimationFrame(() => setTimeout(() => { page.stats.firstCardPainted ||= performance.now(); }));
+  const { generation } = page;
+  requestAnimationFrame(() => setTimeout(() => {
+    if (generation === page.generation) page.stats.firstCardPainted ||= performance.now();
+  }));
 }
 
 /** The top bar while a big dump's first card shows: the dump's name, and
@@ -214,20 +219,22 @@ function previewSummary(preview) {
 /**
  * Shows a big dump's first function (`preview`: its model alone, engine.js
  * analyze) while the core reads the rest: its card, opened as showModel
- * opens it, and a line saying the others are to come. Nothing that needs
- * every function shows yet (the counts, search, the other cards, pipes):
- * showModel replaces it all, the view of the card kept through the link
- * it wrote.
+ * opens it (with the view `hash` links to, when it names this function),
+ * and a line saying the others are to come. Nothing that needs every
+ * function shows yet (the counts, search, the other cards, pipes):
+ * showModel replaces it all (analyse.js passes it the link, or the view
+ * the user gave this card).
  */
-export function showPreview(preview) {
-  if (page.embed) return; // a frame shows the linked function's card alone
-  const wanted = parseLink(location.hash);
+export function showPreview(preview, hash) {
+  const wanted = parseLink(hash);
   const fn = preview.functions[0];
   page.tooltip.hide();
   page.finder.clear();
   page.compareView = null;
   document.body.classList.remove('comparing');
-  const card = cardMaker(preview, pillColumns([fn]))(fn);
+  const columns = pillColumns([fn]);
+  $('cards').style.setProperty('--pill-columns', String(columns.length));
+  const card = cardMaker(preview, columns)(fn);
   page.cards = [card];
   const rest = el('p', { class: 'preview-rest', role: 'status' }, 'The other functions, the dump\'s counts and search come once the whole dump is read.');
   replaceView(previewSummary(preview), preview, [card.element, rest], false);

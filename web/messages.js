@@ -38,6 +38,7 @@ export function showMessage(kind, title, detail) {
   box.hidden = false;
   $('cards').hidden = true;
   $('legend').hidden = true;
+  $('summary').querySelector('.progress')?.remove(); // a big dump's, read no more
   if (kind === 'error') {
     if (page.examples?.childElementCount && !page.embed) box.append(page.examples); // a way back to work without a file
     clear($('summary'));

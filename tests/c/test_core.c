@@ -491,6 +491,26 @@ static void test_first_function(void) {
   CHECK(model && none.calls == 1 && none.functions == 1);
   mm_free(none.json);
   mm_model_free(model);
+
+  /* A first function without a tile placed (its one tile's offset is an
+   * expression) is not shown first: nor is the next. */
+  const char *tileless_first =
+      "class P:\n"
+      "    @pl.function(type=pl.FunctionType.AIV)\n"
+      "    def a(self):\n"
+      "        s: pl.Tile[[4], pl.FP32, pl.MemRef(m, off, 64), pl.Mem.Vec] = f()\n"
+      "        return s\n"
+      "    @pl.function(type=pl.FunctionType.AIV)\n"
+      "    def k(self):\n"
+      "        t: pl.Tile[[4], pl.FP32, pl.MemRef(m, 0, 64), pl.Mem.Vec] = f()\n"
+      "        return t\n";
+  first_seen tileless = {0};
+  options = (mm_options){.first_function = see_first, .first_function_context = &tileless};
+  model = mm_model_new(tileless_first, strlen(tileless_first), &options, &error);
+  CHECK(model && mm_model_function_count(model) == 2 && mm_model_box_count(model) == 1);
+  CHECK(tileless.calls == 0);
+  mm_free(tileless.json);
+  mm_model_free(model);
 }
 
 int main(void) {

@@ -317,7 +317,10 @@ static bool keep_spaces(mm_function *fn, const mm_space_usage *summed, size_t co
                         mm_arena *arena) {
   size_t room = count + fn->window_count;
   fn->spaces = mm__arena_alloc(arena, (room ? room : 1) * sizeof *fn->spaces);
-  if (!fn->spaces) return false;
+  if (!fn->spaces) {
+    fn->space_count = 0;
+    return false;
+  }
   if (count) memcpy(fn->spaces, summed, count * sizeof *summed);
   return true;
 }
