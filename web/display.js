@@ -212,6 +212,7 @@ function previewSummary(preview) {
   const bar = progressBar();
   bar.hidden = false;
   bar.dataset.stage = 'Analysing the rest';
+  bar.querySelector('.progress-stage').textContent = 'Analysing the rest…'; // its share comes with the next word from the core
   return [el('span', { class: 'summary-text' }, el('span', { class: 'dump-name' }, preview.dump),
     el('span', {}, ' · first function')), bar];
 }
