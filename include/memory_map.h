@@ -127,8 +127,9 @@ typedef struct mm_options {
    * `model` holds it alone, with the notes so far and no pipes (those need
    * every function); it is valid during the call only, for
    * mm_model_to_json_with and the mm_model_* readers. Not called when
-   * that function has no tile, or tiles the whole dump would be refused
-   * for (MM_ERR_UNALLOCATED); the model, or a refusal met later, still
+   * that function has no tile placed (its tiles' MemRefs give no address),
+   * or tiles the whole dump would be refused for (MM_ERR_UNALLOCATED); nor
+   * for a later function then. The model, or a refusal met later, still
    * comes from mm_model_new as always. */
   void (*first_function)(void *context, const mm_model *model);
   void *first_function_context;

@@ -67,13 +67,18 @@ export async function analyse(current = begin()) {
   const link = location.hash;
   let previewHash = null;
   let settled = false; // a preview later than the model or its refusal is dropped
+  let read = 0; // the share of the dump read so far: the top bar's bar goes on from it
   try {
     showProgress('Analysing', 0);
     const model = await page.engine.analyze(input, { dumpName: input.name, backend, ptoText: input.pto, lifetimes: Boolean(input.lifetimes) },
-      (share) => current() && showProgress('Analysing', share),
+      (share) => {
+        read = share;
+        if (current()) showProgress('Analysing', share);
+      },
       page.embed ? null : (preview) => {
         if (settled || !current()) return;
         showPreview(preview, link);
+        showProgress('Analysing', read);
         stats.previewed = performance.now();
         queueMicrotask(() => { previewHash = location.hash; }); // after the card's own (display.js linkChanged)
       });

@@ -272,7 +272,7 @@ export function createEngine(source) {
      *  of the dump the core has read. `onPreview(model)`, for a dump of
      *  PREVIEW_BYTES or more: the model of its first function alone (no
      *  pipes), before the rest is read; not called when that function has
-     *  no tile or tiles the dump is refused for (the whole model, or the
+     *  no tile placed or tiles the dump is refused for (the whole model, or the
      *  refusal, comes as for any dump). */
     analyze: (dump, options, onProgress = null, onPreview = null) => {
       spareCores();
