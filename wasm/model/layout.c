@@ -309,52 +309,38 @@ static void flag_over_capacity(mm_function *fn) {
   }
 }
 
-/* Gives `fn` its spaces in the model's arena, `count` of them summed in
- * `summed`, with room for a space of reserved windows only, one per
+/* Gives `fn` the `count` spaces summed in `summed`, copied into the
+ * model's arena with room for a space of reserved windows only, one per
  * window (windows.c): a function has a handful of spaces and may have
  * thousands of boxes, so they are summed in a scratch array of one per box. */
 static bool keep_spaces(mm_function *fn, const mm_space_usage *summed, size_t count,
                         mm_arena *arena) {
   size_t room = count + fn->window_count;
   fn->spaces = mm__arena_alloc(arena, (room ? room : 1) * sizeof *fn->spaces);
-  if (!fn->spaces) {
-    fn->space_count = 0;
-    return false;
-  }
-  if (count) memcpy(fn->spaces, summed, count * sizeof *summed);
-  return true;
+  fn->space_count = fn->spaces ? count : 0;
+  if (fn->spaces && count) memcpy(fn->spaces, summed, count * sizeof *summed);
+  return fn->spaces != NULL;
 }
 
-static bool sum_spaces(mm_function *fn, const mm_backend *backend, mm_arena *arena) {
-  mm_space_usage *summed = mm__alloc((fn->box_count ? fn->box_count : 1) * sizeof *summed);
-  fn->spaces = summed;
-  const char **scratch = mm__alloc((fn->box_count ? fn->box_count : 1) * sizeof *scratch);
-  if (!summed || !scratch) {
-    mm__dealloc(summed);
-    mm__dealloc(scratch);
-    fn->spaces = NULL;
-    return false;
-  }
-  fn->space_count = 0;
+/* One usage per space the boxes lie in, in `summed` (room for one per
+ * box): its high-water mark and the box that sets it, its bases, tiles
+ * and limit. The number of spaces, or SIZE_MAX when out of memory. */
+static size_t sum_usages(const mm_function *fn, const mm_backend *backend, mm_space_usage *summed,
+                         const char **scratch) {
+  size_t count = 0;
   for (size_t i = 0; i < fn->box_count; i++) {
     const mm_tile *t = fn->boxes[i].tile;
     mm_space_usage *u = NULL;
-    for (size_t k = 0; k < fn->space_count && !u; k++)
-      if (same_text(fn->spaces[k].space, t->space)) u = &fn->spaces[k];
+    for (size_t k = 0; k < count && !u; k++)
+      if (same_text(summed[k].space, t->space)) u = &summed[k];
     if (!u) {
-      u = &fn->spaces[fn->space_count++];
+      u = &summed[count++];
       memset(u, 0, sizeof *u);
       u->space = t->space;
       u->hwm = t->offset + t->size;
       u->hwm_box = (uint32_t)i + 1;
       u->bases = count_bases(fn, t->space, scratch);
-      if (u->bases == UINT32_MAX) {
-        mm__dealloc(scratch);
-        mm__dealloc(summed);
-        fn->spaces = NULL;
-        fn->space_count = 0;
-        return false;
-      }
+      if (u->bases == UINT32_MAX) return SIZE_MAX;
     }
     if (t->offset + t->size > u->hwm) {
       u->hwm = t->offset + t->size;
@@ -362,16 +348,24 @@ static bool sum_spaces(mm_function *fn, const mm_backend *backend, mm_arena *are
     }
     u->tiles++;
   }
-  for (size_t k = 0; k < fn->space_count; k++) {
-    mm_space_usage *u = &fn->spaces[k];
+  for (size_t k = 0; k < count; k++) {
+    mm_space_usage *u = &summed[k];
     uint64_t capacity = mm_backend_capacity(backend, u->space, strlen(u->space));
     u->limit = capacity ? (int64_t)capacity : u->hwm;
     u->has_capacity = capacity != 0;
     u->hwm_all = u->hwm;
   }
-  mm__dealloc(scratch);
-  bool kept = keep_spaces(fn, summed, fn->space_count, arena);
+  return count;
+}
+
+static bool sum_spaces(mm_function *fn, const mm_backend *backend, mm_arena *arena) {
+  size_t room = fn->box_count ? fn->box_count : 1;
+  mm_space_usage *summed = mm__alloc(room * sizeof *summed);
+  const char **scratch = mm__alloc(room * sizeof *scratch);
+  size_t count = summed && scratch ? sum_usages(fn, backend, summed, scratch) : SIZE_MAX;
+  bool kept = count != SIZE_MAX && keep_spaces(fn, summed, count, arena);
   mm__dealloc(summed);
+  mm__dealloc(scratch);
   if (kept) flag_over_capacity(fn);
   return kept;
 }
