@@ -178,14 +178,11 @@ export function showModel(model, current = () => true, hash = location.hash) {
     page.finder.setModel(page.embed ? { ...model, functions: shownFns } : model, page.cards);
     $('search').disabled = false;
     $('copy-link').hidden = false;
-    if (!viewSet) page.cards[linked]?.applyView(wanted);
     // A frame shows a few rows: it opens on the first tiles, unless the link names a tile or line.
     if (page.embed && !wanted?.tile && !wanted?.line) page.cards[0]?.map.scrollToFirstTiles();
     cards.dataset.complete = 'true';
   };
-  // The linked card's view, set now when other cards are still to come.
-  const viewSet = linked >= 0 && first < shownFns.length;
-  if (viewSet) page.cards[linked].applyView(wanted);
+  page.cards[linked]?.applyView(wanted); // before the rest are made
   markFirstCard();
   if (first === shownFns.length) return finish();
   appendInTasks(cards, shownFns.slice(first), (fns) => {
@@ -211,8 +208,7 @@ function previewSummary(preview) {
   $('summary').title = `${preview.dump} · its first function, shown while the rest is analysed`;
   const bar = progressBar();
   bar.hidden = false;
-  bar.dataset.stage = 'Analysing the rest';
-  bar.querySelector('.progress-stage').textContent = 'Analysing the rest…'; // its share comes with the next word from the core
+  bar.dataset.stage = 'Analysing the rest'; // its words and share: analyse.js, at once
   return [el('span', { class: 'summary-text' }, el('span', { class: 'dump-name' }, preview.dump),
     el('span', {}, ' · first function')), bar];
 }

@@ -71,19 +71,26 @@ export const progressBar = () => el('div', { class: 'progress', hidden: true },
  */
 export function showProgress(stage, share = null) {
   const box = $('message');
-  let bar = box.hidden ? $('summary').querySelector('.progress') : null;
-  if (!bar && (box.hidden || !box.classList.contains('loading'))) return;
-  if (!bar) bar = box.querySelector('.progress');
-  if (!bar) {
-    bar = progressBar();
-    box.append(bar);
-    setTimeout(() => { bar.hidden = false; }, PROGRESS_AFTER_MS);
-  }
+  const bar = box.hidden ? $('summary').querySelector('.progress') : loadingBar(box);
+  if (!bar) return;
   const meter = bar.querySelector('progress');
   if (share === null) meter.removeAttribute('value'); // indeterminate
   else meter.value = share;
   const label = bar.dataset.stage ?? stage; // the top bar's says what it is of
   bar.querySelector('.progress-stage').textContent = share === null ? `${label}…` : `${label}… ${Math.round(share * 100)}%`;
+}
+
+/** The loading message's bar, made (and shown after PROGRESS_AFTER_MS)
+ * when it has none; null when the message is not a loading one. */
+function loadingBar(box) {
+  if (!box.classList.contains('loading')) return null;
+  let bar = box.querySelector('.progress');
+  if (!bar) {
+    bar = progressBar();
+    box.append(bar);
+    setTimeout(() => { bar.hidden = false; }, PROGRESS_AFTER_MS);
+  }
+  return bar;
 }
 
 /** Line `number` (1-based) of the dump, for showing where an error is. */
