@@ -22,7 +22,7 @@ const quick = args.includes('--quick');
 const passed = args.filter((a) => a !== '--quick');
 
 /** Suites that drive Chromium or Firefox (they import the browser helpers). */
-const drivesBrowser = (file) => /from '\.\/(browser|firefox)\.mjs'/.test(readFileSync(join(tests, file), 'utf8'));
+const drivesBrowser = (file) => /from '(\.\/(browser|firefox)|\.\.\/tools\/chromium)\.mjs'/.test(readFileSync(join(tests, file), 'utf8'));
 /** Half a minute each on two cores: libFuzzer's fixed runs, and the C
  * tests under ASan + UBSan (the release build's run in the quick set). */
 const SLOW = new Set(['fuzz.test.mjs', 'c-sanitizers.test.mjs']);
