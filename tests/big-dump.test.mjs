@@ -221,7 +221,8 @@ describe('a 50 MB dump', () => {
       transfer.items.add(window.bigDump);
       document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
     });
-    await page.waitForSelector('#message.loading .progress:not([hidden])');
+    // Its bar, in place of the map or, once its first card shows, in the top bar.
+    await page.waitForSelector('#message.loading:not([hidden]) .progress:not([hidden]), #summary .progress:not([hidden])');
     await page.evaluate((file) => {
       const transfer = new DataTransfer();
       transfer.items.add(new File([file.text], file.name));
