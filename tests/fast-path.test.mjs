@@ -1,5 +1,5 @@
 // The fast path (wasm/fast/) must never change what the core says: the
-// core built without it (build/general, cmake -DMM_FAST_PATH=OFF) gives the
+// core built without it (build/native/memory-map-general) gives the
 // same bytes as the usual one on every fixture and on edited copies of the
 // real dump (test_skim and the fuzzer compare the two in-process too).
 import assert from 'node:assert/strict';
@@ -8,10 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { corpus, root, run } from './helpers.mjs';
+import { corpus, generalCli as general, root, run } from './helpers.mjs';
 
 const usual = join(root, 'build', 'native', 'memory-map');
-const general = join(root, 'build', 'general', 'memory-map');
 
 function fixtures() {
   const files = [];

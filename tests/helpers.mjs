@@ -35,8 +35,8 @@ export async function model(text, options = {}) {
   return analyzeDump(core, bytes, { generalParser, ...options });
 }
 
-/** The CLI without its fast path (cmake -DMM_FAST_PATH=OFF). */
-export const generalCli = join(root, 'build', 'general', 'memory-map');
+/** The CLI without its fast path (syntax/no_fast_path.c in its place). */
+export const generalCli = join(root, 'build', 'native', 'memory-map-general');
 
 /** Runs a CLI and returns status and output; `input` goes to its standard
  * input. The default is tools/memory-map, or under MM_GENERAL_PARSER=1

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { upstreamTool } from '../tools/upstream.mjs';
-import { asUpstreamConflicts, contract, corpus, root } from './helpers.mjs';
+import { asUpstreamConflicts, contract, corpus, generalCli, root } from './helpers.mjs';
 
 // Real dumps (one before AllocateMemoryAddr, one planned by ptoas, one the
 // printer wrote as no Python), generated ones (two with in-place handoffs)
@@ -27,7 +27,7 @@ const SOURCES = [
   ...['double_buffer__35_after_AllocateMemoryAddr', 'unbound_slot__35_after_AllocateMemoryAddr', 'mk__47_after_MaterializeValidShapeSymbols']
     .map((name) => join(root, 'tests', 'fixtures', 'pypto-e2d0f78', `${name}.py`)),
 ];
-const READERS = [['fast path', join(root, 'build', 'native', 'memory-map')], ['general parser', join(root, 'build', 'general', 'memory-map')]];
+const READERS = [['fast path', join(root, 'build', 'native', 'memory-map')], ['general parser', generalCli]];
 
 /** Writes `count` mutants made with `seed`; their paths. */
 export function makeMutants(seed, count) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds everything from the same C sources: native (release, and clang with
-# ASan+UBSan+libFuzzer, and release without the fast path), WASI (the CLI),
-# Emscripten (the page's module).
+# Builds everything from the same C sources: native (release, its CLI also
+# linked without the fast path, and clang with ASan+UBSan+libFuzzer), WASI
+# (the CLI), Emscripten (the page's module).
 # Installs what is missing first (tools/setup.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,13 +20,10 @@ configure build/native cmake -DCMAKE_BUILD_TYPE=Release
 configure build/asan cmake -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DMM_SANITIZE=ON -DMM_FUZZ=ON
 configure build/wasi cmake -DCMAKE_TOOLCHAIN_FILE=cmake/wasi.cmake -DCMAKE_BUILD_TYPE=Release
 configure build/wasm emcmake cmake -DCMAKE_BUILD_TYPE=Release
-# The core without its fast path: the tests hold its output to the usual one's.
-configure build/general cmake -DCMAKE_BUILD_TYPE=Release -DMM_FAST_PATH=OFF
 
 quiet() { sed -e '/^\[ *[0-9]*%\]/d' -e '/^Scanning dependencies/d'; } # progress lines hide warnings and errors
 for dir in build/native build/asan build/wasi build/wasm; do
   cmake --build "$dir" -j"$jobs" 2>&1 | quiet
 done
-cmake --build build/general -j"$jobs" --target memory-map 2>&1 | quiet
 # The page: dist/site/ and dist/memory-map.html.
 node tools/bundle.mjs
