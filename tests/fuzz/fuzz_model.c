@@ -14,20 +14,14 @@
 #include "memory_map.h"
 #include "model/pipeline.h"
 
-static char *model_json(const uint8_t *data, size_t size, bool general_only, size_t *len) {
+/* The model of `data` read by the fast path or the general parser alone,
+ * and its JSON (the model's, or the error's) in *json. */
+static mm_model *model_of(const uint8_t *data, size_t size, bool general_only, char **json,
+                          size_t *len) {
   mm_options options = {.dump_name = "fuzz.py"};
   mm_error error;
   mm_model *model = mm__model_new_with((const char *)data, size, &options, &error, !general_only);
-  char *json = model ? mm_model_to_json(model, len) : mm_error_to_json(&error, len);
-  mm_model_free(model);
-  mm_error_clear(&error);
-  return json;
-}
-
-static mm_model *model_of(const uint8_t *data, size_t size, bool general_only) {
-  mm_options options = {.dump_name = "fuzz.py"};
-  mm_error error;
-  mm_model *model = mm__model_new_with((const char *)data, size, &options, &error, !general_only);
+  if (json) *json = model ? mm_model_to_json(model, len) : mm_error_to_json(&error, len);
   mm_error_clear(&error);
   return model;
 }
@@ -76,12 +70,12 @@ static void draw(const mm_model *model, const uint8_t *data, size_t size) {
   }
 }
 
-static void fuzz_comparison(const uint8_t *data, size_t size) {
-  mm_model *fast = model_of(data, size, false), *general = model_of(data, size, true);
+/* `fast` and `general`: the whole input's models (either may be NULL). */
+static void fuzz_comparison(const uint8_t *data, size_t size, mm_model *fast, mm_model *general) {
   if (fast) draw(fast, data, size);
   if (fast && general) compare(fast, general, true);
-  mm_model *head = model_of(data, size / 2, false);
-  mm_model *tail = model_of(data + size / 2, size - size / 2, false);
+  mm_model *head = model_of(data, size / 2, false, NULL, NULL);
+  mm_model *tail = model_of(data + size / 2, size - size / 2, false, NULL, NULL);
   if (head && (tail || fast)) compare(head, tail ? tail : fast, false);
   mm_model_free(fast);
   mm_model_free(general);
@@ -102,12 +96,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   page.lifetimes_only = true; /* drawn by lifetime */
   json = mm_analyze_json((const char *)data, size, &page, MM_JSON_WITHOUT_SOURCE, &len);
   mm_free(json);
-  char *fast = model_json(data, size, false, &len);
-  char *general = model_json(data, size, true, &general_len);
-  if (fast && general && (len != general_len || memcmp(fast, general, len) != 0))
+  char *fast_json = NULL, *general_json = NULL;
+  mm_model *fast = model_of(data, size, false, &fast_json, &len);
+  mm_model *general = model_of(data, size, true, &general_json, &general_len);
+  if (fast_json && general_json &&
+      (len != general_len || memcmp(fast_json, general_json, len) != 0))
     abort(); /* the fast path changed the model */
-  mm_free(fast);
-  mm_free(general);
-  fuzz_comparison(data, size);
+  mm_free(fast_json);
+  mm_free(general_json);
+  fuzz_comparison(data, size, fast, general); /* frees both */
   return 0;
 }
