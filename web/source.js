@@ -44,24 +44,34 @@ export class SourceColumn {
     this.range = null;
   }
 
+  /** The live lines and the pinned line change the classes of the rows
+   * drawn, not the rows: a hover over a dense card was rebuilding every
+   * row in view, and laying them out again, twice per tile crossed. */
   setLive(range) {
     this.live = range;
-    this.range = null;
+    for (const [line, row] of this.rowsByLine) row.classList.toggle('live', this.isLive(line));
   }
 
   setPinnedLine(line) {
     this.pinnedLine = line;
-    this.range = null;
+    for (const [at, row] of this.rowsByLine) row.classList.toggle('pinned-line', at === line);
   }
 
+  /** Names marked in the code: the rows are made again when they change
+   * and the code shows. */
   setMarks(names) {
+    const same = names.length === this.marks.length && names.every((n, i) => n === this.marks[i]);
     this.marks = names;
-    this.range = null;
+    if (!same && this.element.classList.contains('open')) this.range = null;
+  }
+
+  isLive(line) {
+    return Boolean(this.live) && line >= this.live[0] && line <= this.live[1];
   }
 
   /** Draws lines [first, last] for the map's scrollTop. Rows still in view
-   * stay; only those scrolled in are made (a change of highlight or marks
-   * redraws all: `range` is null then). */
+   * stay; only those scrolled in are made (new marks, or the code shown
+   * or hidden, redraw all: `range` is null then). */
   render(first, last, scrollTop) {
     this.rows.style.transform = `translateY(${-scrollTop}px)`;
     const key = `${first}:${last}`;
@@ -94,8 +104,7 @@ export class SourceColumn {
   makeRow(line) {
     const { src_start: start, source } = this.fn;
     const text = source[line - start] ?? '';
-    const live = this.live && line >= this.live[0] && line <= this.live[1];
-    const classes = ['row', live && 'live', line === this.pinnedLine && 'pinned-line'].filter(Boolean).join(' ');
+    const classes = ['row', this.isLive(line) && 'live', line === this.pinnedLine && 'pinned-line'].filter(Boolean).join(' ');
     // The code is made when the column is open (setOpen redraws the rows).
     return el('div', { class: classes, dataset: { line }, style: { top: `${(line - start) * ROW_HEIGHT}px` } },
       el('span', { class: 'ln' }, String(line)),
