@@ -6,20 +6,19 @@ import { test } from 'node:test';
 
 import { chromium } from 'playwright-core';
 
-import { CHROMIUM_ARGS, PLAYWRIGHT_DISABLED_FEATURES, launchChromium } from '../tools/chromium.mjs';
+import { CHROMIUM, CHROMIUM_ARGS, PLAYWRIGHT_DISABLED_FEATURES, launchChromium } from '../tools/chromium.mjs';
 
 const featuresIn = (args) => args.filter((a) => a.startsWith('--disable-features=')).map((a) => a.split('=')[1].split(','));
 
-test('one --disable-features, carrying every feature Playwright disables', async () => {
-  // What Playwright passes when it is given no --disable-features of ours.
-  const server = await chromium.launchServer({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+test('one --disable-features of ours, carrying every feature Playwright disables', async () => {
+  // What Playwright passes when it is given no --disable-features of ours:
+  // the list ours is made from must be that one.
+  const server = await chromium.launchServer({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   const spawned = server.process().spawnargs;
   await server.close();
   const [playwrights] = featuresIn(spawned);
   assert.deepEqual([...playwrights].sort(), [...PLAYWRIGHT_DISABLED_FEATURES].sort());
-  const ours = featuresIn(CHROMIUM_ARGS);
-  assert.equal(ours.length, 1);
-  for (const feature of playwrights) assert.ok(ours[0].includes(feature), feature);
+  assert.equal(featuresIn(CHROMIUM_ARGS).length, 1);
 });
 
 test('a launched browser loads the tab it is asked for and no omnibox popup', async () => {

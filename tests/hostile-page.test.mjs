@@ -25,8 +25,8 @@ after(async () => {
 });
 
 /** Drops raw bytes as a file: written to disk and chosen in an input of
- * the test's (the browser reads the file itself; 14 MB sent through the
- * driver as base64 took ~6 s of the test). */
+ * the test's, so the browser reads the file itself (megabytes sent
+ * through the driver as base64 cost seconds each). */
 async function dropBytes(name, bytes) {
   const path = join(work, name);
   writeFileSync(path, bytes);

@@ -266,9 +266,7 @@ describe('reading the map', () => {
     assert.deepEqual(await page.locator('.row.live .ln').allTextContents(), ['19', '20', '21', '22', '23', '24', '25', '26', '27', '28']);
     // The next box's lines take their place, and leaving the boxes clears them.
     await page.hover('.box[data-tile="right__tile"]');
-    const [, from, to] = /lines (\d+)–(\d+)/.exec(await tip.innerText());
-    const lines = Array.from({ length: to - from + 1 }, (_, i) => String(Number(from) + i));
-    assert.deepEqual(await page.locator('.row.live .ln').allTextContents(), lines);
+    assert.deepEqual(await page.locator('.row.live .ln').allTextContents(), ['22', '23', '24', '25', '26', '27']);
     await page.mouse.move(0, 0);
     assert.equal(await page.locator('.row.live').count(), 0);
     await finish(page);

@@ -5,7 +5,7 @@
 // --trace-wasm-compilation-times: which functions V8 optimizes when).
 import { chromium } from 'playwright-core';
 
-/** Playwright 1.65's own --disable-features list. Chromium keeps only the
+/** Playwright's own --disable-features list. Chromium keeps only the
  * last --disable-features it is given, so ours carries Playwright's too
  * (tests/chromium.test.mjs fails when Playwright's grows past it). */
 export const PLAYWRIGHT_DISABLED_FEATURES = ['AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose',
@@ -23,8 +23,11 @@ export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-backgr
   '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
   `--disable-features=${DISABLED_FEATURES.join(',')}`];
 
+/** Debian's Chromium. */
+export const CHROMIUM = '/usr/bin/chromium';
+
 export const launchChromium = () => chromium.launch({
-  executablePath: '/usr/bin/chromium',
+  executablePath: CHROMIUM,
   args: [...CHROMIUM_ARGS, ...(process.env.MM_JS_FLAGS ? [`--js-flags=${process.env.MM_JS_FLAGS}`] : [])],
 });
 

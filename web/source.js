@@ -45,8 +45,8 @@ export class SourceColumn {
   }
 
   /** The live lines and the pinned line change the classes of the rows
-   * drawn, not the rows: a hover over a dense card was rebuilding every
-   * row in view, and laying them out again, twice per tile crossed. */
+   * drawn, not the rows: a hover then costs a restyle, not rows made and
+   * laid out again for every tile the pointer crosses. */
   setLive(range) {
     this.live = range;
     for (const [line, row] of this.rowsByLine) row.classList.toggle('live', this.isLive(line));
