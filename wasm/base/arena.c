@@ -76,6 +76,13 @@ char *mm__arena_strndup(mm_arena *arena, const char *text, size_t len) {
   return copy;
 }
 
+void *mm__arena_copy(mm_arena *arena, const void *items, size_t count, size_t size) {
+  if (count >= SIZE_MAX / size - 1) return NULL;
+  void *copy = mm__arena_alloc(arena, (count + 1) * size);
+  if (copy && count) memcpy(copy, items, count * size);
+  return copy;
+}
+
 void mm__arena_reset(mm_arena *arena) {
   if (!arena->head) return;
   /* Keep the oldest block (the tail of the chain): typical statements fit. */

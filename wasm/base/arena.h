@@ -48,6 +48,9 @@ static inline void *mm__arena_alloc(mm_arena *arena, size_t size) {
 }
 /* Copies `len` bytes and appends a NUL. */
 char *mm__arena_strndup(mm_arena *arena, const char *text, size_t len);
+/* Copies `count` items of `size` bytes, with room for one more (so that
+ * none is still an allocation); NULL when out of memory. */
+void *mm__arena_copy(mm_arena *arena, const void *items, size_t count, size_t size);
 /* Frees all blocks but the first, and rewinds: cheap reuse per statement. */
 void mm__arena_reset(mm_arena *arena);
 void mm__arena_free(mm_arena *arena);

@@ -156,15 +156,6 @@ static bool extend_by_reads(const mm_function_reading *r, tile_scratch *s, mm_ti
   return true;
 }
 
-/* The `count` tiles merged in `merged` (one per binding, most of them
- * unused: many bindings are not tiles, or name a tile again) copied into
- * the model's arena. */
-static mm_tile *keep_tiles(const mm_tile *merged, size_t count, mm_arena *arena) {
-  mm_tile *tiles = mm__arena_alloc(arena, (count + 1) * sizeof *tiles);
-  if (tiles && count) memcpy(tiles, merged, count * sizeof *tiles);
-  return tiles;
-}
-
 bool mm__function_tiles(const mm_function_reading *r, mm_function *fn, mm_arena *arena) {
   uint32_t *order = breadth_first_order(r);
   mm_tile *merged = order ? mm__alloc((r->binding_count + 1) * sizeof *merged) : NULL;
@@ -172,7 +163,9 @@ bool mm__function_tiles(const mm_function_reading *r, mm_function *fn, mm_arena 
   mm__vec_init(&s.uses, sizeof(mm_use));
   size_t count = merged ? merge_bindings(r, order, &s, merged, arena) : SIZE_MAX;
   mm__dealloc(order);
-  mm_tile *tiles = count != SIZE_MAX ? keep_tiles(merged, count, arena) : NULL;
+  /* Merged one per binding (most bindings are not tiles, or name a tile
+   * again); the model keeps the tiles alone. */
+  mm_tile *tiles = count != SIZE_MAX ? mm__arena_copy(arena, merged, count, sizeof *tiles) : NULL;
   mm__dealloc(merged);
   if (!tiles) count = SIZE_MAX;
   bool ok = count != SIZE_MAX && extend_by_reads(r, &s, tiles, count) &&
@@ -185,19 +178,17 @@ bool mm__function_tiles(const mm_function_reading *r, mm_function *fn, mm_arena 
   fn->ftype = copy_str(arena, r->ftype);
   fn->src_start = r->first_line;
   fn->src_end = r->last_line;
-  uint32_t *statements = mm__arena_alloc(arena, (r->statement_count + 1) * sizeof *statements);
-  if (statements && r->statement_count) /* none: a function of one `...` line, say */
-    memcpy(statements, r->statements, r->statement_count * sizeof *statements);
+  /* None: a function of one `...` line, say. */
+  uint32_t *statements =
+      mm__arena_copy(arena, r->statements, r->statement_count, sizeof *statements);
   fn->statements = statements;
   fn->statement_count = statements ? (uint32_t)r->statement_count : 0;
   fn->tiles = tiles;
   fn->tile_count = ok ? count : 0;
-  mm_skipped *skipped = mm__arena_alloc(arena, (r->skipped_count + 1) * sizeof *skipped);
-  if (skipped && r->skipped_count) memcpy(skipped, r->skipped, r->skipped_count * sizeof *skipped);
+  mm_skipped *skipped = mm__arena_copy(arena, r->skipped, r->skipped_count, sizeof *skipped);
   fn->skipped = skipped;
   fn->skipped_count = skipped ? r->skipped_count : 0;
-  mm_attr *attrs = mm__arena_alloc(arena, (r->attr_count + 1) * sizeof *attrs);
-  if (attrs && r->attr_count) memcpy(attrs, r->attrs, r->attr_count * sizeof *attrs);
+  mm_attr *attrs = mm__arena_copy(arena, r->attrs, r->attr_count, sizeof *attrs);
   fn->attrs = attrs;
   fn->attr_count = attrs ? r->attr_count : 0;
   return ok && fn->name && fn->ftype && fn->statements && fn->skipped && fn->attrs;
