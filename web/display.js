@@ -143,10 +143,7 @@ export function cardMaker(model, columns, unseen = false) {
  * still the user's latest when the rest is made.
  */
 export function showModel(model, current = () => true, hash = location.hash) {
-  page.tooltip.hide();
-  page.finder.clear();
-  page.compareView = null;
-  document.body.classList.remove('comparing');
+  leaveView();
   const wanted = parseLink(hash); // read before the first card rewrites it
   // Embedded in a docs page: the linked function's map alone.
   const shownFns = page.embed ? [model.functions.find((fn) => fn.name === wanted?.fn) ?? model.functions[0]].filter(Boolean) : model.functions;
@@ -192,6 +189,15 @@ export function showModel(model, current = () => true, hash = location.hash) {
   }, { live: current, done: finish });
 }
 
+/** What the view shown before leaves behind: its tooltip, its search
+ * matches, a comparison's state. */
+function leaveView() {
+  page.tooltip.hide();
+  page.finder.clear();
+  page.compareView = null;
+  document.body.classList.remove('comparing');
+}
+
 /** Marks when the action's first card was painted (once: a big dump's
  * first card painted before its whole model keeps its mark; not for an
  * action a newer one took over). */
@@ -225,10 +231,7 @@ function previewSummary(preview) {
 export function showPreview(preview, hash) {
   const wanted = parseLink(hash);
   const fn = preview.functions[0];
-  page.tooltip.hide();
-  page.finder.clear();
-  page.compareView = null;
-  document.body.classList.remove('comparing');
+  leaveView();
   const columns = pillColumns([fn]);
   $('cards').style.setProperty('--pill-columns', String(columns.length));
   const card = cardMaker(preview, columns)(fn);
@@ -325,11 +328,8 @@ function buildSummaryLine(build) {
 
 /** A build's overview (overview.js) in place of the cards. */
 export function showBuild(build) {
-  page.tooltip.hide();
-  page.finder.clear();
-  page.compareView = null;
+  leaveView();
   page.cards = [];
-  document.body.classList.remove('comparing');
   replaceView(buildSummaryLine(build), null, [overviewElement(build.data, { onOpen: build.onOpen })], true);
   $('legend').hidden = true;
   $('search').disabled = true;
