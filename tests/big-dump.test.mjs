@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 
-import { finish, fixture, launch, openPage, settled } from './browser.mjs';
+import { drop, finish, fixture, launch, openPage, settled } from './browser.mjs';
 import { root, run } from './helpers.mjs';
 
 let env;
@@ -42,12 +42,23 @@ const makeBig = (page, size, tail = '') => page.evaluate(({ text, size, tail }) 
   return copies;
 }, { text: real.text, size, tail });
 
+/** The big dump's bar: the loading message's, or the top bar's once its first card shows. */
+const BAR = '#message.loading:not([hidden]) .progress:not([hidden]), #summary .progress:not([hidden])';
+
+/** Drops window.bigDump, the drop's mark noted as window.lastReceived. */
+const dropBigFile = (page) => page.evaluate(() => {
+  window.lastReceived = window.memoryMapStats.received;
+  const transfer = new DataTransfer();
+  transfer.items.add(window.bigDump);
+  document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+});
+
 /** Drops window.bigDump; until every card is made, what the bar said
  * every 10 ms (the loading message's, then the top bar's), what showed
  * once the first card was painted, and the page's marks then. With `pin`,
  * the first card's first tile is pinned as soon as it shows (focused,
  * Enter), its name kept as `first.pinned`. */
-const dropBig = (page, pin = false) => page.evaluate(async (pin) => {
+const dropBig = (page, pin = false) => page.evaluate(async ({ pin, BAR }) => {
   const transfer = new DataTransfer();
   transfer.items.add(window.bigDump);
   document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
@@ -55,7 +66,7 @@ const dropBig = (page, pin = false) => page.evaluate(async (pin) => {
   const bars = [];
   let first = null;
   while (document.getElementById('cards').dataset.complete !== 'true') {
-    const bar = document.querySelector('#message.loading:not([hidden]) .progress:not([hidden]), #summary .progress:not([hidden])');
+    const bar = document.querySelector(BAR);
     if (bar) bars.push({ text: bar.textContent, value: bar.querySelector('progress').value });
     if (stats.firstCardPainted && !first) {
       first = {
@@ -74,7 +85,7 @@ const dropBig = (page, pin = false) => page.evaluate(async (pin) => {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return { bars, first, parsed: stats.bodies.parsed, total: stats.bodies.total, intoHeap: stats.intoHeap };
-}, pin);
+}, { pin, BAR });
 
 describe('a 50 MB dump', () => {
   test('its first card before the rest is read; a bar while it is analysed; a search reads no boxes', async () => {
@@ -147,11 +158,7 @@ describe('a 50 MB dump', () => {
 
     // The worker that held the big dump's heap was stopped; a fresh one
     // reads the next dump.
-    await page.evaluate((file) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([file.text], file.name));
-      document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    }, small);
+    await drop(page, [small]);
     await page.waitForFunction(() => document.querySelector('#summary .dump-name')?.textContent === 'norm_rope.py');
     assert.ok(await page.evaluate(() => window.memoryMapStats.heapBytes) < 64 * 2 ** 20, 'a fresh heap');
     assert.equal(await page.evaluate(() => window.memoryMapStats.intoHeap), false, 'a small dump is read whole');
@@ -162,12 +169,6 @@ describe('a 50 MB dump', () => {
     const page = await openPage(env.browser, offline);
     // Each drop waits for its own marks: its first card from the first
     // function, then its whole model with every card made.
-    const drop = () => page.evaluate(() => {
-      window.lastReceived = window.memoryMapStats.received;
-      const transfer = new DataTransfer();
-      transfer.items.add(window.bigDump);
-      document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    });
     const previewed = () => page.waitForFunction(() => {
       const s = window.memoryMapStats;
       return s.received > window.lastReceived && s.previewed > s.received;
@@ -180,7 +181,7 @@ describe('a 50 MB dump', () => {
 
     // No link: the whole model opens as the first card did, at the top
     // of the page, the legend in view.
-    await drop();
+    await dropBigFile(page);
     await previewed();
     await whole();
     assert.equal(await page.evaluate(() => window.scrollY), 0);
@@ -191,7 +192,7 @@ describe('a 50 MB dump', () => {
     const fn = realModel.functions.find((f) => f.boxes.length > 1 && f !== realModel.functions[0]);
     const linked = `${fn.name}_r1`;
     await page.evaluate((hash) => history.replaceState(null, '', hash), `#fn=${linked}&tile=${fn.boxes[1].name}`);
-    await drop();
+    await dropBigFile(page);
     await previewed();
     await whole();
     const card = page.locator(`.card[data-function="${linked}"]`);
@@ -202,7 +203,7 @@ describe('a 50 MB dump', () => {
     // the refusal takes the map's place.
     await makeBig(page, 17_000_000, '\n    def broken(self:\n        pass\n');
     const lines = await page.evaluate(async () => (await window.bigDump.text()).split('\n').length);
-    await drop();
+    await dropBigFile(page);
     await previewed();
     await page.waitForSelector('#message.error:not([hidden])', { timeout: 60_000 });
     assert.match(await page.textContent('#message h2'), new RegExp(`^Cannot show big_50mb\\.py, line ${lines - 2}, column \\d+$`));
@@ -216,18 +217,9 @@ describe('a 50 MB dump', () => {
   test('a drop while it is analysed takes over: the later dump shows', async () => {
     const page = await openPage(env.browser, offline);
     await makeBig(page, BIG);
-    await page.evaluate(() => {
-      const transfer = new DataTransfer();
-      transfer.items.add(window.bigDump);
-      document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    });
-    // Its bar, in place of the map or, once its first card shows, in the top bar.
-    await page.waitForSelector('#message.loading:not([hidden]) .progress:not([hidden]), #summary .progress:not([hidden])');
-    await page.evaluate((file) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([file.text], file.name));
-      document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    }, small);
+    await dropBigFile(page);
+    await page.waitForSelector(BAR);
+    await drop(page, [small]);
     await settled(page);
     await page.waitForTimeout(1500); // the big one, were it still under way, would arrive in this time
     assert.equal(await page.textContent('#summary .dump-name'), 'norm_rope.py');
