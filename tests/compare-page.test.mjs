@@ -326,7 +326,7 @@ describe('ways in', () => {
     await finish(page);
   });
 
-  test('hundreds of functions: the cards come in groups after the first, and search opens one in the last group', async () => {
+  test('hundreds of functions, past 2 MB a side: the cards come in groups after the first, search opens one in the last group, its IR source as the file has it', async () => {
     // The 41 dump's 38 functions six times under fresh names, old and new
     // (one tile moved in each copy of silu): 228 compare cards.
     const repeat = (text) => {
@@ -337,8 +337,25 @@ describe('ways in', () => {
         ...Array.from({ length: 6 }, (_, c) => body.replace(/^( {4}def )(\w+)\(/gm, (_m, def, fn) => `${def}${fn}_r${c}(`))].join('\n');
     };
     const page = await openPage(env.browser, env.url);
-    await drop(page, [{ name: '41_after_Many.py', text: repeat(dump41.text) }, { name: '42_after_Many.py', text: repeat(edited().text) }]);
+    // A first comparison has both workers' cores started: the big sides then go into their heaps.
+    await drop(page, [dump35, dump41]);
     await shown(page);
+    // Reads of a big file on the page's thread: none, the workers hand their bytes back (engine.js dumpMessage).
+    await page.evaluate(() => {
+      window.bigReads = 0;
+      for (const name of ['arrayBuffer', 'stream', 'text', 'slice']) {
+        const read = Blob.prototype[name];
+        Blob.prototype[name] = function (...args) {
+          if (this.size >= 2 * 1024 * 1024) window.bigReads++;
+          return read.apply(this, args);
+        };
+      }
+    });
+    const newText = repeat(edited().text);
+    assert.ok(newText.length > 2 * 1024 * 1024);
+    await drop(page, [{ name: '41_after_Many.py', text: repeat(dump41.text) }, { name: '42_after_Many.py', text: newText }]);
+    await shown(page);
+    assert.deepEqual(await page.evaluate(() => [window.bigReads, window.memoryMapStats.intoHeap]), [0, true]);
     await page.click('.filter[data-filter="all"]');
     await page.waitForSelector('.compare-cards[data-complete="true"]');
     const [cards, groups] = await page.evaluate(() => [document.querySelectorAll('.compare-card').length, document.querySelectorAll('.compare-cards > .card-group').length]);
@@ -348,6 +365,12 @@ describe('ways in', () => {
     await page.fill('#search', last);
     await page.keyboard.press('Enter');
     await page.waitForSelector(`.compare-card.open[data-function="${last}"] .compare-side.new .box`);
+    await page.click(`.compare-card.open[data-function="${last}"] .compare-side.new .source-toggle`);
+    const rows = await page.locator(`.compare-card.open[data-function="${last}"] .compare-side.new .source-rows .row`)
+      .evaluateAll((list) => list.map((r) => [Number(r.dataset.line), r.querySelector('.code')?.textContent]));
+    assert.ok(rows.length > 5 && rows.some(([, code]) => code.includes(`def ${last}(`)), 'the function\'s lines in view');
+    const lines = newText.split('\n');
+    for (const [line, code] of rows) assert.equal(code, lines[line - 1], `line ${line}`);
     await finish(page);
   });
 

@@ -151,8 +151,8 @@ describe('a big dump read into the core\'s heap', () => {
     await idleStarts();
   });
 
-  test('the page\'s read failing (the file gone) or not the worker\'s length refuses the dump as unreadable; a comparison names the side', async () => {
-    let engine = await readyEngine();
+  test('the page\'s read failing (the file gone) or not the worker\'s length refuses the dump as unreadable', async () => {
+    const engine = await readyEngine();
     const gone = engine.analyze(bigFile(3 * MB, new Error('gone')), {});
     answer(made[0], 'analyze', heapAnswer('big', 5));
     await assert.rejects(gone, (error) => error.kind === 'unreadable' && /cannot read the file: gone/.test(error.message));
@@ -160,16 +160,29 @@ describe('a big dump read into the core\'s heap', () => {
     answer(made[0], 'analyze', heapAnswer('big', 6));
     await assert.rejects(changed, (error) => error.kind === 'unreadable' && /the file changed as it was read/.test(error.message));
     await idleStarts();
+    await idleStarts();
+  });
 
-    made.length = 0;
-    engine = await readyEngine();
+  test('a comparison\'s big sides: read into the heaps, the page reads neither, the workers hand the bytes back', async () => {
+    const engine = await readyEngine();
     await idleStarts();
     made[1].onmessage({ data: { ready: true } });
-    const compared = engine.compare(file(), bigFile(3 * MB, new Error('gone')), { old: {}, new: {} });
-    assert.equal(made[1].sent.at(-1).intoHeap, true);
+    const [old, young] = [bigFile(3 * MB), bigFile(3 * MB)];
+    const compared = engine.compare(old, young, { old: {}, new: {} });
+    assert.deepEqual(made.map((w) => [w.sent.at(-1).intoHeap, w.sent.at(-1).handBack]), [[true, true], [true, true]]);
+    assert.deepEqual([old.file.reads, young.file.reads], [0, 0]);
+    answer(made[0], 'side', { ...sideAnswer('old', 40), dump: new ArrayBuffer(7), intoHeap: true, length: 7 });
+    answer(made[1], 'side', { ...sideAnswer('new', 40), dump: new ArrayBuffer(9), intoHeap: true, length: 9 });
+    answer(made[0], 'diff', { json: new TextEncoder().encode('{"functions":[]}').buffer, heapBytes: 40 * MB });
+    await compared;
+    assert.deepEqual([old.bytes.byteLength, young.bytes.byteLength], [7, 9]);
+    assert.deepEqual([old.file.reads, young.file.reads], [0, 0]);
+
+    // A side that comes without them (a worker's fault) is refused, not shown without its source.
+    const bare = engine.compare(bigFile(3 * MB), bigFile(3 * MB), { old: {}, new: {} });
     answer(made[0], 'side', sideAnswer('old', 40));
     answer(made[1], 'side', { ...sideAnswer('new', 40), dump: null, intoHeap: true, length: 5 });
-    await assert.rejects(compared, (error) => error.kind === 'unreadable' && error.side === 'new');
+    await assert.rejects(bare, (error) => error.kind === 'internal' && error.side === 'new' && /no bytes/.test(error.message));
     await idleStarts();
   });
 });

@@ -102,7 +102,7 @@ self.onmessage = async ({ data }) => {
   const received = performance.now();
   if (data.type !== 'backends') busy = true;
   let instance = null;
-  let read = null; // the bytes read here of the dump's File: handed back with the answer
+  let read = null; // the bytes of the dump's File read here (or copied out of the heap): handed back with the answer
   let placed = null; // or read into the core's heap (readIntoHeap): freed after
   let readMs = 0; // the read alone, not the core's start it overlapped
   // A big dump's file goes straight into the core's heap, and the page
@@ -170,6 +170,9 @@ self.onmessage = async ({ data }) => {
     const options = { ...data.options, withoutSource: true, split: true, splitHeads: data.type === 'side' };
     const { json, side } = data.type === 'side' ? analyzeSideJson(instance, bytes, options)
       : { json: analyzeDumpJson(instance, bytes, options), side: null };
+    // A comparison's side: the page reads nothing itself (engine.js
+    // dumpMessage), so its bytes are copied out of the heap for it.
+    if (placed && data.handBack) read = instance.HEAPU8.slice(placed.heapPtr, placed.heapPtr + placed.length).buffer;
     const handed = [json.buffer, ...(side ? [side.buffer] : []), ...(read ? [read] : [])];
     self.postMessage({ id, json: json.buffer, side: side?.buffer, dump: read, readMs,
       coreMs: performance.now() - analysing, heapBytes: instance.HEAPU8.length, intoHeap: Boolean(placed), length: bytes.length }, handed);
