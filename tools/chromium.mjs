@@ -39,7 +39,9 @@ export const untilFirstCard = (page) => page.evaluate(async () => {
   const s = window.memoryMapStats;
   const deadline = performance.now() + 60_000;
   while (!s.firstCardPainted) {
-    if (performance.now() > deadline || document.querySelector('.message.error:not([hidden])')) throw new Error('no card: refused, or over 60 s');
+    const refusal = document.querySelector('.message.error:not([hidden])');
+    if (refusal) throw new Error(`no card, the page refused: ${refusal.textContent.trim().slice(0, 400)}`);
+    if (performance.now() > deadline) throw new Error('no card after 60 s');
     await new Promise((r) => setTimeout(r, 1));
   }
 });
