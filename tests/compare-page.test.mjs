@@ -47,6 +47,16 @@ function edited() {
   return { name: '42_after_Edited.py', text: lines.join('\n') };
 }
 
+/** The 41 dump's 38 functions six times under fresh names (2.9 MB): old
+ * and new (one tile moved in each copy of silu) make 228 compare cards. */
+function repeat(text) {
+  const lines = text.split('\n');
+  const first = lines.findIndex((l) => /^ {4}@/.test(l));
+  const body = lines.slice(first).join('\n');
+  return [lines.slice(0, first).join('\n'),
+    ...Array.from({ length: 6 }, (_, c) => body.replace(/^( {4}def )(\w+)\(/gm, (_m, def, fn) => `${def}${fn}_r${c}(`))].join('\n');
+}
+
 const shown = (page) => page.waitForSelector('.compare-cards[data-complete="true"] .compare-card.open .compare-side.new .box');
 
 async function compared(files, options) {
@@ -327,15 +337,6 @@ describe('ways in', () => {
   });
 
   test('hundreds of functions, past 2 MB a side: the cards come in groups after the first, search opens one in the last group, its IR source as the file has it', async () => {
-    // The 41 dump's 38 functions six times under fresh names, old and new
-    // (one tile moved in each copy of silu): 228 compare cards.
-    const repeat = (text) => {
-      const lines = text.split('\n');
-      const first = lines.findIndex((l) => /^ {4}@/.test(l));
-      const body = lines.slice(first).join('\n');
-      return [lines.slice(0, first).join('\n'),
-        ...Array.from({ length: 6 }, (_, c) => body.replace(/^( {4}def )(\w+)\(/gm, (_m, def, fn) => `${def}${fn}_r${c}(`))].join('\n');
-    };
     const page = await openPage(env.browser, env.url);
     // A first comparison has both workers' cores started: the big sides then go into their heaps.
     await drop(page, [dump35, dump41]);
@@ -372,6 +373,48 @@ describe('ways in', () => {
     const lines = newText.split('\n');
     for (const [line, code] of rows) assert.equal(code, lines[line - 1], `line ${line}`);
     await finish(page);
+  });
+
+  test('a big side\'s first card shows before its bytes come back from its worker: its lines at once, its code when they come', async () => {
+    // The workers' messages handing the bytes back are held until the test lets them through.
+    const page = await env.browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.addInitScript(() => {
+      const { set } = Object.getOwnPropertyDescriptor(Worker.prototype, 'onmessage');
+      window.held = [];
+      Object.defineProperty(Worker.prototype, 'onmessage', {
+        set(handle) {
+          set.call(this, (event) => (window.holding && event.data?.handedBack ? window.held.push(() => handle(event)) : handle(event)));
+        },
+      });
+    });
+    await page.goto(env.url);
+    await drop(page, [dump35, dump41]); // both workers' cores started: the big sides go into their heaps
+    await shown(page);
+    await page.evaluate(() => { window.holding = true; });
+    const newText = repeat(edited().text);
+    await drop(page, [{ name: '41_after_Many.py', text: repeat(dump41.text) }, { name: '42_after_Many.py', text: newText }]);
+    await shown(page);
+    await page.waitForFunction(() => window.held.length === 2);
+    const side = page.locator('.compare-card.open .compare-side.new');
+    await side.locator('.source-toggle').click();
+    const rows = () => side.locator('.source-rows .row').evaluateAll((list) => list.map((r) => [Number(r.dataset.line), r.querySelector('.code')?.textContent]));
+    const before = await rows();
+    assert.ok(before.length > 5 && before.every(([line, code]) => line > 0 && code === ''), 'the lines, no code yet');
+    const width = () => side.locator('.left-column').evaluate((n) => n.getBoundingClientRect().width);
+    const narrow = await width();
+    await page.evaluate(() => {
+      window.holding = false;
+      window.held.forEach((release) => release());
+    });
+    await page.waitForFunction(() => document.querySelector('.compare-card.open .compare-side.new .source-rows .row .code')?.textContent);
+    const lines = newText.split('\n');
+    for (const [line, code] of await rows()) assert.equal(code, lines[line - 1], `line ${line}`);
+    assert.ok(await width() > narrow, 'the column widened for the code');
+    assert.equal(await page.evaluate(() => window.memoryMapStats.intoHeap), true);
+    await page.close();
+    assert.deepEqual(problems, []);
   });
 
   test('a refused side is named in the message; the page takes the next drop', async () => {

@@ -189,6 +189,17 @@ describe('the Emscripten module returns the same model as the CLI', () => {
       }
       assert.deepEqual(JSON.parse(JSON.stringify(lazyHeads)), JSON.parse(JSON.stringify(split)));
       assert.equal(lazyHeads.lazy.heads, fromModule.functions.length);
+      // A big side's model before its bytes (engine.js): no source lines
+      // until they are attached, then the same model.
+      const later = parseSplitModel(sideJson, null);
+      assert.ok(later.functions.every((fn) => fn.source === null));
+      let ready = false;
+      later.functions[0]?.sourceReady.then(() => { ready = true; });
+      await new Promise((resolve) => setTimeout(resolve));
+      assert.equal(ready, false, 'not before the bytes');
+      later.attachDump(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+      await later.sourceReady;
+      assert.deepEqual(JSON.parse(JSON.stringify(later)), JSON.parse(JSON.stringify(split)));
     });
   }
 });

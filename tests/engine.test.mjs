@@ -151,6 +151,59 @@ describe('a big dump read into the core\'s heap', () => {
     await idleStarts();
   });
 
+  /** The core's split form of a dump of one function on lines 1-2 (its
+   * body before the NUL, the model after). */
+  const splitJson = (dump) => {
+    const body = JSON.stringify({ boxes: [], allocations: [], live: [] });
+    const head = { name: 'f', spaces: [], reserved_only_spaces: [], body: [0, body.length], source_bytes: [0, 13], src_start: 1, src_end: 2 };
+    return new TextEncoder().encode(`${body}\0${JSON.stringify({ dump, functions: [head] })}`).buffer;
+  };
+  const text = (s) => new TextEncoder().encode(s).buffer;
+  const readiedBoth = async () => {
+    const engine = await readyEngine();
+    await idleStarts();
+    made[1].onmessage({ data: { ready: true } });
+    return engine;
+  };
+  const sideFollowed = (name, heapMB = 40) => ({ json: splitJson(name), side: new ArrayBuffer(8), bytesFollow: true, coreMs: 1, readMs: 1, heapBytes: heapMB * MB, intoHeap: true, length: 13 });
+  const sideId = (w) => w.sent.findLast((m) => m.type === 'side').id;
+
+  test('a comparison\'s big side shows before its bytes: they come next, and its source lines with them', async () => {
+    const engine = await readiedBoth();
+    const [old, young] = [bigFile(3 * MB), bigFile(3 * MB)];
+    const compared = engine.compare(old, young, { old: {}, new: {} });
+    answer(made[0], 'side', sideFollowed('old'));
+    answer(made[1], 'side', sideFollowed('new'));
+    answer(made[0], 'diff', { json: new TextEncoder().encode('{"functions":[]}').buffer, heapBytes: 40 * MB });
+    const data = await compared;
+    assert.deepEqual([data.old.functions[0].source, old.bytes], [null, null]);
+    made[0].onmessage({ data: { id: sideId(made[0]), handedBack: text('def f():\n  x\n') } });
+    await data.old.sourceReady;
+    assert.deepEqual(data.old.functions[0].source, ['def f():', '  x']);
+    assert.equal(old.bytes.byteLength, 13);
+    assert.equal(data.new.functions[0].source, null, 'the other side\'s still to come');
+    assert.deepEqual([old.file.reads, young.file.reads], [0, 0]);
+    await idleStarts();
+  });
+
+  test('a worker that owes a side\'s bytes is stopped for its heap only once it has sent them; one that fails, the page reads the file', async () => {
+    const engine = await readiedBoth();
+    const [old, young] = [bigFile(3 * MB, text('def f():\n  y\n')), bigFile(3 * MB)];
+    const compared = engine.compare(old, young, { old: {}, new: {} });
+    answer(made[0], 'side', sideFollowed('old'));
+    answer(made[1], 'side', sideFollowed('new', 200)); // past the recycling size
+    assert.equal(made[1].stopped, false, 'it owes the bytes');
+    answer(made[0], 'diff', { json: new TextEncoder().encode('{"functions":[]}').buffer, heapBytes: 40 * MB });
+    const data = await compared;
+    made[1].onmessage({ data: { id: sideId(made[1]), handedBack: text('def f():\n  x\n') } });
+    assert.equal(made[1].stopped, true, 'stopped once they are sent');
+    made[0].onerror({ preventDefault() {}, message: 'gone' });
+    await data.old.sourceReady;
+    assert.equal(old.file.reads, 1);
+    assert.deepEqual(data.old.functions[0].source, ['def f():', '  y']);
+    await idleStarts();
+  });
+
   test('the page\'s read failing (the file gone) or not the worker\'s length refuses the dump as unreadable', async () => {
     const engine = await readyEngine();
     const gone = engine.analyze(bigFile(3 * MB, new Error('gone')), {});

@@ -94,7 +94,13 @@ export class Card {
   /** The body, made when the card is first opened. */
   build() {
     const { fn, shared } = this;
-    this.state.split = defaultSplit(fn.source, shared.mapWidth());
+    this.state.split = defaultSplit(fn.source ?? [], shared.mapWidth());
+    // A comparison's side may show before its dump's bytes come (engine.js):
+    // the lines are shown, the code when they come.
+    if (!fn.source) {
+      const guessed = this.state.split;
+      fn.sourceReady?.then(() => this.sourceArrived(guessed));
+    }
     this.toolbar = new Toolbar(this, shared.exportMap ? (kind) => shared.exportMap(this, kind) : null);
     this.map = new MapView(this);
     this.viewport = this.map.viewport; // the compare view lines two maps up by it
@@ -330,6 +336,13 @@ export class Card {
     this.state.source = open;
     this.toolbar.showSource(open);
     this.map.setSource(open);
+  }
+
+  /** The IR source's bytes came after the body was made: its code drawn,
+   * and the split made for it unless moved since from `guessed`. */
+  sourceArrived(guessed) {
+    if (this.state.split === guessed) this.state.split = defaultSplit(this.fn.source, this.shared.mapWidth());
+    this.map.setSource(this.state.source);
   }
 
   setSplit(width) {

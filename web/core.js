@@ -121,6 +121,9 @@ export function parseModel(jsonBytes) {
  * function's head too is parsed when `model.functions[i]` is first read.
  * `model.lazy` counts the bodies (`parsed`) and heads (`heads`) parsed so
  * far of `total`.
+ * `dumpBytes` null (split form only): the bytes come later, given to
+ * `model.attachDump(bytes)`; until then each function's `source` is null,
+ * and its `sourceReady` (every function's, and the model's) settles then.
  * Refusals and whole models (no NUL) are read as parseModel reads them.
  * @throws DumpError when the JSON is a refusal
  */
@@ -136,7 +139,13 @@ export function parseSplitModel(jsonBytes, dumpBytes) {
  * its source lines as lazy fields, and its head when the form lists where
  * the heads are: `parts` holds the bodies and heads, `dumpBytes` the dump. */
 function readLazily(model, parts, dumpBytes) {
-  const dump = new Uint8Array(dumpBytes);
+  const dump = { bytes: dumpBytes ? new Uint8Array(dumpBytes) : null };
+  let attached = null;
+  const sourceReady = dump.bytes ? Promise.resolve() : new Promise((resolve) => { attached = resolve; });
+  Object.defineProperties(model, {
+    attachDump: { value: (bytes) => { dump.bytes = new Uint8Array(bytes); attached?.(); } },
+    sourceReady: { value: sourceReady },
+  });
   const lazy = { parsed: 0, heads: 0, total: model.functions.length };
   Object.defineProperty(model, 'lazy', { value: lazy });
   const partAt = ([at, length]) => JSON.parse(decoder.decode(parts.subarray(at, at + length)));
@@ -152,7 +161,7 @@ function readLazily(model, parts, dumpBytes) {
     lazyField(fn, 'boxes', () => read().boxes);
     lazyField(fn, 'allocations', () => read().allocations);
     [...fn.spaces, ...fn.reserved_only_spaces].forEach((space, i) => lazyField(space, 'live', () => read().live[i]));
-    if (!fn.source) lazyField(fn, 'source', () => functionLines(dump, fn));
+    if (!fn.source) sourceField(fn, dump, sourceReady);
     return fn;
   };
   if (!Array.isArray(model.functions[0])) {
@@ -185,6 +194,24 @@ function lazyField(object, key, make) {
     enumerable: true,
     get() {
       const value = make();
+      settle(value);
+      return value;
+    },
+    set: settle,
+  });
+}
+
+/** `fn.source`: its lines from `dump.bytes` when first read once they
+ * are there (null before), then a plain value; `fn.sourceReady`, when. */
+function sourceField(fn, dump, ready) {
+  const settle = (value) => Object.defineProperty(fn, 'source', { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(fn, 'sourceReady', { value: ready });
+  Object.defineProperty(fn, 'source', {
+    configurable: true,
+    enumerable: true,
+    get() {
+      if (!dump.bytes) return null;
+      const value = functionLines(dump.bytes, fn);
       settle(value);
       return value;
     },

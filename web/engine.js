@@ -135,6 +135,10 @@ export function createEngine(source) {
   const ready = new Array(WORKERS).fill(false); // each worker's core has started
   let next = 1;
   const pending = new Map();
+  // Requests answered whose dump's bytes the worker sends after (a
+  // comparison's big side): id -> { slot, file, attach(bytes) }.
+  const following = new Map();
+  const heaps = new Array(WORKERS).fill(0); // each worker's heap, as last told
 
   const pendingOn = (slot) => [...pending.values()].filter((r) => r.slot === slot);
 
@@ -157,6 +161,12 @@ export function createEngine(source) {
         if (workers[slot] === worker) warm[slot] = true; // not a stopped one's late word
         return;
       }
+      if (data.handedBack) {
+        following.get(data.id)?.attach(data.handedBack);
+        following.delete(data.id);
+        recycle(slot);
+        return;
+      }
       const request = pending.get(data.id);
       if (!request) return;
       if (data.progress !== undefined) return request.onProgress?.(data.progress);
@@ -171,7 +181,8 @@ export function createEngine(source) {
       else request.resolve(data.result);
       // Once settled: a comparison's side asks for the diff then, which
       // keeps its worker (the heap it holds is freed after that).
-      if (data.heapBytes > RECYCLE_HEAP_BYTES && !pendingOn(slot).length) stop(slot);
+      heaps[slot] = data.heapBytes ?? heaps[slot];
+      recycle(slot);
       if (!pending.size) whenIdle(startIdle);
     };
     worker.onerror = (event) => {
@@ -198,8 +209,22 @@ export function createEngine(source) {
     if (workers[1] && !warm[1] && !pendingOn(1).length) stop(1);
   }
 
-  /** Stops a worker; the next request for it starts a fresh one. */
+  /** Stops a worker whose heap has grown past RECYCLE_HEAP_BYTES once it
+   * has nothing left to answer or send. */
+  function recycle(slot) {
+    const owes = [...following.values()].some((f) => f.slot === slot);
+    if (heaps[slot] > RECYCLE_HEAP_BYTES && !pendingOn(slot).length && !owes) stop(slot);
+  }
+
+  /** Stops a worker; the next request for it starts a fresh one. The
+   * bytes it still owed the page, the page reads from the files itself. */
   function stop(slot) {
+    for (const [id, f] of following) {
+      if (f.slot !== slot) continue;
+      following.delete(id);
+      readWhole(f.file).then(f.attach, () => {}); // gone since: the source stays empty
+    }
+    heaps[slot] = 0;
     workers[slot]?.terminate();
     workers[slot] = null;
     ready[slot] = false;
@@ -223,6 +248,7 @@ export function createEngine(source) {
   function supersede() {
     const requests = [...pending.values()];
     if (!requests.some((r) => r.bytes >= SUPERSEDE_BYTES) || requests.some((r) => r.type === 'backends')) return;
+    following.clear(); // their models are moot too
     for (let slot = 0; slot < WORKERS; slot++) stop(slot);
     pending.clear();
     for (const r of requests) r.reject(new EngineError({ kind: 'superseded', message: 'a newer request took over' }));
@@ -256,6 +282,17 @@ export function createEngine(source) {
             // The worker done first, unless stopped for its heap since: then this one.
             const slot = workers[idle] ? idle : i;
             diff = request({ type: 'diff', oldSide: sides[0], newSide: sides[1] }, sides, parseModel, null, slot);
+          }
+          if (data.bytesFollow) { // the worker sends them next: the model shows without them meanwhile
+            const model = parseSplitModel(json, null);
+            following.set(data.id, {
+              slot: i, file: dumps[i].file,
+              attach: (bytes) => {
+                dumps[i].bytes ??= bytes;
+                model.attachDump(bytes);
+              },
+            });
+            return model;
           }
           return parseSplitModel(json, await bytesOf(dumps[i], own, data));
         }, told(i), i, dumps[i]).catch((error) => {

@@ -87,7 +87,7 @@ export class MapInput {
       s.addEventListener('pointerup', up);
       s.addEventListener('pointercancel', up);
     });
-    s.addEventListener('dblclick', () => card.setSplit(defaultSplit(card.fn.source, card.shared.mapWidth())));
+    s.addEventListener('dblclick', () => card.setSplit(defaultSplit(card.fn.source ?? [], card.shared.mapWidth())));
     s.addEventListener('keydown', (e) => {
       const step = e.shiftKey ? 80 : 16;
       if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {

@@ -8,7 +8,6 @@ export class SourceColumn {
   /** `label`: its name for assistive technology (a compare view's maps differ). */
   constructor(fn, label = `IR source of ${fn.name}`) {
     this.fn = fn;
-    this.longest = fn.source.reduce((m, l) => Math.max(m, l.length), 0);
     this.rows = el('div', { class: 'source-rows' });
     // A Tab stop of its own: its long lines scroll sideways by keyboard too.
     this.window = el('div', { class: 'source-window', tabindex: '0', role: 'region', 'aria-label': label }, this.rows);
@@ -40,7 +39,9 @@ export class SourceColumn {
 
   setOpen(open) {
     this.element.classList.toggle('open', open);
-    this.rows.style.width = open ? `${this.longest * CHAR_WIDTH + 80}px` : '';
+    // The source may come after the column is made (a comparison's side): measured when shown.
+    const longest = open ? (this.fn.source ?? []).reduce((m, l) => Math.max(m, l.length), 0) : 0;
+    this.rows.style.width = open ? `${longest * CHAR_WIDTH + 80}px` : '';
     this.range = null;
   }
 
@@ -103,7 +104,7 @@ export class SourceColumn {
 
   makeRow(line) {
     const { src_start: start, source } = this.fn;
-    const text = source[line - start] ?? '';
+    const text = source?.[line - start] ?? '';
     const classes = ['row', this.isLive(line) && 'live', line === this.pinnedLine && 'pinned-line'].filter(Boolean).join(' ');
     // The code is made when the column is open (setOpen redraws the rows).
     return el('div', { class: classes, dataset: { line }, style: { top: `${(line - start) * ROW_HEIGHT}px` } },

@@ -171,11 +171,21 @@ self.onmessage = async ({ data }) => {
     const { json, side } = data.type === 'side' ? analyzeSideJson(instance, bytes, options)
       : { json: analyzeDumpJson(instance, bytes, options), side: null };
     // A comparison's side: the page reads nothing itself (engine.js
-    // dumpMessage), so its bytes are copied out of the heap for it.
-    if (placed && data.handBack) read = instance.HEAPU8.slice(placed.heapPtr, placed.heapPtr + placed.length).buffer;
+    // dumpMessage), so its bytes are copied out of the heap for it, after
+    // its model (the copy, ~30 ms for 10 MB, is then not on the way to the
+    // first card, which shows no source); with a refusal (no split in its
+    // JSON), at once: the message quotes the line refused.
+    const handBack = Boolean(placed && data.handBack);
+    const copyOut = () => instance.HEAPU8.slice(placed.heapPtr, placed.heapPtr + placed.length).buffer;
+    const later = handBack && json.lastIndexOf(0) >= 0;
+    if (handBack && !later) read = copyOut();
     const handed = [json.buffer, ...(side ? [side.buffer] : []), ...(read ? [read] : [])];
-    self.postMessage({ id, json: json.buffer, side: side?.buffer, dump: read, readMs,
+    self.postMessage({ id, json: json.buffer, side: side?.buffer, dump: read, bytesFollow: later, readMs,
       coreMs: performance.now() - analysing, heapBytes: instance.HEAPU8.length, intoHeap: Boolean(placed), length: bytes.length }, handed);
+    if (later) {
+      const copy = copyOut();
+      self.postMessage({ id, handedBack: copy }, [copy]);
+    }
   } catch (error) {
     // A trap (out of memory, a bug) leaves the module unusable: start anew next time.
     if (!error.kind) corePromise = null;
