@@ -171,6 +171,23 @@ describe('line inspector', () => {
 });
 
 describe('anomalies', () => {
+  test('pinning a conflicting tile moves no map, at 1024 and 1400 px: the chip\'s row is there before it', async () => {
+    for (const width of [1024, 1400]) {
+      const page = await pageWith([anomalous], { width });
+      const card = page.locator('[data-function="first"]');
+      const where = () => card.evaluate((c) => ({
+        map: c.querySelector('.viewport').getBoundingClientRect().top - c.getBoundingClientRect().top,
+        toolbar: c.querySelector('.toolbar').getBoundingClientRect().height,
+      }));
+      const before = await where();
+      await card.locator('.box[data-tile="p"]').focus();
+      await page.keyboard.press('Enter');
+      assert.match(await card.locator('.chip-conflicts').innerText(), /^conflicts with\s+q/);
+      assert.deepEqual(await where(), before, `${width} px`);
+      await finish(page);
+    }
+  });
+
   test('counted in the page header and on each card; N / Shift+N and the buttons jump, open the card and pin', async () => {
     const page = await pageWith([anomalous]);
     assert.equal(await page.locator('#anomaly-count').innerText(), '2 anomalies');

@@ -46,7 +46,10 @@ export class Toolbar {
       el('span', { class: 'group' }, el('span', { class: 'label' }, 'show:'), this.spaceToggles),
       el('span', { class: 'group' }, this.sourceButton, this.tableButton, this.profileButton, this.idleButton),
       this.shareMenu ? el('span', { class: 'group' }, this.shareMenu, this.shareStatus) : null,
-      this.chip, this.chipConflicts);
+      // Always there, pinned or not, and one line high: where the toolbar
+      // has no room for it, it has a row of its own from the start, so a
+      // pin does not push the map down under the pointer.
+      this.pinSlot = el('span', { class: 'pin-slot' }, this.chip, this.chipConflicts));
   }
 
   showZoom(zoom) {
@@ -96,6 +99,7 @@ export class Toolbar {
     this.chip.hidden = !box;
     if (!box) {
       this.chipConflicts.hidden = true;
+      this.pinSlot.classList.remove('overflowing');
       return;
     }
     const { fn } = this.card;
@@ -112,6 +116,8 @@ export class Toolbar {
       el('span', { class: 'label' }, 'conflicts with'), ...boxes.map(go), ...windows.map(goWindow),
       ...(more > 0 ? [el('span', { class: 'muted' }, `and ${more} more`)] : []));
     this.chipConflicts.hidden = !boxes.length && !windows.length;
+    // What does not fit fades out at the edge: there is more to scroll to.
+    requestAnimationFrame(() => this.pinSlot.classList.toggle('overflowing', this.pinSlot.scrollWidth > this.pinSlot.clientWidth));
   }
 
   /** Share → Copy as PNG ('png') or Save SVG ('svg'); says how it went
