@@ -198,9 +198,28 @@ describe('a big dump read into the core\'s heap', () => {
     made[1].onmessage({ data: { id: sideId(made[1]), handedBack: text('def f():\n  x\n') } });
     assert.equal(made[1].stopped, true, 'stopped once they are sent');
     made[0].onerror({ preventDefault() {}, message: 'gone' });
-    await data.old.sourceReady;
+    assert.equal(await data.old.sourceReady, null);
     assert.equal(old.file.reads, 1);
     assert.deepEqual(data.old.functions[0].source, ['def f():', '  y']);
+    await idleStarts();
+    assert.deepEqual(made.slice(2).map((w) => [w.name, w.stopped]), [['second', false]], 'the second started again once idle (the first waits for a request)');
+  });
+
+  test('a worker that could not copy a side\'s bytes: the page reads the file, and says so if it changed', async () => {
+    const engine = await readiedBoth();
+    const [old, young] = [bigFile(3 * MB, text('def f():\n  y\n')), bigFile(3 * MB, text('def f():\n  longer now\n'))];
+    const compared = engine.compare(old, young, { old: {}, new: {} });
+    answer(made[0], 'side', sideFollowed('old'));
+    answer(made[1], 'side', sideFollowed('new'));
+    answer(made[0], 'diff', { json: new TextEncoder().encode('{"functions":[]}').buffer, heapBytes: 40 * MB });
+    const data = await compared;
+    made[0].onmessage({ data: { id: sideId(made[0]), handedBack: null } });
+    made[1].onmessage({ data: { id: sideId(made[1]), handedBack: null } });
+    assert.equal(await data.old.sourceReady, null);
+    assert.deepEqual(data.old.functions[0].source, ['def f():', '  y']);
+    assert.match(await data.new.sourceReady, /the file changed as it was read/);
+    assert.equal(data.new.functions[0].source, null);
+    assert.deepEqual([old.file.reads, young.file.reads], [1, 1]);
     await idleStarts();
   });
 
@@ -216,7 +235,7 @@ describe('a big dump read into the core\'s heap', () => {
     await idleStarts();
   });
 
-  test('a comparison\'s big sides: read into the heaps, the page reads neither, the workers hand the bytes back', async () => {
+  test('a comparison\'s big sides: read into the heaps, the page reads neither file; bytes that come with an answer are the dump\'s', async () => {
     const engine = await readyEngine();
     await idleStarts();
     made[1].onmessage({ data: { ready: true } });

@@ -177,7 +177,8 @@ async function closedCardQuery() {
  * A person's first drop: a fresh browser context opens `url`, waits
  * `idle` ms (0: opens at once), opens the files at `paths` from disk as a
  * drop or Open dump… gives them (two: compared); the steps from the
- * page's own marks (window.memoryMapStats) up to the first card painted.
+ * page's own marks (window.memoryMapStats) up to the first card painted,
+ * and the function that card shows (`opened`).
  */
 async function firstDrop(browser, url, paths, idle) {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
@@ -192,7 +193,8 @@ async function firstDrop(browser, url, paths, idle) {
   const steps = await page.evaluate(() => {
     const s = window.memoryMapStats;
     return { total: s.firstCardPainted - s.received, read: s.readMs, worker: s.modelled - s.received - s.readMs, core: s.coreMs,
-      cards: s.shown - s.modelled, paint: s.firstCardPainted - s.shown };
+      cards: s.shown - s.modelled, paint: s.firstCardPainted - s.shown,
+      opened: document.querySelector('.card.open, .compare-card.open')?.dataset.function ?? null };
   });
   await context.close();
   return steps;
@@ -234,8 +236,10 @@ async function compareBench(site, path) {
   const bigger = [];
   try {
     for (let i = 0; i < COMPARE_TABS; i++) {
-      one.push((await firstDrop(browser, site, [old], 1000)).total);
-      two.push((await firstDrop(browser, site, [old, edited], 1000)).total);
+      const [single, pair] = [await firstDrop(browser, site, [old], 1000), await firstDrop(browser, site, [old, edited], 1000)];
+      if (single.opened !== pair.opened) throw new Error(`the comparison opened on ${pair.opened}, one dump on ${single.opened}`);
+      one.push(single.total);
+      two.push(pair.total);
       if (i < BIGGER_CARD_TABS) bigger.push((await firstDrop(browser, site, [old, editedLater], 1000)).total);
     }
   } finally {

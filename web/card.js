@@ -97,10 +97,7 @@ export class Card {
     this.state.split = defaultSplit(fn.source ?? [], shared.mapWidth());
     // A comparison's side may show before its dump's bytes come (engine.js):
     // the lines are shown, the code when they come.
-    if (!fn.source) {
-      const guessed = this.state.split;
-      fn.sourceReady?.then(() => this.sourceArrived(guessed));
-    }
+    if (!fn.source) fn.sourceReady?.then((missing) => this.sourceArrived(missing));
     this.toolbar = new Toolbar(this, shared.exportMap ? (kind) => shared.exportMap(this, kind) : null);
     this.map = new MapView(this);
     this.viewport = this.map.viewport; // the compare view lines two maps up by it
@@ -339,13 +336,16 @@ export class Card {
   }
 
   /** The IR source's bytes came after the body was made: its code drawn,
-   * and the split made for it unless moved since from `guessed`. */
-  sourceArrived(guessed) {
-    if (this.state.split === guessed) this.state.split = defaultSplit(this.fn.source, this.shared.mapWidth());
+   * and the split made for it unless moved since; or `missing` says why
+   * they will not come, on the source toggle. */
+  sourceArrived(missing) {
+    if (missing) return this.toolbar.sourceMissing(missing);
+    if (!this.splitMoved) this.state.split = defaultSplit(this.fn.source, this.shared.mapWidth());
     this.map.setSource(this.state.source);
   }
 
   setSplit(width) {
+    this.splitMoved = true;
     this.state.split = clampSplit(width);
     this.map.applyColumns();
     this.map.draw();

@@ -123,7 +123,8 @@ export function parseModel(jsonBytes) {
  * far of `total`.
  * `dumpBytes` null (split form only): the bytes come later, given to
  * `model.attachDump(bytes)`; until then each function's `source` is null,
- * and its `sourceReady` (every function's, and the model's) settles then.
+ * and its `sourceReady` (every function's, and the model's) settles then;
+ * `model.sourceMissing(why)` settles it with `why` and no source instead.
  * Refusals and whole models (no NUL) are read as parseModel reads them.
  * @throws DumpError when the JSON is a refusal
  */
@@ -141,9 +142,10 @@ export function parseSplitModel(jsonBytes, dumpBytes) {
 function readLazily(model, parts, dumpBytes) {
   const dump = { bytes: dumpBytes ? new Uint8Array(dumpBytes) : null };
   let attached = null;
-  const sourceReady = dump.bytes ? Promise.resolve() : new Promise((resolve) => { attached = resolve; });
+  const sourceReady = dump.bytes ? Promise.resolve(null) : new Promise((resolve) => { attached = resolve; });
   Object.defineProperties(model, {
-    attachDump: { value: (bytes) => { dump.bytes = new Uint8Array(bytes); attached?.(); } },
+    attachDump: { value: (bytes) => { dump.bytes = new Uint8Array(bytes); attached?.(null); } },
+    sourceMissing: { value: (why) => attached?.(why) },
     sourceReady: { value: sourceReady },
   });
   const lazy = { parsed: 0, heads: 0, total: model.functions.length };
@@ -202,7 +204,8 @@ function lazyField(object, key, make) {
 }
 
 /** `fn.source`: its lines from `dump.bytes` when first read once they
- * are there (null before), then a plain value; `fn.sourceReady`, when. */
+ * are there (null before), then a plain value; `fn.sourceReady`, when
+ * (null then, or why they never will be). */
 function sourceField(fn, dump, ready) {
   const settle = (value) => Object.defineProperty(fn, 'source', { value, writable: true, enumerable: true, configurable: true });
   Object.defineProperty(fn, 'sourceReady', { value: ready });

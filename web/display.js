@@ -257,7 +257,8 @@ function compareSummaryLine(data) {
     el('span', {}, ` · ${counts.functions.changed} of ${data.diff.functions.length} functions changed`))];
 }
 
-/** Shows two dumps compared: { old, new, diff } (source lines attached);
+/** Shows two dumps compared: { old, new, diff } (a big side's source
+ * lines may come after: core.js parseSplitModel);
  * `onSwap` swaps them, where the page has both dumps to run again;
  * `labels` name the sides wherever the view names them (diff.js sideLabels). */
 export function showCompare(data, onSwap = null, labels = sideLabels({ name: data.old.dump }, { name: data.new.dump })) {

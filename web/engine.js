@@ -8,7 +8,8 @@ import { FILE_CHANGED, parseModel, parseSplitModel, readWhole, unreadable } from
 const SUPERSEDE_BYTES = 2 * 1024 * 1024;
 
 /** A dump's file this big is read by the worker straight into the core's
- * heap, and by the page for itself meanwhile, rather than read whole by
+ * heap, and by the page for itself meanwhile (a comparison's worker hands
+ * it back instead: dumpMessage), rather than read whole by
  * the worker, copied into the heap and handed back: no buffer of the
  * file's size is made in the worker (a page's first write is slow on the
  * machine measured: a 10 MB read took ~54 ms against ~104). Up to the
@@ -161,10 +162,12 @@ export function createEngine(source) {
         if (workers[slot] === worker) warm[slot] = true; // not a stopped one's late word
         return;
       }
-      if (data.handedBack) {
-        following.get(data.id)?.attach(data.handedBack);
+      if (data.handedBack !== undefined) { // a comparison's side's bytes, after its model
+        const owed = following.get(data.id);
         following.delete(data.id);
+        if (owed) (data.handedBack ? owed.attach(data.handedBack) : readForPage(owed));
         recycle(slot);
+        if (!pending.size) whenIdle(startIdle);
         return;
       }
       const request = pending.get(data.id);
@@ -216,13 +219,23 @@ export function createEngine(source) {
     if (heaps[slot] > RECYCLE_HEAP_BYTES && !pendingOn(slot).length && !owes) stop(slot);
   }
 
+  /** The bytes a worker owed (`following`) and will not send, read by the
+   * page from the file: as many as the worker read, or the source is
+   * said to be missing (the file gone or changed since). */
+  function readForPage(owed) {
+    readWhole(owed.file).then((bytes) => {
+      if (bytes.byteLength !== owed.length) throw unreadable(FILE_CHANGED);
+      owed.attach(bytes);
+    }).catch((error) => owed.missing(error.message));
+  }
+
   /** Stops a worker; the next request for it starts a fresh one. The
    * bytes it still owed the page, the page reads from the files itself. */
   function stop(slot) {
-    for (const [id, f] of following) {
-      if (f.slot !== slot) continue;
+    for (const [id, owed] of following) {
+      if (owed.slot !== slot) continue;
       following.delete(id);
-      readWhole(f.file).then(f.attach, () => {}); // gone since: the source stays empty
+      readForPage(owed);
     }
     heaps[slot] = 0;
     workers[slot]?.terminate();
@@ -285,12 +298,15 @@ export function createEngine(source) {
           }
           if (data.bytesFollow) { // the worker sends them next: the model shows without them meanwhile
             const model = parseSplitModel(json, null);
+            // Set before this message's handler returns (no await above):
+            // the bytes' message, which comes after, finds it.
             following.set(data.id, {
-              slot: i, file: dumps[i].file,
+              slot: i, file: dumps[i].file, length: data.length,
               attach: (bytes) => {
                 dumps[i].bytes ??= bytes;
                 model.attachDump(bytes);
               },
+              missing: (why) => model.sourceMissing(why),
             });
             return model;
           }
@@ -328,7 +344,9 @@ export function createEngine(source) {
         onProgress, 0, dump, showPreview);
     },
     /** Both models and their comparison: { old, new, diff }, each dump
-     *  read as analyze reads one; a refusal says its `side`. Options:
+     *  read as analyze reads one, but for a big one's bytes, which come
+     *  after its model: its functions' `source` is null until
+     *  `model.sourceReady` (core.js parseSplitModel); a refusal says its `side`. Options:
      *  { old: { dumpName, ptoText }, new: { ... }, backend };
      *  `onProgress(share)` as for analyze, over both dumps. */
     compare: (oldDump, newDump, options, onProgress = null) => compare(oldDump, newDump, options, onProgress),

@@ -49,7 +49,14 @@ export class Toolbar {
       // Always there, pinned or not, and one line high: where the toolbar
       // has no room for it, it has a row of its own from the start, so a
       // pin does not push the map down under the pointer.
-      this.pinSlot = el('span', { class: 'pin-slot' }, this.chip, this.chipConflicts));
+      this.pinSlot = el('span', { class: 'pin-slot', onscroll: () => this.fadeMore() }, this.chip, this.chipConflicts));
+  }
+
+  /** What does not fit the pin's slot fades out at its edge while there is
+   * more to scroll to. */
+  fadeMore() {
+    const slot = this.pinSlot;
+    slot.classList.toggle('overflowing', slot.scrollLeft + slot.clientWidth < slot.scrollWidth - 1);
   }
 
   showZoom(zoom) {
@@ -78,6 +85,13 @@ export class Toolbar {
   showSource(open) {
     this.sourceButton.textContent = open ? 'Hide IR source' : 'Show IR source';
     this.sourceButton.setAttribute('aria-pressed', String(open));
+  }
+
+  /** The IR source cannot be shown: its bytes never came (the file gone
+   * or changed since it was chosen); the toggle says why. */
+  sourceMissing(why) {
+    this.sourceButton.disabled = true;
+    this.sourceButton.title = `The IR source is not available: ${why}`;
   }
 
   showTable(shown) {
@@ -116,8 +130,8 @@ export class Toolbar {
       el('span', { class: 'label' }, 'conflicts with'), ...boxes.map(go), ...windows.map(goWindow),
       ...(more > 0 ? [el('span', { class: 'muted' }, `and ${more} more`)] : []));
     this.chipConflicts.hidden = !boxes.length && !windows.length;
-    // What does not fit fades out at the edge: there is more to scroll to.
-    requestAnimationFrame(() => this.pinSlot.classList.toggle('overflowing', this.pinSlot.scrollWidth > this.pinSlot.clientWidth));
+    this.pinSlot.scrollLeft = 0;
+    requestAnimationFrame(() => this.fadeMore());
   }
 
   /** Share → Copy as PNG ('png') or Save SVG ('svg'); says how it went

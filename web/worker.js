@@ -106,7 +106,8 @@ self.onmessage = async ({ data }) => {
   let placed = null; // or read into the core's heap (readIntoHeap): freed after
   let readMs = 0; // the read alone, not the core's start it overlapped
   // A big dump's file goes straight into the core's heap, and the page
-  // reads it for itself (engine.js dumpMessage); any other is read whole,
+  // reads it for itself or gets it back after the model (engine.js
+  // dumpMessage); any other is read whole,
   // while the core starts if it has not yet (a drop as the page loads).
   const readsIntoHeap = Boolean(data.file && data.intoHeap);
   const reading = data.file && !readsIntoHeap ? readWhole(data.file).then((bytes) => {
@@ -183,8 +184,15 @@ self.onmessage = async ({ data }) => {
     self.postMessage({ id, json: json.buffer, side: side?.buffer, dump: read, bytesFollow: later, readMs,
       coreMs: performance.now() - analysing, heapBytes: instance.HEAPU8.length, intoHeap: Boolean(placed), length: bytes.length }, handed);
     if (later) {
-      const copy = copyOut();
-      self.postMessage({ id, handedBack: copy }, [copy]);
+      // The model is answered: a failure now (out of memory for the copy)
+      // is the page's to make up for (it reads the file), not a refusal.
+      let copy = null;
+      try {
+        copy = copyOut();
+      } catch {
+        copy = null;
+      }
+      self.postMessage({ id, handedBack: copy }, copy ? [copy] : []);
     }
   } catch (error) {
     // A trap (out of memory, a bug) leaves the module unusable: start anew next time.
