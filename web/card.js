@@ -94,7 +94,7 @@ export class Card {
   /** The body, made when the card is first opened. */
   build() {
     const { fn, shared } = this;
-    this.state.split = defaultSplit(fn.source ?? [], shared.mapWidth());
+    this.state.split = this.fittedSplit();
     // A comparison's side may show before its dump's bytes come (engine.js):
     // the lines are shown, the code when they come.
     if (!fn.source) fn.sourceReady?.then((missing) => this.sourceArrived(missing));
@@ -340,8 +340,13 @@ export class Card {
    * they will not come, on the source toggle. */
   sourceArrived(missing) {
     if (missing) return this.toolbar.sourceMissing(missing);
-    if (!this.splitMoved) this.state.split = defaultSplit(this.fn.source, this.shared.mapWidth());
+    if (!this.splitMoved) this.state.split = this.fittedSplit();
     this.map.setSource(this.state.source);
+  }
+
+  /** The split that fits the IR source's lines (none yet: the narrowest). */
+  fittedSplit() {
+    return defaultSplit(this.fn.source ?? [], this.shared.mapWidth());
   }
 
   setSplit(width) {

@@ -187,8 +187,12 @@ function readLazily(model, parts, dumpBytes) {
   return model;
 }
 
+/** What a lazy field's `make` returns when it cannot make the value yet. */
+const NOT_YET = Symbol('not yet');
+
 /** `object[key]` computed by `make` when first read, then a plain value
- * (one a caller may also set). */
+ * (one a caller may also set). `make` returning NOT_YET: read as null,
+ * and asked again next time. */
 function lazyField(object, key, make) {
   const settle = (value) => Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
   Object.defineProperty(object, key, {
@@ -196,6 +200,7 @@ function lazyField(object, key, make) {
     enumerable: true,
     get() {
       const value = make();
+      if (value === NOT_YET) return null;
       settle(value);
       return value;
     },
@@ -204,22 +209,11 @@ function lazyField(object, key, make) {
 }
 
 /** `fn.source`: its lines from `dump.bytes` when first read once they
- * are there (null before), then a plain value; `fn.sourceReady`, when
- * (null then, or why they never will be). */
+ * are there (null before); `fn.sourceReady`, when (null then, or why they
+ * never will be). */
 function sourceField(fn, dump, ready) {
-  const settle = (value) => Object.defineProperty(fn, 'source', { value, writable: true, enumerable: true, configurable: true });
   Object.defineProperty(fn, 'sourceReady', { value: ready });
-  Object.defineProperty(fn, 'source', {
-    configurable: true,
-    enumerable: true,
-    get() {
-      if (!dump.bytes) return null;
-      const value = functionLines(dump.bytes, fn);
-      settle(value);
-      return value;
-    },
-    set: settle,
-  });
+  lazyField(fn, 'source', () => (dump.bytes ? functionLines(dump.bytes, fn) : NOT_YET));
 }
 
 /** A function's lines (src_start..src_end) from its bytes in the dump. */

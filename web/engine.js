@@ -78,13 +78,19 @@ function dumpMessage(dump, intoHeap, handBack = false) {
   return { message: { file: dump.file, intoHeap: true }, transfer: [], own };
 }
 
+/** The page's own read of a file, which must be as many bytes as the
+ * worker read (`length`): else the file changed in between. */
+function asRead(bytes, length) {
+  if (bytes.byteLength !== length) throw unreadable(FILE_CHANGED);
+  return bytes;
+}
+
 /** `dump`'s bytes for the page: those the worker handed back, or those
  * the page read (`own`), which must be as many as the worker read (`data.length`). */
 async function bytesOf(dump, own, data) {
   if (!dump.bytes && own) {
     const bytes = await own;
-    if (bytes.byteLength !== data.length) throw unreadable(FILE_CHANGED);
-    dump.bytes = bytes;
+    dump.bytes = asRead(bytes, data.length);
   }
   // The source lines come from these: a model without them would show none.
   if (!dump.bytes) throw new Error('the worker handed back no bytes of the dump');
@@ -137,7 +143,7 @@ export function createEngine(source) {
   let next = 1;
   const pending = new Map();
   // Requests answered whose dump's bytes the worker sends after (a
-  // comparison's big side): id -> { slot, file, attach(bytes) }.
+  // comparison's big side): id -> { slot, file, length, attach(bytes), missing(why) }.
   const following = new Map();
   const heaps = new Array(WORKERS).fill(0); // each worker's heap, as last told
 
@@ -166,9 +172,7 @@ export function createEngine(source) {
         const owed = following.get(data.id);
         following.delete(data.id);
         if (owed) (data.handedBack ? owed.attach(data.handedBack) : readForPage(owed));
-        recycle(slot);
-        if (!pending.size) whenIdle(startIdle);
-        return;
+        return answered(slot);
       }
       const request = pending.get(data.id);
       if (!request) return;
@@ -185,8 +189,7 @@ export function createEngine(source) {
       // Once settled: a comparison's side asks for the diff then, which
       // keeps its worker (the heap it holds is freed after that).
       heaps[slot] = data.heapBytes ?? heaps[slot];
-      recycle(slot);
-      if (!pending.size) whenIdle(startIdle);
+      answered(slot);
     };
     worker.onerror = (event) => {
       event.preventDefault();
@@ -212,21 +215,20 @@ export function createEngine(source) {
     if (workers[1] && !warm[1] && !pendingOn(1).length) stop(1);
   }
 
-  /** Stops a worker whose heap has grown past RECYCLE_HEAP_BYTES once it
-   * has nothing left to answer or send. */
-  function recycle(slot) {
+  /** After a worker's last word on a request: stopped if its heap has
+   * grown past RECYCLE_HEAP_BYTES and it has nothing left to answer or
+   * send; the second started when no worker has work. */
+  function answered(slot) {
     const owes = [...following.values()].some((f) => f.slot === slot);
     if (heaps[slot] > RECYCLE_HEAP_BYTES && !pendingOn(slot).length && !owes) stop(slot);
+    if (!pending.size) whenIdle(startIdle);
   }
 
   /** The bytes a worker owed (`following`) and will not send, read by the
    * page from the file: as many as the worker read, or the source is
    * said to be missing (the file gone or changed since). */
   function readForPage(owed) {
-    readWhole(owed.file).then((bytes) => {
-      if (bytes.byteLength !== owed.length) throw unreadable(FILE_CHANGED);
-      owed.attach(bytes);
-    }).catch((error) => owed.missing(error.message));
+    readWhole(owed.file).then((bytes) => owed.attach(asRead(bytes, owed.length))).catch((error) => owed.missing(error.message));
   }
 
   /** Stops a worker; the next request for it starts a fresh one. The

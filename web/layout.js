@@ -96,10 +96,13 @@ export function clampSplit(width) {
   return Math.min(SPLIT_MAX, Math.max(SPLIT_MIN, Math.round(width)));
 }
 
+/** The length of the longest of `lines` (none: 0). */
+export const longestLine = (lines) => lines.reduce((m, l) => Math.max(m, l.length), 0);
+
 /** The default source pane width: the longest line, within bounds, and
  * at most 45 % of the card's `width` so the map keeps most of it. */
 export function defaultSplit(lines, width = Infinity, charWidth = CHAR_WIDTH) {
-  const longest = lines.reduce((m, l) => Math.max(m, l.length), 0);
+  const longest = longestLine(lines);
   return clampSplit(Math.min(longest * charWidth + GUTTER_WIDTH + 16, 720, width * 0.45));
 }
 

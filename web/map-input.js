@@ -2,7 +2,7 @@
 // a click or Enter pins, the arrow keys walk the tiles, Ctrl+wheel zooms,
 // the splitter drags, a click on a line of the left column pins the line.
 import { neighbourBox } from './insight.js';
-import { SPLIT_MAX, SPLIT_MIN, clampSplit, defaultSplit, stepZoom } from './layout.js';
+import { SPLIT_MAX, SPLIT_MIN, clampSplit, stepZoom } from './layout.js';
 
 export class MapInput {
   /** Listens on the map of `card` (a MapView, `map`). */
@@ -87,7 +87,7 @@ export class MapInput {
       s.addEventListener('pointerup', up);
       s.addEventListener('pointercancel', up);
     });
-    s.addEventListener('dblclick', () => card.setSplit(defaultSplit(card.fn.source ?? [], card.shared.mapWidth())));
+    s.addEventListener('dblclick', () => card.setSplit(card.fittedSplit()));
     s.addEventListener('keydown', (e) => {
       const step = e.shiftKey ? 80 : 16;
       if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {

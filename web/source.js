@@ -2,7 +2,7 @@
 // drawn as a window that follows the map's vertical scroll and renders only
 // the rows in view. Long lines scroll sideways inside it; the numbers stay.
 import { clear, el } from './dom.js';
-import { CHAR_WIDTH, ROW_HEIGHT, mentionRanges } from './layout.js';
+import { CHAR_WIDTH, ROW_HEIGHT, longestLine, mentionRanges } from './layout.js';
 
 export class SourceColumn {
   /** `label`: its name for assistive technology (a compare view's maps differ). */
@@ -40,8 +40,7 @@ export class SourceColumn {
   setOpen(open) {
     this.element.classList.toggle('open', open);
     // The source may come after the column is made (a comparison's side): measured when shown.
-    const longest = open ? (this.fn.source ?? []).reduce((m, l) => Math.max(m, l.length), 0) : 0;
-    this.rows.style.width = open ? `${longest * CHAR_WIDTH + 80}px` : '';
+    this.rows.style.width = open ? `${longestLine(this.fn.source ?? []) * CHAR_WIDTH + 80}px` : '';
     this.range = null;
   }
 

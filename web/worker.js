@@ -190,7 +190,7 @@ self.onmessage = async ({ data }) => {
       try {
         copy = copyOut();
       } catch {
-        copy = null;
+        // handed back as null: engine.js reads the file
       }
       self.postMessage({ id, handedBack: copy }, copy ? [copy] : []);
     }
