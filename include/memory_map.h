@@ -56,6 +56,10 @@ typedef struct mm_error {
   char *message;    /* NUL-terminated, owned by this struct */
   char **functions; /* MM_ERR_UNALLOCATED: the functions refused */
   size_t function_count;
+  /* MM_ERR_NO_TILES of a dump written at or after AllocateMemoryAddr:
+   * the program keeps nothing on chip (tensors in DDR, an external
+   * kernel), so there is nothing to map and nothing a check can fail. */
+  bool nothing_on_chip;
 } mm_error;
 
 /* Frees the error's message and function list and zeroes it. */
@@ -92,6 +96,39 @@ const mm_backend *mm_backend_find(const char *name);
  * none for it. `space` need not be NUL-terminated. */
 uint64_t mm_backend_capacity(const mm_backend *backend, const char *space, size_t space_len);
 
+/* ---------------------------------------------------------------- Folders */
+
+/* Who placed a build's memory, as the names of its pass dumps say. */
+typedef enum mm_planner {
+  /* A lone dump, or a build that stopped before AllocateMemoryAddr's
+   * place: the dump's own name and offsets decide (docs/model.md §13). */
+  MM_PLANNER_UNKNOWN = 0,
+  /* AllocateMemoryAddr wrote a dump (the default or the DSA planner): it
+   * and every later pass hold addresses, whatever they are. */
+  MM_PLANNER_COMPILER = 1,
+  /* Passes after AllocateMemoryAddr's place ran without it
+   * (memory_planner=PTOAS): ptoas places the memory after the last dump,
+   * and no dump holds its addresses. */
+  MM_PLANNER_PTOAS = 2
+} mm_planner;
+
+/* What a case's folder of pass dumps says: the dump to read, who placed
+ * the build's memory, and whether that dump is drawn by lifetime. */
+typedef struct mm_folder_choice {
+  size_t dump; /* index into the names given; SIZE_MAX: no dump of the pass */
+  size_t last; /* the highest-numbered dump of any pass; SIZE_MAX: none */
+  mm_planner planner;
+  bool by_lifetime; /* a ptoas build: no dump holds its addresses */
+} mm_folder_choice;
+
+/* From the file names of one folder of pass dumps (`NN_after_<Pass>.py`;
+ * any order, other names passed over), the dump to read for `pass` (NULL
+ * or "": AllocateMemoryAddr): the highest-numbered `*_after_<pass>.py`
+ * (numbers compare as numbers, 10 after 9; ties in byte order). In a
+ * ptoas build, asked for AllocateMemoryAddr, which it never ran: its last
+ * dump, drawn by lifetime (docs/cli.md, "<path>"). */
+mm_folder_choice mm_folder_choose(const char *const *names, size_t count, const char *pass);
+
 /* ------------------------------------------------------------------ Model */
 
 typedef struct mm_model mm_model;
@@ -116,6 +153,12 @@ typedef struct mm_options {
    * by lifetime, its tiles keeping their offsets within them, and the
    * model says `planned: false` (docs/model.md, "Drawn by lifetime"). */
   bool lifetimes_only;
+  /* Who placed the build's memory (an mm_planner), as its folder says
+   * (mm_folder_choose); MM_PLANNER_UNKNOWN for a lone dump. With
+   * MM_PLANNER_COMPILER a dump of AllocateMemoryAddr or a later pass is
+   * never refused for its addresses; with MM_PLANNER_PTOAS and
+   * `lifetimes_only`, every function is packed by lifetime. */
+  unsigned char planner;
   /* Called, when not NULL, after each compute function is read, with the
    * bytes of the input read so far and the input's length: a caller
    * showing a progress bar. It must not call back into this API. */
@@ -397,7 +440,7 @@ char *mm_model_svg(const mm_model *model, size_t function, const mm_svg_options 
  * itself, so their layout on wasm32 is part of the boundary (boundary.c
  * asserts it, web/core.js writes it): mm_options is 36 bytes, dump_name at
  * 0, backend at 4, pto_text at 8, pto_len at 12, without_source at 16,
- * lifetimes_only at 17, progress at 20 (the page leaves it NULL: its
+ * lifetimes_only at 17, planner at 18, progress at 20 (the page leaves it NULL: its
  * module reports to Module.onProgress instead), progress_context at 24,
  * first_function at 28 (NULL too: the module hands the first function's
  * JSON, in the call's form but for MM_JSON_SPLIT_HEADS, to
@@ -453,6 +496,13 @@ char *mm_analyze_build_json(const char *input, size_t len, const mm_options *opt
 char *mm_analyze_fit_json(const char *input, size_t len, const mm_options *options,
                           uint32_t function, const char *space, double bytes, uint32_t first,
                           uint32_t last, size_t *out_len);
+
+/* mm_folder_choose for the page: `names` are a folder's file names, one
+ * a line (`len` bytes, '\n' between them), `pass` as there. Returns
+ * {"dump": index or null, "last": index or null, "planner": "unknown",
+ * "compiler" or "ptoas", "by_lifetime": bool}, owned by the caller
+ * (mm_free); NULL when out of memory. */
+char *mm_folder_json(const char *names, size_t len, const char *pass, size_t *out_len);
 
 /* The backend table as JSON: [{"name", "arch", "capacities": {"Vec": n,
  * ...}}], spaces without a capacity left out. Owned by the caller

@@ -379,8 +379,19 @@ describe('--check and --summary', () => {
   });
 
   test('a refused dump exits 1 under --check, not 0 or 3', () => {
-    const result = run([refused, '--check']);
+    const result = run([join(corpus, 'real', 'decode_fwd__30_after_InitMemRef.py'), '--check']);
     assert.equal(result.status, 1);
-    assert.match(result.stderr, /AllocateMemoryAddr/);
+    assert.match(result.stderr, /predates AllocateMemoryAddr/);
+  });
+
+  test('a dump written after memory was placed that keeps nothing on chip: --check and --summary say so, exit 0', () => {
+    for (const flag of ['--check', '--summary']) {
+      const result = run([refused, flag]);
+      assert.equal(result.status, 0, result.stderr);
+      assert.match(result.stdout, /pa3__12_after_AllocateMemoryAddr\.py: nothing on chip to map: the dump has no compute function \(AIC, AIV or InCore\)/);
+    }
+    const json = run([refused, '--json']);
+    assert.equal(json.status, 1, 'still no model to write: refused as upstream refuses it');
+    assert.match(json.stderr, /^error: nothing on chip to map/);
   });
 });

@@ -59,12 +59,26 @@ function assertDeparture(result, expected) {
   assert.ok(JSON.parse(result.stdout).functions.some((fn) => fn.boxes.length));
 }
 
+/** A dump AllocateMemoryAddr wrote that upstream refuses as not
+ * allocated (every tile at 0): the model draws it, every function upstream
+ * named with its boxes at 0 (docs/model.md §13). */
+function assertPlaced(result, expected) {
+  assert.equal(expected.error, 'unallocated');
+  assert.equal(result.status, 0, result.stderr);
+  const functions = JSON.parse(result.stdout).functions;
+  for (const name of expected.functions) {
+    const fn = functions.find((f) => f.name === name);
+    assert.ok(fn?.boxes.length && fn.boxes.every((b) => b.offset === 0), name);
+  }
+}
+
 describe('CLI --json on every corpus dump', () => {
   for (const entry of dumps) {
     test(entry.name, () => {
       const expected = expectedOf(entry);
       const result = releaseJson(entry.dump);
       if (entry.departure === 'printed') return assertDeparture(result, expected);
+      if (entry.departure === 'placed') return assertPlaced(result, expected);
       if (expected.error) return assertRefusal(result, expected);
       assert.equal(result.status, 0, result.stderr);
       const got = JSON.parse(result.stdout);

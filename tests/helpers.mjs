@@ -85,12 +85,17 @@ export function cTests(build) {
  * purpose (docs/model.md, "Where the core departs"), and how: `printed`,
  * a dump upstream refuses as not Python that the model reads (§2a);
  * `handoff`, boxes of two bases sharing bytes only in the statement where
- * one takes over the other's bytes, which upstream calls a conflict (§7).
- * The tests hold these to what the model does instead. */
+ * one takes over the other's bytes, which upstream calls a conflict (§7);
+ * `placed`, a dump AllocateMemoryAddr wrote whose tiles all sit at 0,
+ * which upstream refuses as not allocated and the model draws (§13: the
+ * compiler's DSA planner writes such dumps). The tests hold these to
+ * what the model does instead. */
 export const DEPARTURES = new Map([
   ['real/qwen3_32b_decode__13_after_AllocateMemoryAddr.py', 'printed'],
   ['generated/gen1_001__36_after_AllocateMemoryAddr.py', 'handoff'],
+  ['generated/gen1_013__32_after_AllocateMemoryAddr.py', 'handoff'],
   ['generated/gen1_038__32_after_AllocateMemoryAddr.py', 'handoff'],
+  ['generated/gen1_039__36_after_AllocateMemoryAddr.py', 'placed'],
 ]);
 
 /** A model with each in-place handoff marked a conflict, as the upstream

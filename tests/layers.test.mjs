@@ -82,7 +82,7 @@ test('the page writes mm_options and mm_svg_options at the offsets the core asse
   const layout = (name) => Object.fromEntries([...page.match(new RegExp(`const ${name} = \\{([^}]*)\\}`))[1]
     .matchAll(/(\w+): (\d+)/g)].map((m) => [m[1], Number(m[2])]));
   const fields = {
-    mm_options: [layout('OPTIONS'), { backend: 'backend', ptoText: 'pto_text', ptoLen: 'pto_len', withoutSource: 'without_source', lifetimes: 'lifetimes_only' }],
+    mm_options: [layout('OPTIONS'), { backend: 'backend', ptoText: 'pto_text', ptoLen: 'pto_len', withoutSource: 'without_source', lifetimes: 'lifetimes_only', planner: 'planner' }],
     mm_svg_options: [layout('SVG_OPTIONS'), { lastLine: 'last_line', axisUsed: 'axis_used', hidden: 'hidden', zoom: 'zoom', mapWidth: 'map_width', dark: 'dark', hideProfile: 'hide_profile' }],
   };
   for (const [struct, [offsets, names]] of Object.entries(fields)) {

@@ -295,42 +295,50 @@ bool cli_is_dir(const char *path) {
   return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Compares the leading numbers of two names as numbers of any length. */
-static int compare_numbers(const char *a, const char *b) {
-  while (*a == '0' && a[1] >= '0' && a[1] <= '9')
-    a++;
-  while (*b == '0' && b[1] >= '0' && b[1] <= '9')
-    b++;
-  size_t la = strspn(a, "0123456789"), lb = strspn(b, "0123456789");
-  if (la != lb) return la < lb ? -1 : 1;
-  return strncmp(a, b, la);
-}
-
-static bool matches_pass(const char *name, const char *pass) {
-  size_t n = strlen(name), p = strlen(pass);
-  if (n < p + 10) return false;
-  return memcmp(name + n - 3, ".py", 3) == 0 && memcmp(name + n - 3 - p, pass, p) == 0 &&
-         memcmp(name + n - 3 - p - 7, "_after_", 7) == 0;
-}
-
-/* The highest-numbered `*_after_<pass>.py` in `dir` (numeric order, so
- * 10_ beats 9_; names tie-break in byte order). */
-static char *find_dump(const char *dir, const char *pass) {
+/* The names in `dir`, owned (free each and the array), `*count` of them;
+ * NULL when it cannot be read. */
+static char **list_names(const char *dir, size_t *count) {
   DIR *d = opendir(dir);
   if (!d) return NULL;
-  char *best = NULL;
+  char **names = NULL;
+  size_t n = 0, cap = 0;
+  bool ok = true;
   struct dirent *entry;
-  while ((entry = readdir(d)) != NULL) {
-    if (!matches_pass(entry->d_name, pass)) continue;
-    int order = best ? compare_numbers(entry->d_name, best) : 1;
-    if (order > 0 || (order == 0 && strcmp(entry->d_name, best) > 0)) {
-      free(best);
-      best = strdup(entry->d_name);
+  while (ok && (entry = readdir(d)) != NULL) {
+    if (n == cap) {
+      cap = cap ? cap * 2 : 64;
+      char **bigger = realloc(names, cap * sizeof *names);
+      ok = bigger != NULL;
+      if (ok) names = bigger;
     }
+    if (ok) ok = (names[n++] = strdup(entry->d_name)) != NULL;
   }
   closedir(d);
-  char *path = best ? cli_join(dir, best) : NULL;
-  free(best);
+  if (!ok) {
+    for (size_t i = 0; i < n; i++)
+      free(names[i]);
+    free(names);
+    return NULL;
+  }
+  *count = n;
+  return names ? names : calloc(1, sizeof *names);
+}
+
+/* The dump of `dir` the core chooses for `pass` (mm_folder_choose), its
+ * path owned, and what the folder says in `*choice`; NULL when there is
+ * none, `last` (its size `last_len`) then naming the folder's last dump
+ * ("" without one). */
+static char *find_dump(const char *dir, const char *pass, mm_folder_choice *choice, char *last,
+                       size_t last_len) {
+  size_t count = 0;
+  char **names = list_names(dir, &count);
+  if (!names) return NULL;
+  *choice = mm_folder_choose((const char *const *)names, count, pass);
+  char *path = choice->dump < count ? cli_join(dir, names[choice->dump]) : NULL;
+  snprintf(last, last_len, "%s", choice->last < count ? names[choice->last] : "");
+  for (size_t i = 0; i < count; i++)
+    free(names[i]);
+  free(names);
   return path;
 }
 
@@ -583,7 +591,8 @@ int cli_report(const mm_error *error, const char *dump) {
   return 1;
 }
 
-static char *resolve_dump(const cli_args *args, const char *given, char *why, size_t why_len) {
+static char *resolve_dump(const cli_args *args, const char *given, mm_folder_choice *choice,
+                          char *why, size_t why_len) {
   char *path = copy_path(given);
   struct stat st;
   if (!path) return NULL;
@@ -594,17 +603,21 @@ static char *resolve_dump(const cli_args *args, const char *given, char *why, si
   }
   if (!S_ISDIR(st.st_mode)) return path;
   char *passes = cli_join(path, "passes_dump");
-  char *dump = NULL;
-  if (passes) dump = find_dump(cli_is_dir(passes) ? passes : path, args->pass_name);
-  if (!dump)
+  char *dump = NULL, last[256] = "";
+  if (passes)
+    dump =
+        find_dump(cli_is_dir(passes) ? passes : path, args->pass_name, choice, last, sizeof last);
+  if (!dump && *last && strcmp(args->pass_name, "AllocateMemoryAddr") == 0)
+    snprintf(why, why_len,
+             "no '*_after_AllocateMemoryAddr.py' dump under %s: its compile stopped before "
+             "AllocateMemoryAddr placed memory (its last dump is %s, which carries no "
+             "addresses)",
+             given, last);
+  else if (!dump)
     snprintf(why, why_len,
              "no '*_after_%s.py' dump under %s: compile with pass dumps enabled (pytest "
-             "tests/st/<case>.py --dump-passes --save-kernels) or give the dump file itself%s",
-             args->pass_name, given,
-             strcmp(args->pass_name, "AllocateMemoryAddr") == 0
-                 ? "; a build with memory_planner=PTOAS has none (ptoas assigns the "
-                   "addresses): give its last dump with --lifetimes"
-                 : "");
+             "tests/st/<case>.py --dump-passes --save-kernels) or give the dump file itself",
+             args->pass_name, given);
   free(passes);
   free(path);
   return dump;
@@ -792,25 +805,59 @@ static int run_model(const cli_args *args, const mm_model *model, const char *du
   return written ? written : status;
 }
 
-char *cli_read_dump(const cli_args *args, const char *given, text *input, char *why,
-                    size_t why_len) {
+bool cli_dump_read(const cli_args *args, const char *given, cli_dump *dump, char *why,
+                   size_t why_len) {
+  *dump = (cli_dump){.folder = {SIZE_MAX, SIZE_MAX, MM_PLANNER_UNKNOWN, false}};
   bool from_stdin = strcmp(given, STDIN_PATH) == 0;
-  char *dump = NULL;
   if (from_stdin) {
-    const char *name = args->name ? args->name : "stdin";
-    dump = malloc(strlen(name) + 1);
-    if (dump) strcpy(dump, name);
+    dump->path = copy_path(args->name ? args->name : "stdin");
   } else {
-    dump = resolve_dump(args, given, why, why_len);
+    dump->path = resolve_dump(args, given, &dump->folder, why, why_len);
   }
-  bool ok = dump && (from_stdin ? read_stream(stdin, dump, input, MM_MAX_INPUT_BYTES, why, why_len)
-                                : map_dump(dump, input, MM_MAX_INPUT_BYTES) ||
-                                      read_file(dump, input, MM_MAX_INPUT_BYTES, why, why_len));
+  text *input = &dump->input;
+  const char *path = dump->path;
+  bool ok = path && (from_stdin ? read_stream(stdin, path, input, MM_MAX_INPUT_BYTES, why, why_len)
+                                : map_dump(path, input, MM_MAX_INPUT_BYTES) ||
+                                      read_file(path, input, MM_MAX_INPUT_BYTES, why, why_len));
   if (!ok) {
-    free(dump);
-    return NULL;
+    cli_dump_free(dump);
+    return false;
   }
-  return dump;
+  if (!args->backend && !from_stdin) dump->pto = cli_read_pto(path);
+  return true;
+}
+
+mm_options cli_dump_options(const cli_args *args, const cli_dump *dump) {
+  /* --diff's sides: standard input is named by --name already. */
+  const char *name = args->name && !args->diff_old ? args->name : cli_basename(dump->path);
+  return (mm_options){.dump_name = name,
+                      .backend = args->backend,
+                      .pto_text = dump->pto.data,
+                      .pto_len = dump->pto.len,
+                      .lifetimes_only = args->lifetimes || dump->folder.by_lifetime,
+                      .planner = (unsigned char)dump->folder.planner};
+}
+
+void cli_dump_say_planner(const cli_args *args, const cli_dump *dump) {
+  if (args->lifetimes || !dump->folder.by_lifetime) return;
+  fprintf(stderr,
+          "note: %s: its build ran no AllocateMemoryAddr (memory_planner=PTOAS: ptoas assigns the "
+          "addresses after the last pass, and no dump holds them); drawn by size and lifetime, "
+          "with the least any placement needs\n",
+          dump->path);
+}
+
+void cli_dump_free(cli_dump *dump) {
+  cli_text_free(&dump->input);
+  free(dump->pto.data);
+  free(dump->path);
+  *dump = (cli_dump){0};
+}
+
+/* A report on a dump that keeps nothing on chip: said, and nothing to fail. */
+static int say_nothing_on_chip(const mm_error *error, const char *dump) {
+  printf("%s: %s\n", dump, error->message);
+  return 0;
 }
 
 /* What the printer wrote that is not Python, read anyway: on stderr, so
@@ -827,30 +874,24 @@ static int run_build_or_dump(const cli_args *args);
 
 static int run(const cli_args *args) {
   char why[1024] = "out of memory";
-  text input = {0}, pto = {0};
-  char *dump = cli_read_dump(args, args->path, &input, why, sizeof why);
-  if (!dump) {
+  cli_dump dump;
+  if (!cli_dump_read(args, args->path, &dump, why, sizeof why)) {
     fprintf(stderr, "error: %s\n", why);
     return 1;
   }
-  bool from_stdin = strcmp(args->path, STDIN_PATH) == 0;
-  if (!args->backend && !from_stdin) pto = cli_read_pto(dump);
-  const char *name = args->name ? args->name : cli_basename(dump);
-  mm_options options = {.dump_name = name,
-                        .backend = args->backend,
-                        .pto_text = pto.data,
-                        .pto_len = pto.len,
-                        .lifetimes_only = args->lifetimes};
+  cli_dump_say_planner(args, &dump);
+  mm_options options = cli_dump_options(args, &dump);
   mm_error error;
   /* The model reads the source lines from the input: kept until it is freed. */
-  mm_model *model = mm_model_new_borrowing(input.data, input.len, &options, &error);
-  if (model) print_notes(model, dump);
-  int status = model ? run_model(args, model, dump) : cli_report(&error, dump);
+  mm_model *model = mm_model_new_borrowing(dump.input.data, dump.input.len, &options, &error);
+  if (model) print_notes(model, dump.path);
+  int status = model ? run_model(args, model, dump.path)
+               : error.nothing_on_chip && (args->check || args->summary) && !args->output
+                   ? say_nothing_on_chip(&error, dump.path)
+                   : cli_report(&error, dump.path);
   mm_model_free(model);
-  cli_text_free(&input);
   mm_error_clear(&error);
-  free(pto.data);
-  free(dump);
+  cli_dump_free(&dump);
   return status;
 }
 

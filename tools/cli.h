@@ -41,16 +41,31 @@ typedef struct text {
 /* Releases `t`'s bytes; an empty text is allowed. */
 void cli_text_free(text *t);
 
-/* The dump at `given` (a file, a passes_dump/ or case folder resolved with
- * the arguments' pass, or - for standard input): its path, owned, and its
- * bytes in `*input`, not NUL-terminated (a file may be mapped). NULL with
- * `why` set on failure. */
-char *cli_read_dump(const cli_args *args, const char *given, text *input, char *why,
-                    size_t why_len);
+/* A dump read for a model: its path (owned), its bytes, the case's .pto
+ * text and what its folder says of the build (a file or standard input is
+ * a lone dump: MM_PLANNER_UNKNOWN). Release with cli_dump_free. */
+typedef struct cli_dump {
+  char *path;
+  text input, pto;
+  mm_folder_choice folder;
+} cli_dump;
 
-/* The case's ptoas/ *.pto files beside the dump's passes_dump/, in name
- * order, concatenated (empty when there are none). */
-text cli_read_pto(const char *dump_path);
+/* Reads the dump at `given` (a file, a passes_dump/ or case folder
+ * resolved with the arguments' pass, or - for standard input), and the
+ * case's .pto unless -b names the backend. False with `why` set. */
+bool cli_dump_read(const cli_args *args, const char *given, cli_dump *dump, char *why,
+                   size_t why_len);
+
+/* The options `dump` is modelled with: its name (--name, else its file's),
+ * the backend, the .pto text, who placed the build, and whether it is
+ * drawn by lifetime (--lifetimes, or a ptoas build's folder). */
+mm_options cli_dump_options(const cli_args *args, const cli_dump *dump);
+
+/* Says on standard error that `dump` is a ptoas build's, drawn by size and
+ * lifetime, when its folder said so and --lifetimes did not ask. */
+void cli_dump_say_planner(const cli_args *args, const cli_dump *dump);
+
+void cli_dump_free(cli_dump *dump);
 
 /* `dir`/`name`, owned (NULL when out of memory); whether `path` is a folder. */
 char *cli_join(const char *dir, const char *name);

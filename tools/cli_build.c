@@ -110,29 +110,20 @@ static const char *case_name(const char *build, const char *path, char *buf, siz
 /* Reads and models one case into the build; false only out of memory. */
 static bool add_case(const cli_args *args, mm_build *build, const char *name, const char *given) {
   char why[1024] = "out of memory";
-  text input = {0}, pto = {0};
-  char *dump = cli_read_dump(args, given, &input, why, sizeof why);
-  if (!dump) {
+  cli_dump dump;
+  if (!cli_dump_read(args, given, &dump, why, sizeof why)) {
     mm_error error = {.status = MM_OK, .message = why};
     return mm_build_add_error(build, name, given, &error);
   }
-  bool from_stdin = strcmp(given, STDIN_PATH) == 0;
-  if (!args->backend && !from_stdin) pto = cli_read_pto(dump);
-  mm_options options = {.dump_name = args->name ? args->name : cli_basename(dump),
-                        .backend = args->backend,
-                        .pto_text = pto.data,
-                        .pto_len = pto.len,
-                        .without_source = true,
-                        .lifetimes_only = args->lifetimes};
+  mm_options options = cli_dump_options(args, &dump);
+  options.without_source = true;
   mm_error error = {0};
-  mm_model *model = mm_model_new_borrowing(input.data, input.len, &options, &error);
-  bool ok = model ? mm_build_add_model(build, name, dump, model)
-                  : mm_build_add_error(build, name, dump, &error);
+  mm_model *model = mm_model_new_borrowing(dump.input.data, dump.input.len, &options, &error);
+  bool ok = model ? mm_build_add_model(build, name, dump.path, model)
+                  : mm_build_add_error(build, name, dump.path, &error);
   mm_model_free(model);
   mm_error_clear(&error);
-  cli_text_free(&input);
-  free(pto.data);
-  free(dump);
+  cli_dump_free(&dump);
   return ok;
 }
 

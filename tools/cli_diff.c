@@ -16,24 +16,18 @@ typedef struct side {
 /* Reads and models one side; false with the reason said (naming the side). */
 static bool model_side(const cli_args *args, const char *given, side *s) {
   char why[1024] = "out of memory";
-  text input = {0}, pto = {0};
-  s->dump = cli_read_dump(args, given, &input, why, sizeof why);
-  if (!s->dump) {
+  cli_dump dump;
+  if (!cli_dump_read(args, given, &dump, why, sizeof why)) {
     fprintf(stderr, "error: %s (the %s side of --diff)\n", why, s->what);
     return false;
   }
-  bool from_stdin = strcmp(given, STDIN_PATH) == 0;
-  if (!args->backend && !from_stdin) pto = cli_read_pto(s->dump);
-  /* Standard input is named by --name (or "stdin"), a file by its own. */
-  mm_options options = {.dump_name = cli_basename(s->dump),
-                        .backend = args->backend,
-                        .pto_text = pto.data,
-                        .pto_len = pto.len,
-                        .lifetimes_only = args->lifetimes};
+  cli_dump_say_planner(args, &dump);
+  mm_options options = cli_dump_options(args, &dump);
   mm_error error;
-  s->model = mm_model_new(input.data, input.len, &options, &error);
-  cli_text_free(&input);
-  free(pto.data);
+  s->model = mm_model_new(dump.input.data, dump.input.len, &options, &error);
+  s->dump = dump.path;
+  dump.path = NULL; /* the side keeps it */
+  cli_dump_free(&dump);
   if (!s->model) {
     if (error.line)
       fprintf(stderr, "error: %s:%u: %s (the %s side of --diff)\n", s->dump, (unsigned)error.line,

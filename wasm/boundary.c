@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "base/arena.h"
 #include "compare/diff.h"
@@ -19,7 +20,7 @@ _Static_assert(sizeof(mm_options) == 36 && offsetof(mm_options, backend) == 4 &&
                    offsetof(mm_options, pto_text) == 8 && offsetof(mm_options, pto_len) == 12 &&
                    offsetof(mm_options, without_source) == 16 &&
                    offsetof(mm_options, lifetimes_only) == 17 &&
-                   offsetof(mm_options, progress) == 20 &&
+                   offsetof(mm_options, planner) == 18 && offsetof(mm_options, progress) == 20 &&
                    offsetof(mm_options, progress_context) == 24 &&
                    offsetof(mm_options, first_function) == 28 &&
                    offsetof(mm_options, first_function_context) == 32,
@@ -259,5 +260,37 @@ char *mm_analyze_fit_json(const char *input, size_t len, const mm_options *optio
     mm__buf_puts(&out, fit.fits ? ",\"fits\":true}" : ",\"fits\":false}");
   }
   mm_model_free(model);
+  return mm__buf_finish(&out, out_len);
+}
+
+char *mm_folder_json(const char *names, size_t len, const char *pass, size_t *out_len) {
+  size_t count = names && len ? 1 : 0;
+  for (size_t i = 0; i < len; i++)
+    count += names[i] == '\n';
+  char *copy = mm__alloc(len + 1);
+  const char **list = mm__alloc((count ? count : 1) * sizeof *list);
+  mm_buf out = {0};
+  if (copy && list) {
+    if (len) memcpy(copy, names, len);
+    copy[len] = 0;
+    size_t n = 0;
+    for (char *at = copy; count && at;) { /* each line, NUL-terminated in place */
+      list[n++] = at;
+      at = strchr(at, '\n');
+      if (at) *at++ = 0;
+    }
+    mm_folder_choice choice = mm_folder_choose(list, n, pass);
+    static const char *const planners[] = {"unknown", "compiler", "ptoas"};
+    mm__json_int_or_null(&out, "{\"dump\":", choice.dump != SIZE_MAX, (int64_t)choice.dump);
+    mm__json_int_or_null(&out, ",\"last\":", choice.last != SIZE_MAX, (int64_t)choice.last);
+    mm__buf_puts(&out, ",\"planner\":\"");
+    mm__buf_puts(&out, planners[choice.planner]);
+    mm__buf_puts(&out,
+                 choice.by_lifetime ? "\",\"by_lifetime\":true}" : "\",\"by_lifetime\":false}");
+  } else {
+    out.failed = true;
+  }
+  mm__dealloc(copy);
+  mm__dealloc(list);
   return mm__buf_finish(&out, out_len);
 }

@@ -28,7 +28,9 @@ export class DumpError extends Error {
 const MM_JSON_WITHOUT_SOURCE = 1;
 const MM_JSON_SPLIT_BODIES = 2;
 const MM_JSON_SPLIT_HEADS = 4;
-const OPTIONS = { bytes: 36, dumpName: 0, backend: 4, ptoText: 8, ptoLen: 12, withoutSource: 16, lifetimes: 17 };
+const OPTIONS = { bytes: 36, dumpName: 0, backend: 4, ptoText: 8, ptoLen: 12, withoutSource: 16, lifetimes: 17, planner: 18 };
+// mm_planner: who placed a build's memory, as its folder says (mm_folder_choose).
+export const PLANNERS = { unknown: 0, compiler: 1, ptoas: 2 };
 const SVG_OPTIONS = { bytes: 32, firstLine: 0, lastLine: 4, axisUsed: 8, hidden: 12, zoom: 16, mapWidth: 24, dark: 28, hideProfile: 29 };
 // Keeps a byte order mark: the core's `source` lines are the bytes as they are.
 const sourceDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -54,8 +56,9 @@ function copyIn(core, bytes, owned) {
 const copyString = (core, text, owned) => (text == null ? 0 : copyIn(core, encoder.encode(text), owned));
 
 /** An mm_options in the heap for one dump (its pointer added to `owned`):
- * its name, an explicit backend, the case's .pto text, and the flags. */
-function optionsIn(core, { dumpName, backend = null, ptoText = null, withoutSource = false, lifetimes = false }, owned) {
+ * its name, an explicit backend, the case's .pto text, the flags, and who
+ * placed its build (a PLANNERS name). */
+function optionsIn(core, { dumpName = 'dump.py', backend = null, ptoText = null, withoutSource = false, lifetimes = false, planner = 'unknown' }, owned) {
   const pto = ptoText ? encoder.encode(ptoText) : null;
   const fields = [copyString(core, dumpName, owned), copyString(core, backend || null, owned),
     pto ? copyIn(core, pto, owned) : 0, pto ? pto.length : 0];
@@ -67,6 +70,7 @@ function optionsIn(core, { dumpName, backend = null, ptoText = null, withoutSour
   view.setUint32(ptr + OPTIONS.ptoLen, fields[3], true);
   view.setUint8(ptr + OPTIONS.withoutSource, withoutSource ? 1 : 0);
   view.setUint8(ptr + OPTIONS.lifetimes, lifetimes ? 1 : 0);
+  view.setUint8(ptr + OPTIONS.planner, PLANNERS[planner] ?? 0);
   return ptr;
 }
 
@@ -308,21 +312,23 @@ export async function readIntoHeap(core, file) {
  * @param core       instantiated Emscripten module
  * @param bytes      Uint8Array: the dump's bytes as read, or readIntoHeap's
  *                   { heapPtr, length } (left for the caller to free)
- * @param options    { dumpName, backend, ptoText, withoutSource, lifetimes, generalParser }:
+ * @param reading    { dumpName, backend, ptoText, withoutSource, lifetimes, planner, generalParser }:
  *                   the file's base name, an explicit backend name, the
  *                   case's .pto texts; withoutSource leaves each function's
  *                   `source` out (attachSource puts it back from the bytes);
  *                   lifetimes draws a dump without addresses by size and
- *                   lifetime (mm_options); generalParser, for tests, reads
+ *                   lifetime and planner says who placed its build, as its
+ *                   folder does (mm_options, readFolder); generalParser, for tests, reads
  *                   no statement through the fast path (the same model);
  *                   split writes the page's form (parseSplitModel)
  * @returns Uint8Array of UTF-8 JSON, owned by the caller
  */
-export function analyzeDumpJson(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, withoutSource = false, lifetimes = false, generalParser = false, split = false } = {}) {
+export function analyzeDumpJson(core, bytes, reading = {}) {
+  const { withoutSource = false, generalParser = false, split = false } = reading;
   const owned = [];
   try {
     const input = copyIn(core, bytes, owned);
-    const options = optionsIn(core, { dumpName, backend, ptoText, withoutSource, lifetimes }, owned);
+    const options = optionsIn(core, reading, owned);
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
     const flags = jsonFlags({ withoutSource, split });
     const out = generalParser ? core._mm__analyze_json_with(input, bytes.length, options, flags, 0, lenPtr)
@@ -345,8 +351,8 @@ export function analyzeDumpJson(core, bytes, { dumpName = 'dump.py', backend = n
 export function compareDumpsJson(core, oldSide, newSide, { backend = null, withoutSource = false } = {}) {
   const owned = [];
   try {
-    const side = ({ bytes, dumpName = 'dump.py', ptoText = null }) => [copyIn(core, bytes, owned), bytes.length,
-      optionsIn(core, { dumpName, backend, ptoText, withoutSource }, owned)];
+    const side = ({ bytes, ...reading }) => [copyIn(core, bytes, owned), bytes.length,
+      optionsIn(core, { ...reading, backend, withoutSource }, owned)];
     const args = [...side(oldSide), ...side(newSide)];
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
     return takeJsonBytes(core, core._mm_compare_json(...args, jsonFlags({ withoutSource }), lenPtr), lenPtr);
@@ -364,11 +370,12 @@ export function compareDumpsJson(core, oldSide, newSide, { backend = null, witho
  * as a comparison uses few of them.
  * @returns { json: Uint8Array, side: Uint8Array | null }, owned by the caller
  */
-export function analyzeSideJson(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, withoutSource = false, split = false, splitHeads = false } = {}) {
+export function analyzeSideJson(core, bytes, reading = {}) {
+  const { withoutSource = false, split = false, splitHeads = false } = reading;
   const owned = [];
   try {
     const input = copyIn(core, bytes, owned);
-    const options = optionsIn(core, { dumpName, backend, ptoText, withoutSource }, owned);
+    const options = optionsIn(core, reading, owned);
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
     const sidePtr = copyIn(core, new Uint8Array(8), owned); // char *side, then size_t side_len
     const out = core._mm_analyze_json_side(input, bytes.length, options, jsonFlags({ withoutSource, split, splitHeads }), lenPtr,
@@ -411,11 +418,12 @@ export function compareSidesJson(core, oldSide, newSide) {
  *                 caseName, and dumpPath (the dump's path in the folder)
  * @returns the parsed JSON
  */
-export function analyzeCaseJson(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, caseName, dumpPath } = {}) {
+export function analyzeCaseJson(core, bytes, reading = {}) {
+  const { dumpName = 'dump.py', caseName, dumpPath } = reading;
   const owned = [];
   try {
     const input = copyIn(core, bytes, owned);
-    const options = optionsIn(core, { dumpName, backend, ptoText, withoutSource: true }, owned);
+    const options = optionsIn(core, { ...reading, withoutSource: true }, owned);
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
     const out = core._mm_analyze_build_json(input, bytes.length, options, copyString(core, caseName, owned),
       copyString(core, dumpPath ?? dumpName, owned), lenPtr);
@@ -431,12 +439,12 @@ export function analyzeCaseJson(core, bytes, { dumpName = 'dump.py', backend = n
  * { offset, hwm_with_reserved, limit, fits }.
  * @throws DumpError when the core refuses the dump or the question
  */
-export function fitTile(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, lifetimes = false, fn = 0,
-  space, size, first, last } = {}) {
+export function fitTile(core, bytes, reading = {}) {
+  const { fn = 0, space, size, first, last } = reading;
   const owned = [];
   try {
     const input = copyIn(core, bytes, owned);
-    const options = optionsIn(core, { dumpName, backend, ptoText, lifetimes, withoutSource: true }, owned);
+    const options = optionsIn(core, { ...reading, withoutSource: true }, owned);
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
     const out = core._mm_analyze_fit_json(input, bytes.length, options, fn, copyString(core, space, owned), size, first, last, lenPtr);
     const result = takeJson(core, out, lenPtr);
@@ -458,12 +466,12 @@ export function fitTile(core, bytes, { dumpName = 'dump.py', backend = null, pto
  * @returns the SVG text
  * @throws DumpError when the core refuses the dump
  */
-export function dumpSvg(core, bytes, { dumpName = 'dump.py', backend = null, ptoText = null, lifetimes = false, fn = 0,
-  first = 0, last = 0, axis = 'limit', hidden = [], zoom = 1, mapWidth = 0, dark = false, profile = true } = {}) {
+export function dumpSvg(core, bytes, reading = {}) {
+  const { fn = 0, first = 0, last = 0, axis = 'limit', hidden = [], zoom = 1, mapWidth = 0, dark = false, profile = true } = reading;
   const owned = [];
   try {
     const input = copyIn(core, bytes, owned);
-    const options = optionsIn(core, { dumpName, backend, ptoText, lifetimes }, owned);
+    const options = optionsIn(core, { ...reading, withoutSource: false }, owned);
     const view = svgOptionsIn(core, { first, last, axis, hidden, zoom, mapWidth, dark, profile }, owned);
     const lenPtr = copyIn(core, new Uint8Array(4), owned);
     const out = core._mm_analyze_svg(input, bytes.length, options, fn, view, lenPtr);

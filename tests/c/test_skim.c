@@ -222,7 +222,7 @@ static void count_binding(void *context, const mm_binding_event *b) {
   if (b->tile)
     c->fast++;
   else if (b->annotation && !b->is_param &&
-           mm__tile_from_annotation(c->src, b->annotation, &c->arena, &fields, &c->diag))
+           mm__tile_from_annotation(c->src, b->annotation, false, &c->arena, &fields, &c->diag))
     c->general++;
 }
 static void ignore_call(void *context, const mm_node *target, const mm_node *call, uint32_t line) {

@@ -275,22 +275,11 @@ def parameters(fn):
     return a.posonlyargs + a.args + a.kwonlyargs + [p for p in (a.vararg, a.kwarg) if p]
 
 
-def statement_depths(fn):
-    """id(statement) -> its depth below the function in Python's AST (§5): the body is 1, and every
-    statement, `except` handler or `case` between adds one."""
-    depths = {}
-
-    def visit(node, depth):
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.stmt):
-                depths[id(child)] = depth
-                visit(child, depth + 1)
-            elif isinstance(child, (ast.excepthandler, ast.match_case)):
-                visit(child, depth + 1)
-            else:
-                visit(child, depth)
-    visit(fn, 1)
-    return depths
+def loop_spans(fn):
+    """Every `for` and `while` loop in the function: (header line, last line of its body); its `else`
+    clause runs once and is no part of it."""
+    return [(node.lineno, node.body[-1].end_lineno) for node in ast.walk(fn)
+            if isinstance(node, (ast.For, ast.AsyncFor, ast.While))]
 
 
 def collect_tiles(fn):
@@ -306,8 +295,7 @@ def collect_tiles(fn):
         elif fields and p.arg in tiles:
             DEPARTED.add("parameters")  # upstream keeps the last
         elif fields:
-            tiles[p.arg] = dict(name=p.arg, **fields, op="param", start=p.lineno, end=p.end_lineno, depth=0)
-    depth = statement_depths(fn)
+            tiles[p.arg] = dict(name=p.arg, **fields, op="param", start=p.lineno, end=p.end_lineno)
     reads = {}  # name -> lines where Python's parser marks it a load
     for node in ast.walk(fn):  # breadth-first: shallower first, then source order
         if isinstance(node, ast.Name):
@@ -322,7 +310,7 @@ def collect_tiles(fn):
                 grow(tiles[name], node.lineno, node.end_lineno)
             elif fields and fields != "skipped":
                 tiles[name] = dict(name=name, **fields, op=op_of(node.value),
-                                   start=node.lineno, end=node.end_lineno, depth=depth[id(node)])
+                                   start=node.lineno, end=node.end_lineno)
     for name, tile in tiles.items():
         lines = reads.get(name)
         if lines:
@@ -337,7 +325,7 @@ def grow(tile, first, last):
 
 # ---------------------------------------------------------------- boxes
 
-def make_boxes(tiles, starts):
+def make_boxes(tiles, starts, loops):
     slots = {}
     for t in tiles:  # dicts keep the order slots first appear
         index = t["slots"][2] if t["slots"] else None  # ping and pong of one allocation: two boxes
@@ -355,7 +343,7 @@ def make_boxes(tiles, starts):
                 run, reach = [t], t["end"]
         boxes.append(box_of(run, reach))
     boxes.sort(key=lambda b: (SPACE_RANK.get(b["space"], OTHER_RANK), b["offset"], b["start"]))
-    mark_overlaps(boxes, starts)
+    mark_overlaps(boxes, starts, loops)
     return boxes
 
 
@@ -365,17 +353,19 @@ def box_of(run, end):
             "offset": first["offset"], "size": first["size"], "shape": first["shape"],
             "dtype": first["dtype"], "op": first["op"], "start": first["start"],
             "end": end, "aliases": [t["name"] for t in run[1:]],
-            "view": False, "conflict": False, "slots": first["slots"], "depth": first["depth"]}
+            "view": False, "conflict": False, "slots": first["slots"]}
 
 
-def hands_over(first, second, starts):
-    """`first`'s last line lies in the statement binding `second`: the planners read a statement's
-    inputs before they write its output, so that is in-place reuse, not a conflict."""
+def hands_over(first, second, starts, loops):
+    """`first`'s last line lies in the statement binding `second`, and no loop holds that statement
+    but not `first`'s first line (its next turn would read `first` again): the planners read a
+    statement's inputs before they write its output, so that is in-place reuse, not a conflict."""
     return (first["start"] < second["start"] <= first["end"] and second["start"] in starts
-            and not any(second["start"] < line <= first["end"] for line in starts))
+            and not any(second["start"] < line <= first["end"] for line in starts)
+            and not any(a <= second["start"] <= b and not a <= first["start"] <= b for a, b in loops))
 
 
-def mark_overlaps(boxes, starts):
+def mark_overlaps(boxes, starts, loops):
     """Views (same base), in-place handoffs and conflicts (different bases), visiting the pairs as §7
     says: per space in box order, each later box while it starts inside the earlier one's bytes."""
     spaces = {}
@@ -388,18 +378,18 @@ def mark_overlaps(boxes, starts):
                     break
                 if a["start"] > b["end"] or b["start"] > a["end"]:
                     continue
-                mark_pair(boxes, a, b, starts)
+                mark_pair(boxes, a, b, starts, loops)
 
 
-def mark_pair(boxes, a, b, starts):
+def mark_pair(boxes, a, b, starts, loops):
     """`b` starts inside `a`'s bytes and their lifetimes meet."""
     if a["base"] == b["base"]:
         if not (a["slots"] or b["slots"]):  # slots of one allocation: neither views nor conflicts
             (b if b["size"] <= a["size"] else a)["view"] = True
     elif b["size"] <= 0:
         DEPARTED.add("zero_size")  # no byte held: never a conflict (§13's departures)
-    elif a["depth"] == b["depth"] and (hands_over(a, b, starts) or hands_over(b, a, starts)):
-        first, second = (a, b) if hands_over(a, b, starts) else (b, a)
+    elif hands_over(a, b, starts, loops) or hands_over(b, a, starts, loops):
+        first, second = (a, b) if hands_over(a, b, starts, loops) else (b, a)
         position = {id(box): k for k, box in enumerate(boxes)}
         DEPARTED.add("handoff")
         first["in_place_to"] = position[id(second)]
@@ -435,23 +425,10 @@ def pass_stage(dump_name):
     return "allocate" if name == "AllocateMemoryAddr" else "after" if name in AFTER_ALLOCATION else "other"
 
 
-def unallocated(tiles, dump_name):
-    """As refused_unallocated, noting where upstream's own test (every tile at 0 and two bases in a
-    space, of any size) says otherwise."""
-    ours = refused_unallocated(tiles, dump_name)
-    bases = {}
-    for t in tiles:
-        bases.setdefault(t["space"], set()).add(t["base"])
-    theirs = all(t["offset"] == 0 for t in tiles) and any(len(b) > 1 for b in bases.values())
-    if ours != theirs:
-        DEPARTED.add("unallocated")
-    return ours
-
-
-def refused_unallocated(tiles, dump_name):
-    """Whether the function's tiles have no addresses yet, when a space holds two or more bases: every
-    tile at 0 (upstream's test) or, in a dump not written by AllocateMemoryAddr itself, every base
-    starting at 0."""
+def placement_pattern(tiles):
+    """Whether the tiles look as they do before any address is assigned, when a space holds two or
+    more bases (of bytes): "all_zero" when every tile sits at 0 (upstream's test), "bases_at_zero"
+    when every base starts at 0, else None."""
     lowest, holds = {}, set()
     for t in tiles:
         key = (t["space"], t["base"])
@@ -462,12 +439,71 @@ def refused_unallocated(tiles, dump_name):
     for key, low in lowest.items():
         if key in holds:
             per_space.setdefault(key[0], []).append(low)
-    shared = any(len(lows) >= 2 for lows in per_space.values())
-    if shared and all(t["offset"] == 0 for t in tiles):
+    if not any(len(lows) >= 2 for lows in per_space.values()):
+        return None
+    if all(t["offset"] == 0 for t in tiles):
+        return "all_zero"
+    return "bases_at_zero" if all(low == 0 for lows in per_space.values() for low in lows) else None
+
+
+def pinned_allocations(fn):
+    """name -> (space, size) of `NAME = <dotted>.alloc(<...>.Mem.<Space>, SIZE, pinned=True)`, the
+    first line of a name counting (§4a)."""
+    found = {}
+    for node in ast.walk(fn):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        value = getattr(node, "value", None)
+        if len(targets) < 1 or not isinstance(targets[0], ast.Name) or not isinstance(value, ast.Call):
+            continue
+        if not ends_with(value.func, "alloc") or not value.args or targets[0].id in found:
+            continue
+        space, pinned = dotted(value.args[0]), keyword(value, "pinned")
+        size = integer(value.args[1]) if len(value.args) > 1 else None
+        if space and len(space) >= 2 and space[-2] in ("Mem", "MemorySpace"):
+            found[targets[0].id] = (space[-1], size, isinstance(pinned, ast.Constant) and pinned.value is True)
+    return {name: (space, size) for name, (space, size, pinned) in found.items() if pinned and size}
+
+
+def slot_start(tile):
+    """Where a tile puts its allocation: slot k of a constant index k is k slots above it."""
+    slots = tile["slots"]
+    if slots and not slots[3] and slots[2] is not None and re.fullmatch(r"\d+", slots[2]):
+        return tile["offset"] - int(slots[2]) * slots[1]
+    return tile["offset"]
+
+
+def shares_placed_bytes(fn, tiles, boxes):
+    """Whether live tiles of different bases share bytes (a conflict left after in-place handoffs),
+    or a tile of another base shares a pinned allocation's bytes, held for the whole function."""
+    if any(b["conflict"] for b in boxes):
         return True
-    if pass_stage(dump_name) == "allocate":
-        return False
-    return shared and all(low == 0 for lows in per_space.values() for low in lows)
+    for name, (space, size) in pinned_allocations(fn).items():
+        starts = [slot_start(t) for t in tiles if t["base"] == name and t["space"] == space]
+        if not starts or min(starts) < 0:
+            continue
+        lo = min(starts)
+        if any(b["space"] == space and b["base"] != name and b["size"] > 0 and b["offset"] < lo + size
+               and lo < b["offset"] + b["size"] for b in boxes):
+            return True
+    return False
+
+
+def refused_unallocated(fn, tiles, boxes, dump_name):
+    """§13: a function whose tiles look unplaced is refused, but never in AllocateMemoryAddr's own
+    dump; in a later pass's lone dump only when those offsets put live tiles of different bases on
+    the same bytes (a build ptoas placed); before it always. Notes where upstream (every tile at 0,
+    whatever the pass) says otherwise."""
+    pattern = placement_pattern(tiles)
+    stage = pass_stage(dump_name)
+    if pattern is None or stage == "allocate":
+        ours = False
+    elif stage == "after":
+        ours = shares_placed_bytes(fn, tiles, boxes)
+    else:
+        ours = True
+    if ours != (pattern == "all_zero"):
+        DEPARTED.add("unallocated")
+    return ours
 
 
 # ---------------------------------------------------------------- the model
@@ -635,14 +671,14 @@ def build_model(module, lines, dump_name, backend):
             continue
         if skipped:
             DEPARTED.add("skipped")  # upstream drops them in silence
-        if unallocated(tiles, dump_name):
-            stale.append(fn.name)
         src_start = fn.decorator_list[0].lineno if fn.decorator_list else fn.lineno
         src_end = fn.body[-1].end_lineno
         # In-place handoffs only where the dump's name says a planner placed it (§7).
         placed = "_after_" in dump_name and pass_stage(dump_name) != "other"
         starts = {node.lineno for node in ast.walk(fn) if isinstance(node, ast.stmt) and node is not fn} if placed else set()
-        boxes = make_boxes(tiles, starts)
+        boxes = make_boxes(tiles, starts, loop_spans(fn))
+        if refused_unallocated(fn, tiles, boxes, dump_name):
+            stale.append(fn.name)
         functions.append({"name": fn.name, "ftype": ftype, "src_start": src_start, "src_end": src_end,
                           "source": lines[src_start - 1:src_end],
                           "spaces": make_spaces(boxes, capacity), "boxes": boxes})

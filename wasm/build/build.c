@@ -9,6 +9,7 @@
 #include "model/anomalies.h"
 #include "model/backends.h"
 #include "model/layout.h"
+#include "model/liveness.h"
 #include "model/model.h"
 #include "output/check_text.h"
 #include "output/text_table.h"
@@ -111,7 +112,14 @@ static bool add_rows(mm_build *b, uint32_t case_index, uint32_t function, const 
                           .has_capacity = u->has_capacity,
                           .peak_line = u->peak_line,
                           .tiles = u->tiles};
-    set_by(b, row, fn, u);
+    if (fn->by_lifetime) {
+      row->at_least = true;
+      row->hwm = row->peak_live = u->lower_bound;
+      row->peak_line = mm__lower_bound_line(fn, u);
+      row->fragmentation = 0;
+    } else {
+      set_by(b, row, fn, u);
+    }
   }
   return !b->arena.failed;
 }
@@ -139,6 +147,7 @@ static const char *anomaly_space(const mm_function *fn, const mm_anomaly *e) {
   case MM_ANOMALY_UNPLACED: return fn->skipped[e->other].space;
   case MM_ANOMALY_WINDOW_OVERLAP:
   case MM_ANOMALY_WINDOW_OVER: return fn->windows[e->other].space;
+  case MM_ANOMALY_NEEDS: return fn->spaces[e->other].space;
   default: return e->box != MM_NO_BOX ? fn->boxes[e->box].tile->space : NULL;
   }
 }
@@ -168,7 +177,8 @@ static bool add_anomalies(mm_build *b, const mm_model *model, uint32_t case_inde
     if (!row) continue;
     if (e->kind == MM_ANOMALY_UNPLACED)
       row->unplaced++;
-    else if (e->kind == MM_ANOMALY_OVER || e->kind == MM_ANOMALY_WINDOW_OVER)
+    else if (e->kind == MM_ANOMALY_OVER || e->kind == MM_ANOMALY_WINDOW_OVER ||
+             e->kind == MM_ANOMALY_NEEDS)
       row->over_capacity++;
     else
       row->conflicts++;
@@ -307,6 +317,8 @@ bool mm_build_add_model(mm_build *b, const char *case_name, const char *dump,
   c->backend = model->backend ? model->backend->name : NULL;
   c->backend_detected = model->detected;
   for (size_t i = 0; i < model->functions.len; i++)
+    c->by_lifetime |= ((const mm_function *)mm__vec_at(&model->functions, i))->by_lifetime;
+  for (size_t i = 0; i < model->functions.len; i++)
     if (!add_function(b, model, case_index, mm__vec_at(&model->functions, i), dump)) return false;
   if (!add_rings(b, case_index, model)) return false;
   c = mm__vec_at(&b->cases, case_index);
@@ -323,6 +335,10 @@ bool mm_build_add_error(mm_build *b, const char *case_name, const char *dump,
                         const mm_error *error) {
   mm_build_case *c = add_case(b, case_name, dump);
   if (!c) return false;
+  if (error && error->nothing_on_chip) {
+    c->nothing_on_chip = copy(b, error->message ? error->message : "");
+    return !b->arena.failed;
+  }
   const char *message = error && error->message ? error->message : "out of memory";
   /* MM_OK: no model error, the dump could not be found or read. */
   c->error = !error                   ? "no_memory"

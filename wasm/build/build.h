@@ -16,10 +16,14 @@ typedef struct mm_build_case {
   const char *name, *dump;
   const char *backend; /* NULL when not read */
   bool backend_detected;
+  bool by_lifetime; /* read as placed by ptoas: drawn by lifetime */
   uint32_t first_function, function_count;
   uint32_t problems;
   const char *error, *error_message;
   uint32_t error_line;
+  /* Read, and keeping nothing on chip (mm_error.nothing_on_chip): why;
+   * NULL otherwise. Not an error: nothing to check, nothing to fail. */
+  const char *nothing_on_chip;
 } mm_build_case;
 
 typedef struct mm_build_function {
@@ -37,6 +41,10 @@ typedef struct mm_build_row {
   uint32_t rank; /* the space's place in the lane order */
   int64_t hwm, limit, reserved, peak_live, fragmentation;
   bool has_capacity;
+  /* Drawn by lifetime (placed by ptoas): `hwm` and `peak_live` are the
+   * least any placement needs, `peak_line` where it is first needed; no
+   * fragmentation is known. */
+  bool at_least;
   uint32_t peak_line, tiles, conflicts, over_capacity, unplaced;
   /* What ends at the mark: a box's name and lines, or a window's name and
    * line (set_by_end 0); NULL: nothing (an empty space). */

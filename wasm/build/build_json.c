@@ -19,8 +19,10 @@ static void put_case(mm_buf *out, const mm_build_case *c) {
   put_string(out, ",\"backend\":", c->backend);
   mm__buf_puts(out,
                c->backend_detected ? ",\"backend_detected\":true" : ",\"backend_detected\":false");
+  if (c->by_lifetime) mm__buf_puts(out, ",\"placed_by\":\"ptoas\"");
   mm__json_int(out, ",\"functions\":", c->function_count);
   mm__json_int(out, ",\"problems\":", c->problems);
+  if (c->nothing_on_chip) put_string(out, ",\"nothing_on_chip\":", c->nothing_on_chip);
   mm__buf_puts(out, ",\"error\":");
   if (c->error) {
     put_string(out, "{\"status\":", c->error);
@@ -51,6 +53,7 @@ static void put_row(mm_buf *out, const mm_build *b, const mm_build_row *row) {
   mm__json_int(out, ",\"conflicts\":", row->conflicts);
   mm__json_int(out, ",\"over_capacity\":", row->over_capacity);
   mm__json_int(out, ",\"unplaced\":", row->unplaced);
+  if (row->at_least) mm__buf_puts(out, ",\"at_least\":true");
   mm__buf_puts(out, ",\"hwm_set_by\":");
   if (row->set_by) {
     put_string(out, "{\"name\":", row->set_by);

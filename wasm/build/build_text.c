@@ -20,7 +20,7 @@ static void put_row(mm_table *t, const mm_build *b, const mm_build_row *row) {
            c->backend_detected ? "" : " (assumed)");
   snprintf(cells[2], MM_CELL, "%.47s", f->name);
   snprintf(cells[3], MM_CELL, "%.47s", row->space);
-  snprintf(cells[4], MM_CELL, "%lld", (long long)row->hwm);
+  snprintf(cells[4], MM_CELL, "%s%lld", row->at_least ? ">=" : "", (long long)row->hwm);
   snprintf(cells[5], MM_CELL, "%lld", (long long)row->limit);
   snprintf(cells[6], MM_CELL, "%.1f%%", mm__usage_percent(row->hwm, row->limit));
   snprintf(cells[7], MM_CELL, "%lld", (long long)row->reserved);
@@ -29,7 +29,10 @@ static void put_row(mm_table *t, const mm_build *b, const mm_build_row *row) {
   else
     snprintf(cells[8], MM_CELL, "-");
   snprintf(cells[9], MM_CELL, "%lld", (long long)row->peak_live);
-  snprintf(cells[10], MM_CELL, "%lld", (long long)row->fragmentation);
+  if (row->at_least)
+    snprintf(cells[10], MM_CELL, "-");
+  else
+    snprintf(cells[10], MM_CELL, "%lld", (long long)row->fragmentation);
   snprintf(cells[11], MM_CELL, "%u", row->conflicts + row->over_capacity);
   snprintf(cells[12], MM_CELL, "%u", row->unplaced);
 }
@@ -67,8 +70,27 @@ char *mm_build_summary_text(const mm_build *b, size_t *out_len) {
     put_row(&t, b, mm__vec_at(&b->rows, order[i]));
   mm__dealloc(order);
   mm__table_put(&out, &t);
+  for (size_t i = 0; i < b->cases.len; i++) {
+    if (!((const mm_build_case *)mm__vec_at(&b->cases, i))->by_lifetime) continue;
+    mm__buf_puts(&out, "\n>=N: placed by ptoas (memory_planner=PTOAS), whose addresses no dump "
+                       "holds: the least any placement needs.\n");
+    break;
+  }
   put_rings(&out, b);
   char text[64];
+  bool empty = false;
+  for (size_t i = 0; i < b->cases.len; i++) {
+    const mm_build_case *c = mm__vec_at(&b->cases, i);
+    if (!c->nothing_on_chip) continue;
+    if (!empty) mm__buf_puts(&out, "\nNothing on chip:\n");
+    empty = true;
+    mm__buf_puts(&out, c->name);
+    mm__buf_puts(&out, "  ");
+    mm__buf_puts(&out, c->dump);
+    mm__buf_puts(&out, ": ");
+    mm__buf_puts(&out, c->nothing_on_chip);
+    mm__buf_puts(&out, "\n");
+  }
   if (b->errors) mm__buf_puts(&out, "\nNot read:\n");
   for (size_t i = 0; i < b->cases.len; i++) {
     const mm_build_case *c = mm__vec_at(&b->cases, i);

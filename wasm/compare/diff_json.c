@@ -100,6 +100,9 @@ static void put_anomaly(mm_buf *out, const mm_anomaly_diff *a) {
   if (e->kind == MM_ANOMALY_UNPLACED) {
     mm__buf_puts(out, ",\"tile\":");
     mm__json_string(out, a->entry->key_a);
+  } else if (e->kind == MM_ANOMALY_NEEDS) {
+    mm__buf_puts(out, ",\"space\":");
+    mm__json_string(out, a->entry->key_a);
   } else if (e->kind != MM_ANOMALY_PAIR && e->kind != MM_ANOMALY_OVER) {
     mm__json_int(out, ",\"window\":", e->other);
   }

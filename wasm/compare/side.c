@@ -44,6 +44,7 @@ static bool anomaly_of(mm_side_anomaly *out, const char *dump, const mm_function
   if (e->kind == MM_ANOMALY_WINDOW_OVERLAP)
     out->key_b = fn->windows[fn->windows[e->other].overlaps].name;
   if (e->kind == MM_ANOMALY_UNPLACED) out->key_a = fn->skipped[e->other].name;
+  if (e->kind == MM_ANOMALY_NEEDS) out->key_a = fn->spaces[e->other].space;
   mm_buf text = {0};
   mm__anomaly_put(&text, dump, fn, e);
   out->text = text.failed ? NULL : mm__arena_strndup(arena, text.data ? text.data : "", text.len);

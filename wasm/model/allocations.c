@@ -90,8 +90,12 @@ static bool place_by_tiles(mm_function *fn, const char **owners) {
   return ok;
 }
 
-static bool held(const mm_allocation *a) {
-  return a->pinned && a->offset_known && a->size_known && a->offset >= 0 && a->size > 0;
+/* A pinned allocation AllocateMemoryAddr placed is held for the whole
+ * function. One ptoas places (a function drawn by lifetime) becomes a
+ * multi-buffer region of the code that uses it: its tiles' lifetimes. */
+static bool held(const mm_function *fn, const mm_allocation *a) {
+  return !fn->by_lifetime && a->pinned && a->offset_known && a->size_known && a->offset >= 0 &&
+         a->size > 0;
 }
 
 bool mm__function_allocations(const mm_vec *allocations, mm_function *fn, mm_arena *arena) {
@@ -104,14 +108,14 @@ bool mm__function_allocations(const mm_vec *allocations, mm_function *fn, mm_are
   ok = ok && place_by_tiles(fn, owners);
   size_t pinned = 0;
   for (size_t i = 0; ok && i < n; i++)
-    pinned += held(&fn->allocations[i]);
+    pinned += held(fn, &fn->allocations[i]);
   mm_window *windows =
       ok && pinned ? mm__arena_alloc(arena, (fn->window_count + pinned) * sizeof *windows) : NULL;
   if (windows) {
     memcpy(windows, fn->windows, fn->window_count * sizeof *windows);
     for (size_t i = 0; i < n; i++) {
       const mm_allocation *a = &fn->allocations[i];
-      if (!held(a)) continue;
+      if (!held(fn, a)) continue;
       windows[fn->window_count++] = (mm_window){.kind = MM_WINDOW_PINNED,
                                                 .owner = owners[i],
                                                 .name = a->name,

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "base/arena.h"
+#include "model/liveness.h"
 
 /* In line order, then by box, kind and partner. */
 static int compare_entries(const void *pa, const void *pb) {
@@ -46,7 +47,8 @@ static size_t collect_entries(const mm_function *fn, mm_anomaly *entries) {
     }
     if (box->partner_total > MM_BOX_PARTNERS)
       entries[n++] = (mm_anomaly){box->start, i, 0, MM_ANOMALY_MORE};
-    if (box->over_capacity) entries[n++] = (mm_anomaly){box->start, i, 0, MM_ANOMALY_OVER};
+    if (box->over_capacity && !fn->by_lifetime)
+      entries[n++] = (mm_anomaly){box->start, i, 0, MM_ANOMALY_OVER};
   }
   for (uint32_t w = 0; w < fn->window_count; w++) {
     const mm_window *window = &fn->windows[w];
@@ -58,8 +60,13 @@ static size_t collect_entries(const mm_function *fn, mm_anomaly *entries) {
       entries[n++] = (mm_anomaly){window->line, MM_NO_BOX, w, MM_ANOMALY_WINDOW_MORE};
     if (window->overlaps >= 0)
       entries[n++] = (mm_anomaly){window->line, MM_NO_BOX, w, MM_ANOMALY_WINDOW_OVERLAP};
-    if (window->over_capacity)
+    if (window->over_capacity && !fn->by_lifetime)
       entries[n++] = (mm_anomaly){window->line, MM_NO_BOX, w, MM_ANOMALY_WINDOW_OVER};
+  }
+  for (uint32_t k = 0; fn->by_lifetime && k < fn->space_count; k++) {
+    const mm_space_usage *u = &fn->spaces[k];
+    if (u->has_capacity && u->lower_bound > u->limit)
+      entries[n++] = (mm_anomaly){mm__lower_bound_line(fn, u), MM_NO_BOX, k, MM_ANOMALY_NEEDS};
   }
   for (uint32_t s = 0; s < fn->skipped_count; s++)
     entries[n++] = (mm_anomaly){fn->skipped[s].line, MM_NO_BOX, s, MM_ANOMALY_UNPLACED};
@@ -74,8 +81,11 @@ mm_anomaly *mm__function_anomalies(const mm_function *fn, size_t *count) {
   if (fn->box_count > SIZE_MAX / 2 / per_box / sizeof(mm_anomaly) ||
       fn->window_count > SIZE_MAX / 2 / per_window / sizeof(mm_anomaly))
     return NULL;
-  if (fn->skipped_count > SIZE_MAX / 4 / sizeof(mm_anomaly)) return NULL;
-  size_t room = fn->box_count * per_box + fn->window_count * per_window + fn->skipped_count + 1;
+  if (fn->skipped_count > SIZE_MAX / 4 / sizeof(mm_anomaly) ||
+      fn->space_count > SIZE_MAX / 4 / sizeof(mm_anomaly))
+    return NULL;
+  size_t room = fn->box_count * per_box + fn->window_count * per_window + fn->skipped_count +
+                fn->space_count + 1;
   mm_anomaly *entries = mm__alloc(room * sizeof *entries);
   size_t n = entries ? collect_entries(fn, entries) : SIZE_MAX;
   if (n == SIZE_MAX) {
@@ -98,6 +108,7 @@ const char *mm__anomaly_kind_name(uint8_t kind) {
   case MM_ANOMALY_WINDOW_OVERLAP: return "window_overlap";
   case MM_ANOMALY_UNPLACED: return "unplaced_tile";
   case MM_ANOMALY_WINDOW_OVER: return "window_over_capacity";
+  case MM_ANOMALY_NEEDS: return "needs_more";
   default: return "more";
   }
 }

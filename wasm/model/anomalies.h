@@ -11,9 +11,11 @@
 
 /* One line of the check: a conflicting pair of boxes, a box over
  * capacity, a box sharing a reserved window's bytes, two windows sharing
- * bytes, a window over capacity, a tile the model could not place; or a
- * note that a box or window has more
- * partners than are listed. */
+ * bytes, a window over capacity, a tile the model could not place, a
+ * space drawn by lifetime that no placement fits (its boxes and windows
+ * are then not flagged one by one: the packing's addresses are not the
+ * planner's); or a note that a box or window has more partners than are
+ * listed. */
 typedef enum mm_anomaly_kind {
   MM_ANOMALY_MORE,
   MM_ANOMALY_OVER,
@@ -22,7 +24,10 @@ typedef enum mm_anomaly_kind {
   MM_ANOMALY_WINDOW_MORE,
   MM_ANOMALY_WINDOW_OVERLAP,
   MM_ANOMALY_WINDOW_OVER,
-  MM_ANOMALY_UNPLACED /* a tile whose MemRef gives no address: `other` is its fn->skipped index */
+  MM_ANOMALY_UNPLACED, /* a tile whose MemRef gives no address: `other` is its fn->skipped index */
+  /* Drawn by lifetime: a space's lower bound past its capacity, no
+   * placement fits (`other` is its fn->spaces index) */
+  MM_ANOMALY_NEEDS
 } mm_anomaly_kind;
 
 #define MM_NO_BOX UINT32_MAX
@@ -41,7 +46,8 @@ mm_anomaly *mm__function_anomalies(const mm_function *fn, size_t *count);
 
 /* The kind as JSON and the build's reports name it: "over_capacity",
  * "conflict", "window_conflict", "window_overlap", "unplaced_tile",
- * "window_over_capacity", or "more" for a note. Static storage. */
+ * "window_over_capacity", "needs_more" or "more" for a note. Static
+ * storage. */
 const char *mm__anomaly_kind_name(uint8_t kind);
 
 /* Whether `a` is a note (more partners than listed), not an anomaly. */

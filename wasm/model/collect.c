@@ -58,6 +58,7 @@ static bool function_begin(void *context, const mm_node *name, mm_node *const *d
       !mm__span_is(type.text, type.len, "InCore"))
     return false;
   c->active = true;
+  c->compute_functions++;
   c->name = c->src + name->start;
   c->name_len = name->len;
   c->ftype = type;
@@ -65,6 +66,7 @@ static bool function_begin(void *context, const mm_node *name, mm_node *const *d
   c->bindings.len = 0;
   c->reads.len = 0;
   c->statements.len = 0;
+  c->loops.len = 0;
   c->skipped.len = 0;
   c->allocations.len = 0;
   c->attrs.len = 0;
@@ -136,8 +138,8 @@ static void skip_tile(mm_collector *c, const mm_binding_event *b, const mm_tile_
  * annotation does. */
 static void read_binding(mm_collector *c, const mm_binding_event *b) {
   mm_tile_fields fields;
-  mm_tile_result result =
-      mm__tile_from_annotation(c->src, b->annotation, c->arena, &fields, c->diag);
+  mm_tile_result result = mm__tile_from_annotation(c->src, b->annotation, c->relative_offsets,
+                                                   c->arena, &fields, c->diag);
   if (result != MM_TILE_OK) {
     if (mm__diag_failed(c->diag)) return;
     if (result == MM_TILE_SKIPPED) skip_tile(c, b, &fields);
@@ -161,6 +163,7 @@ static void take_binding(mm_collector *c, const mm_binding_event *b) {
       .shape = NULL,
       .shape_len = st->shape_len,
       .dtype = {st->dtype_len ? c->src + st->dtype_start : "", st->dtype_len},
+      .runtime_offset = {"", 0},
   };
   if (st->shape_len) {
     fields.shape = mm__arena_alloc(arena, st->shape_len * sizeof *fields.shape);
@@ -202,6 +205,15 @@ static void statement(void *context, uint32_t line) {
     mm__diag_set(c->diag, MM_ERR_NO_MEMORY, line, "out of memory");
 }
 
+static void loop(void *context, uint32_t header_line, uint32_t last_line) {
+  mm_collector *c = context;
+  mm_loop *l = mm__vec_push(&c->loops);
+  if (l)
+    *l = (mm_loop){header_line, last_line};
+  else
+    mm__diag_set(c->diag, MM_ERR_NO_MEMORY, header_line, "out of memory");
+}
+
 /* A read is only logged: a read before a binding stretches its tile too,
  * so reads are resolved when the function ends (extend_by_reads). */
 static void load(void *context, const mm_node *name) {
@@ -237,6 +249,8 @@ static void function_end(void *context, uint32_t last_line) {
       .windows = &c->windows,
       .statements = c->statements.items,
       .statement_count = c->statements.len,
+      .loops = c->loops.items,
+      .loop_count = c->loops.len,
       .skipped = c->skipped.items,
       .skipped_count = c->skipped.len,
       .allocations = &c->allocations,
@@ -277,6 +291,7 @@ void mm__collector_init(mm_collector *c, const char *src, size_t src_len, const 
   mm__vec_init(&c->bindings, sizeof(mm_binding));
   mm__vec_init(&c->reads, sizeof(mm_read));
   mm__vec_init(&c->statements, sizeof(uint32_t));
+  mm__vec_init(&c->loops, sizeof(mm_loop));
   mm__vec_init(&c->skipped, sizeof(mm_skipped));
   mm__vec_init(&c->allocations, sizeof(mm_allocation));
   mm__vec_init(&c->attrs, sizeof(mm_attr));
@@ -286,6 +301,7 @@ void mm__collector_init(mm_collector *c, const char *src, size_t src_len, const 
   c->events.binding = binding;
   c->events.call_statement = call_statement;
   c->events.statement = statement;
+  c->events.loop = loop;
   c->events.load = load;
   c->events.function_end = function_end;
   c->events.note = note;
@@ -295,6 +311,7 @@ void mm__collector_free(mm_collector *c) {
   mm__vec_free(&c->bindings);
   mm__vec_free(&c->reads);
   mm__vec_free(&c->statements);
+  mm__vec_free(&c->loops);
   mm__vec_free(&c->skipped);
   mm__vec_free(&c->allocations);
   mm__vec_free(&c->attrs);

@@ -46,6 +46,8 @@ typedef struct mm_function_reading {
   mm_window_reading *windows; /* its reserved windows' calls */
   const uint32_t *statements; /* the line each statement begins on, ascending */
   size_t statement_count;
+  const mm_loop *loops; /* its `for` and `while` loops, in the order they end */
+  size_t loop_count;
   const mm_skipped *skipped; /* tiles without an address, in source order */
   size_t skipped_count;
   const mm_vec *allocations; /* mm_allocation: its `alloc` lines */
@@ -65,8 +67,12 @@ typedef struct mm_collector {
   mm_diag *diag;
   mm_function_done on_function;
   void *context;
-  mm_vec *notes;      /* mm_note: the printer's defects read anyway (the model's) */
-  size_t *note_count; /* all of them */
+  /* The dump is drawn by lifetime: offsets are relative to buffers not
+   * placed yet (mm__tile_from_annotation). */
+  bool relative_offsets;
+  mm_vec *notes;            /* mm_note: the printer's defects read anyway (the model's) */
+  size_t *note_count;       /* all of them */
+  size_t compute_functions; /* AIC, AIV and InCore functions met, with a tile or not */
   /* the function being read */
   bool active;
   const char *name;
@@ -76,6 +82,7 @@ typedef struct mm_collector {
   mm_vec bindings;    /* mm_binding */
   mm_vec reads;       /* mm_read: resolved by the tiles stage, as a read may come first */
   mm_vec statements;  /* uint32_t: the line each statement begins on */
+  mm_vec loops;       /* mm_loop */
   mm_vec skipped;     /* mm_skipped */
   mm_vec allocations; /* mm_allocation */
   mm_vec attrs;       /* mm_attr */

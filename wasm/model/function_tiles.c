@@ -112,12 +112,14 @@ static size_t merge_bindings(const mm_function_reading *r, const uint32_t *order
     t->shape_len = f->shape_len;
     t->start = b->line;
     t->end = b->end_line;
-    t->depth = b->depth;
     t->slot_count = f->slot_count;
     t->slot_size = f->slot_size;
     t->slot_runtime = f->slot_runtime;
     t->slot_index = f->slot_count ? copy_str(arena, f->slot_index) : "";
-    if (!t->name || !t->space || !t->base || !t->dtype || !t->slot_index) return SIZE_MAX;
+    t->runtime_offset = f->runtime_offset.len ? copy_str(arena, f->runtime_offset) : NULL;
+    if (!t->name || !t->space || !t->base || !t->dtype || !t->slot_index ||
+        (f->runtime_offset.len && !t->runtime_offset))
+      return SIZE_MAX;
   }
   return count;
 }
@@ -185,13 +187,16 @@ bool mm__function_tiles(const mm_function_reading *r, mm_function *fn, mm_arena 
   fn->statement_count = statements ? (uint32_t)r->statement_count : 0;
   fn->tiles = tiles;
   fn->tile_count = ok ? count : 0;
+  mm_loop *loops = mm__arena_copy(arena, r->loops, r->loop_count, sizeof *loops);
+  fn->loops = loops;
+  fn->loop_count = loops ? r->loop_count : 0;
   mm_skipped *skipped = mm__arena_copy(arena, r->skipped, r->skipped_count, sizeof *skipped);
   fn->skipped = skipped;
   fn->skipped_count = skipped ? r->skipped_count : 0;
   mm_attr *attrs = mm__arena_copy(arena, r->attrs, r->attr_count, sizeof *attrs);
   fn->attrs = attrs;
   fn->attr_count = attrs ? r->attr_count : 0;
-  return ok && fn->name && fn->ftype && fn->statements && fn->skipped && fn->attrs;
+  return ok && fn->name && fn->ftype && fn->statements && fn->loops && fn->skipped && fn->attrs;
 }
 
 /* Where the function's lines are in the input and, as `keep` says, their
@@ -222,4 +227,24 @@ uint32_t mm__statements_in(const mm_function *fn, uint32_t first, uint32_t last)
                      ? fn->statement_count
                      : (uint32_t)mm__lower_bound_u32(fn->statements, fn->statement_count, last + 1);
   return end - (uint32_t)mm__lower_bound_u32(fn->statements, fn->statement_count, first);
+}
+
+/* Whether a loop holds the line `inner` but not the line `outer`. */
+static bool loop_separates(const mm_function *fn, uint32_t outer, uint32_t inner) {
+  for (size_t i = 0; i < fn->loop_count; i++) {
+    const mm_loop *l = &fn->loops[i];
+    if (l->first <= inner && inner <= l->last && !(l->first <= outer && outer <= l->last))
+      return true;
+  }
+  return false;
+}
+
+void mm__lifetime_points(const mm_function *fn, uint32_t start, uint32_t end, uint64_t *first,
+                         uint64_t *last) {
+  /* The statement holding `end`: the last to begin at or before it. */
+  size_t k = mm__lower_bound_u32(fn->statements, fn->statement_count, end + 1);
+  uint32_t statement = k ? fn->statements[k - 1] : end;
+  *first = 2 * (uint64_t)start + 1;
+  *last = 2 * (uint64_t)statement + (loop_separates(fn, start, statement) ? 1 : 0);
+  if (*last < *first) *last = *first;
 }

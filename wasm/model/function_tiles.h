@@ -22,8 +22,18 @@ typedef enum mm_source_keep { MM_SOURCE_NONE, MM_SOURCE_COPY, MM_SOURCE_BORROW }
 bool mm__function_source(const mm_function_reading *r, mm_function *fn, mm_source_keep keep,
                          mm_arena *arena);
 
-/* How many of `fn`'s statements begin on lines [first, last]
- *. */
+/* How many of `fn`'s statements begin on lines [first, last]. */
 uint32_t mm__statements_in(const mm_function *fn, uint32_t first, uint32_t last);
+
+/* A lifetime of lines [start, end] in the planners' time: each statement
+ * at line p reads its inputs at 2p and writes its outputs at 2p + 1
+ * (memref_dsa_adapter.cpp; MemoryReuse: last use <= definition). What is
+ * bound on `start` is written at 2 * start + 1; its last read is at 2s,
+ * s the line of the statement holding `end`, or at 2s + 1 when a loop
+ * holds that statement but not `start` (the next turn reads it again);
+ * never before it is written. Two lifetimes whose time points do not
+ * meet may share bytes: an in-place handoff (model.md §7). */
+void mm__lifetime_points(const mm_function *fn, uint32_t start, uint32_t end, uint64_t *first,
+                         uint64_t *last);
 
 #endif

@@ -201,17 +201,21 @@ static void add_partner(mm_box *box, uint32_t other) {
   box->partner_total++;
 }
 
-/* Whether `from`'s last line lies in the statement that binds `to`, both
- * bound at one depth (not an input from outside a loop that the loop's
- * next turn reads again):
- * the planners read a statement's inputs before they write its output
- * (memref_dsa_adapter.cpp: a read at 2p, a write at 2p + 1;
- * MemoryReuse: last use <= definition), so an output may take over the
- * bytes of an input it reads there. */
+/* Whether `from`'s lifetime ends where `to`'s begins, in the planners'
+ * time (mm__lifetime_points): `from`'s last read is in the statement
+ * that binds `to`, and no loop around it leaves `from` outside. An
+ * output may then take over the bytes of an input it reads last, across
+ * a branch or out of a loop, never into a loop's next turn. */
 static bool hands_over(const mm_function *fn, const mm_box *from, const mm_box *to) {
-  return fn->planner_placed && from->tile->depth == to->tile->depth && from->start < to->start &&
-         from->end >= to->start && mm__statements_in(fn, to->start, to->start) > 0 &&
-         mm__statements_in(fn, to->start + 1, from->end) == 0;
+  /* A slot of a multi-buffered allocation never hands its bytes over: its
+   * other slots are in flight across the loop's turns. */
+  if (!fn->planner_placed || from->start >= to->start || from->tile->slot_count > 1 ||
+      to->tile->slot_count > 1)
+    return false;
+  uint64_t from_first, from_last, to_first, to_last;
+  mm__lifetime_points(fn, from->start, from->end, &from_first, &from_last);
+  mm__lifetime_points(fn, to->start, to->end, &to_first, &to_last);
+  return from_last < to_first;
 }
 
 /* `a` holds bytes and `b` starts inside them (sweep order); a `b` of no

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/names.h"
+#include "model/function_tiles.h"
 #include "model/layout.h"
 
 /* Past this many bases in one space, each goes above the last: first-fit
@@ -20,7 +21,8 @@
 
 typedef struct base_span {
   const char *base, *space;
-  uint32_t start, end;
+  uint32_t start, end;  /* lines */
+  uint64_t first, last; /* the same in the planners' time (mm__lifetime_points) */
   int64_t bytes, address;
 } base_span;
 
@@ -61,7 +63,7 @@ static size_t collect_bases(const mm_function *fn, base_span *spans, mm_names *b
       if (!e) return SIZE_MAX;
       if (added) e->value[0] = (uint32_t)n;
       s = &spans[n++];
-      *s = (base_span){t->base, t->space, t->start, t->end, 0, 0};
+      *s = (base_span){t->base, t->space, t->start, t->end, 0, 0, 0, 0};
     }
     if (t->start < s->start) s->start = t->start;
     if (t->end > s->end) s->end = t->end;
@@ -97,15 +99,17 @@ static int64_t add_capped(int64_t a, int64_t b) {
 }
 
 /* The lowest address from `floor` where `s` shares no byte with a base
- * placed before it whose lines meet its lines. */
+ * placed before it whose lifetime meets its own in the planners' time: a
+ * base read last by the statement that binds `s` may hand its bytes over
+ * (model.md §7), as every planner allows. */
 static int64_t first_fit(const base_span *placed, size_t count, const base_span *s, int64_t floor) {
   int64_t at = floor;
   for (bool moved = true; moved;) {
     moved = false;
     for (size_t k = 0; k < count; k++) {
       const base_span *p = &placed[k];
-      bool lines_meet = p->start <= s->end && s->start <= p->end;
-      if (lines_meet && p->address < add_capped(at, s->bytes) &&
+      bool times_meet = p->first <= s->last && s->first <= p->last;
+      if (times_meet && p->address < add_capped(at, s->bytes) &&
           at < add_capped(p->address, p->bytes)) {
         at = add_capped(p->address, p->bytes);
         moved = true;
@@ -115,32 +119,36 @@ static int64_t first_fit(const base_span *placed, size_t count, const base_span 
   return at;
 }
 
-/* A pinned allocation is held for the whole function, every slot of it:
- * its base spans the function's lines and its alloc line's bytes. */
-static void hold_pinned(const mm_function *fn, const mm_vec *allocations, const mm_names *by_base,
-                        base_span *spans, size_t n) {
+/* A pinned allocation takes every slot of it, bound or not: its base
+ * spans its alloc line's bytes over its tiles' lines, handing none over
+ * in place (ptoas makes it a multi-buffer region of the code that uses
+ * it; it is AllocateMemoryAddr that holds one for the whole function).
+ * After the spans' time points. */
+static void hold_pinned(const mm_vec *allocations, const mm_names *by_base, base_span *spans,
+                        size_t n) {
   for (size_t i = 0; i < allocations->len; i++) {
     const mm_allocation *a = (const mm_allocation *)allocations->items + i;
     const mm_name_entry *e = a->pinned ? mm__names_find(by_base, a->name, strlen(a->name)) : NULL;
     for (size_t k = e ? e->value[0] : n; k < n; k++) {
       if (strcmp(spans[k].base, a->name) != 0 || strcmp(spans[k].space, a->space) != 0) continue;
-      spans[k].start = fn->src_start;
-      spans[k].end = fn->src_end;
       if (a->size_known && a->size > spans[k].bytes) spans[k].bytes = a->size;
+      spans[k].last = 2 * (uint64_t)spans[k].end + 1; /* its slots hand nothing over */
     }
   }
 }
 
-bool mm__function_pack_by_lifetime(mm_function *fn, const mm_vec *allocations) {
-  bool ok;
-  if (mm__tiles_placement(fn, &ok) == MM_PLACED) { /* its own addresses stand */
+bool mm__function_pack_by_lifetime(mm_function *fn, const mm_vec *allocations, bool always) {
+  bool ok = true;
+  if (!always && mm__tiles_placement(fn, &ok) == MM_PLACED) { /* its own addresses stand */
     fn->by_lifetime = false;
     return ok;
   }
   base_span *spans = mm__alloc((fn->tile_count ? fn->tile_count : 1) * sizeof *spans);
   mm_names by_base = {0};
   size_t n = spans ? collect_bases(fn, spans, &by_base) : SIZE_MAX;
-  if (n != SIZE_MAX) hold_pinned(fn, allocations, &by_base, spans, n);
+  for (size_t k = 0; n != SIZE_MAX && k < n; k++)
+    mm__lifetime_points(fn, spans[k].start, spans[k].end, &spans[k].first, &spans[k].last);
+  if (n != SIZE_MAX) hold_pinned(allocations, &by_base, spans, n);
   ok = n != SIZE_MAX && sort_spans(spans, n);
   for (size_t i = 0; ok && i < n;) {
     size_t j = i;
@@ -168,5 +176,6 @@ bool mm__function_pack_by_lifetime(mm_function *fn, const mm_vec *allocations) {
   }
   mm__names_free(&by_base);
   mm__dealloc(spans);
+  fn->planner_placed = true; /* this packing hands bytes over in place, as the planners do */
   return ok;
 }

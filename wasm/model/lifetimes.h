@@ -8,7 +8,8 @@
 
 #include "model/model.h"
 
-/* When `fn`'s tiles carry no addresses (mm__tiles_placement), packs its
+/* When `fn`'s tiles carry no addresses (mm__tiles_placement), or
+ * `always` (the build's folder says ptoas placed it), packs its
  * bases first-fit by their first line, each tile keeping its
  * offset within its base, above the function's rings (placed from 0 when
  * their base is not known); a pinned one of `allocations` (mm_allocation,
@@ -16,6 +17,6 @@
  * tiles' offsets and places those rings; otherwise clears
  * fn->by_lifetime and leaves it as it is. After mm__window_reading_finish, before
  * mm__function_allocations. False when out of memory. */
-bool mm__function_pack_by_lifetime(mm_function *fn, const mm_vec *allocations);
+bool mm__function_pack_by_lifetime(mm_function *fn, const mm_vec *allocations, bool always);
 
 #endif

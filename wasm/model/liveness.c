@@ -10,11 +10,12 @@
 #include <string.h>
 
 #include "base/search.h"
+#include "model/function_tiles.h"
 
 /* A box's lifetime as two events: its bytes join at `start` and leave
- * after `end`. */
+ * after `end` (lines, or the planners' time points). */
 typedef struct live_event {
-  uint32_t line;
+  uint64_t at;
   int32_t delta;   /* +1 or -1 */
   uint32_t lo, hi; /* elementary segments [lo, hi) */
 } live_event;
@@ -58,7 +59,7 @@ static int compare_i64(const void *a, const void *b) {
 
 static int compare_events(const void *pa, const void *pb) {
   const live_event *a = pa, *b = pb;
-  return a->line < b->line ? -1 : a->line > b->line;
+  return a->at < b->at ? -1 : a->at > b->at;
 }
 
 #define MM_SORT_NAME sort_events
@@ -71,12 +72,18 @@ static int compare_events(const void *pa, const void *pb) {
  * flagged over capacity). */
 typedef struct live_span {
   int64_t lo, hi;
-  uint32_t start, end;
+  uint64_t start, end;
+  bool held;    /* a window, live throughout */
+  bool slotted; /* a slot of a multi-buffered allocation: hands nothing over */
 } live_span;
 
 static bool span_of_box(const mm_box *box, live_span *out) {
   *out = (live_span){box->tile->offset < 0 ? 0 : box->tile->offset,
-                     box->tile->offset + box->tile->size, box->start, box->end};
+                     box->tile->offset + box->tile->size,
+                     box->start,
+                     box->end,
+                     false,
+                     box->tile->slot_count > 1};
   return box->tile->size > 0 && out->hi > out->lo;
 }
 
@@ -91,8 +98,12 @@ typedef struct space_scratch {
   int64_t *covered;
 } space_scratch;
 
-/* Builds the step profile of one space and finds its peak. */
-static bool sweep_space(mm_function *fn, mm_space_usage *u, space_scratch *s, mm_arena *arena) {
+/* Called once per distinct event key, with the bytes covered from it on. */
+typedef bool (*sweep_step)(void *context, uint64_t at, int64_t live);
+
+/* Sweeps the spans by key, calling `step` with the union of the bytes live
+ * after each key's events. */
+static bool sweep(space_scratch *s, sweep_step step, void *context) {
   size_t nb = 0, ne = 0;
   for (size_t i = 0; i < s->span_count; i++) {
     s->bounds[nb++] = s->spans[i].lo;
@@ -114,26 +125,85 @@ static bool sweep_space(mm_function *fn, mm_space_usage *u, space_scratch *s, mm
   memset(s->count, 0, 4 * segments * sizeof *s->count);
   memset(s->covered, 0, 4 * segments * sizeof *s->covered);
   cover_tree tree = {s->bounds, s->count, s->covered};
+  for (size_t i = 0; i < ne;) {
+    uint64_t at = s->events[i].at;
+    for (; i < ne && s->events[i].at == at; i++)
+      cover_update(&tree, 1, 0, segments, s->events[i].lo, s->events[i].hi, s->events[i].delta);
+    if (!step(context, at, tree.covered[1])) return false;
+  }
+  return true;
+}
 
-  u->profile = mm__arena_alloc(arena, (ne + 1) * sizeof *u->profile);
+typedef struct profile_builder {
+  mm_space_usage *u;
+  int64_t last;
+} profile_builder;
+
+static bool add_step(void *context, uint64_t at, int64_t live) {
+  profile_builder *b = context;
+  mm_space_usage *u = b->u;
+  uint32_t line = (uint32_t)at;
+  if (live != b->last) u->profile[u->profile_len++] = (mm_live_step){line, live};
+  b->last = live;
+  if (live > u->peak_live) {
+    u->peak_live = live;
+    u->peak_line = line;
+  }
+  return true;
+}
+
+/* Builds the step profile of one space and finds its peak. */
+static bool sweep_space(mm_function *fn, mm_space_usage *u, space_scratch *s, mm_arena *arena) {
+  u->profile = mm__arena_alloc(arena, (2 * s->span_count + 1) * sizeof *u->profile);
   if (!u->profile) return false;
   u->profile_len = 0;
   u->peak_live = 0;
-  u->peak_line = ne ? s->events[0].line : fn->src_start;
-  int64_t last = -1;
-  for (size_t i = 0; i < ne;) {
-    uint32_t line = s->events[i].line;
-    for (; i < ne && s->events[i].line == line; i++)
-      cover_update(&tree, 1, 0, segments, s->events[i].lo, s->events[i].hi, s->events[i].delta);
-    int64_t live = tree.covered[1];
-    if (live != last) u->profile[u->profile_len++] = (mm_live_step){line, live};
-    last = live;
-    if (live > u->peak_live) {
-      u->peak_live = live;
-      u->peak_line = line;
-    }
-  }
+  u->peak_line = fn->src_start;
+  uint64_t first = UINT64_MAX;
+  for (size_t i = 0; i < s->span_count; i++)
+    if (s->spans[i].start < first) first = s->spans[i].start;
+  if (s->span_count) u->peak_line = (uint32_t)first;
+  profile_builder builder = {u, -1};
+  if (!sweep(s, add_step, &builder)) return false;
   u->fragmentation = u->hwm_all > u->peak_live ? u->hwm_all - u->peak_live : 0;
+  return true;
+}
+
+typedef struct bound_finder {
+  int64_t most;
+  uint64_t at;
+} bound_finder;
+
+static bool note_most(void *context, uint64_t at, int64_t live) {
+  bound_finder *f = context;
+  if (live > f->most) {
+    f->most = live;
+    f->at = at;
+  }
+  return true;
+}
+
+/* A function drawn by lifetime: the most bytes live at once in the
+ * planners' time (mm__lifetime_points), where an input read last by a
+ * statement is gone before its output is written, whatever the packing.
+ * No placement needs less (model.md, "Drawn by lifetime"). The spans are
+ * the ones the profile swept, in lines. */
+static bool find_lower_bound(const mm_function *fn, mm_space_usage *u, space_scratch *s) {
+  for (size_t i = 0; i < s->span_count; i++) {
+    live_span *span = &s->spans[i];
+    if (span->held) {
+      span->start = 0;
+      span->end = UINT64_MAX - 1;
+      continue;
+    }
+    uint64_t end = span->end;
+    mm__lifetime_points(fn, (uint32_t)span->start, (uint32_t)span->end, &span->start, &span->end);
+    if (span->slotted) span->end = 2 * end + 1;
+  }
+  bound_finder finder = {0, 2 * (uint64_t)u->peak_line};
+  if (!sweep(s, note_most, &finder)) return false;
+  u->lower_bound = finder.most;
+  u->lower_bound_at = finder.at;
   return true;
 }
 
@@ -191,9 +261,10 @@ static bool space_liveness(mm_function *fn, mm_space_usage *u, space_scratch *s,
     const mm_window *w = &fn->windows[i];
     if (w->placed && w->space == u->space)
       s->spans[s->span_count++] =
-          (live_span){w->base, w->base + w->size, fn->src_start, fn->src_end};
+          (live_span){w->base, w->base + w->size, fn->src_start, fn->src_end, true, false};
   }
-  return sweep_space(fn, u, s, arena) && peak_composition(fn, u, s, arena);
+  return sweep_space(fn, u, s, arena) && peak_composition(fn, u, s, arena) &&
+         (!fn->by_lifetime || find_lower_bound(fn, u, s));
 }
 
 bool mm__function_liveness(mm_function *fn, mm_arena *arena) {
@@ -215,4 +286,15 @@ bool mm__function_liveness(mm_function *fn, mm_arena *arena) {
   mm__dealloc(s.count);
   mm__dealloc(s.covered);
   return ok;
+}
+
+uint32_t mm__lower_bound_line(const mm_function *fn, const mm_space_usage *u) {
+  uint64_t line = u->lower_bound_at / 2;
+  return line < fn->src_start ? fn->src_start : (uint32_t)line;
+}
+
+bool mm__box_live_at(const mm_function *fn, const mm_box *box, uint64_t at) {
+  uint64_t first, last;
+  mm__lifetime_points(fn, box->start, box->end, &first, &last);
+  return first <= at && at <= last;
 }

@@ -89,7 +89,9 @@ static void show_first_function(const pipeline *pipe, const mm_function *fn) {
   const mm_options *options = pipe->options;
   const mm_model *model = pipe->model;
   if (!options || !options->first_function || model->functions.len != 1 || !fn->box_count) return;
-  if (!pipe->by_lifetime && mm__function_unallocated(fn, mm__pass_stage(model->dump))) return;
+  if (!pipe->by_lifetime &&
+      mm__function_unallocated(fn, mm__pass_stage(model->dump), model->planner))
+    return;
   options->first_function(options->first_function_context, model);
 }
 
@@ -112,13 +114,14 @@ static bool model_function(void *context, const mm_function_reading *reading) {
          mm__function_source(reading, fn, pipe->keep_source, arena) && /* function_tiles.c */
          mm__window_reading_finish(reading->windows, fn, arena) &&     /* windows.c */
          (!pipe->by_lifetime ||
-          mm__function_pack_by_lifetime(fn, reading->allocations)) && /* lifetimes.c */
-         mm__function_allocations(reading->allocations, fn, arena) && /* allocations.c */
-         mm__function_layout(fn, model->backend, arena) &&            /* layout.c */
-         mm__function_windows(fn, model->backend, arena) &&           /* windows.c */
-         mm__function_liveness(fn, arena) &&                          /* liveness.c */
-         mm__function_what_if(fn) &&                                  /* what_if.c */
-         mm__function_idle(fn, arena) &&                              /* uses.c */
+          mm__function_pack_by_lifetime(fn, reading->allocations,
+                                        model->planner == MM_PLANNER_PTOAS)) && /* lifetimes.c */
+         mm__function_allocations(reading->allocations, fn, arena) &&           /* allocations.c */
+         mm__function_layout(fn, model->backend, arena) &&                      /* layout.c */
+         mm__function_windows(fn, model->backend, arena) &&                     /* windows.c */
+         mm__function_liveness(fn, arena) &&                                    /* liveness.c */
+         mm__function_what_if(fn) &&                                            /* what_if.c */
+         mm__function_idle(fn, arena) &&                                        /* uses.c */
          (show_first_function(pipe, fn), report_progress(pipe, fn), true);
 }
 
@@ -139,8 +142,10 @@ static bool analyse(mm_model *model, const char *input, size_t len, const mm_opt
   size_t stopped_at = 0;
   mm__collector_init(&collector, input, len, &lexer, &model->arena, diag, model_function, &pipe);
   mm__collector_notes(&collector, &model->notes, &model->note_count);
+  collector.relative_offsets = model->by_lifetime;
   bool ok = mm__parse_with(input, &lexer, &collector.events, diag, &stopped_at, fast_path) &&
             !mm__diag_failed(diag);
+  model->compute_functions = collector.compute_functions;
   mm__collector_free(&collector);
   /* Like CPython, the tokenizer's error is reported when parsing got to it
    * (a grammar error met before it is the one to report), and always when
@@ -191,6 +196,8 @@ static mm_model *model_new(const char *input, size_t len, const mm_options *opti
   mm__vec_init(&model->functions, sizeof(mm_function));
   mm__vec_init(&model->notes, sizeof(mm_note));
   model->by_lifetime = options && options->lifetimes_only;
+  model->planner = options && options->planner <= MM_PLANNER_PTOAS ? (mm_planner)options->planner
+                                                                   : MM_PLANNER_UNKNOWN;
   if (len > MM_MAX_INPUT_BYTES) {
     mm__diag_set(&diag, MM_ERR_LIMIT, 0,
                  "the dump is %zu bytes; the largest accepted is %zu bytes (256 MiB)", len,
@@ -202,12 +209,15 @@ static mm_model *model_new(const char *input, size_t len, const mm_options *opti
   } else if (!mm__diag_failed(&diag)) {
     mm__diag_set(&diag, MM_ERR_NO_MEMORY, 0, "out of memory");
   }
-  if (!mm__diag_failed(&diag) && mm_model_box_count(model) == 0) mm__refuse_no_tiles(model, &diag);
+  bool nothing_on_chip = false;
+  if (!mm__diag_failed(&diag) && mm_model_box_count(model) == 0)
+    nothing_on_chip = mm__refuse_no_tiles(model, &diag);
   if (!mm__diag_failed(&diag) && !mm__model_pipes(model)) /* pipes.c */
     mm__diag_set(&diag, MM_ERR_NO_MEMORY, 0, "out of memory");
   if (mm__diag_failed(&diag)) {
     fail(error, &diag, input, len);
-  } else if (model->by_lifetime || !mm__refuse_unallocated(model, error)) {
+    if (error) error->nothing_on_chip = nothing_on_chip;
+  } else if (model->by_lifetime || !mm__refuse_unallocated(model, model->planner, error)) {
     return model;
   }
   mm_model_free(model);

@@ -16,7 +16,6 @@ typedef struct mm_tile {
   const int64_t *shape;
   uint32_t shape_len;
   uint32_t start, end; /* lexical lifetime */
-  uint32_t depth;      /* its first binding's depth in Python's AST (a parameter: 0) */
   /* One slot of an N-slot allocation (slot_count > 1; model.md, "Slots"):
    * the slot's size and the index as written ("" without one). A runtime
    * index's tile covers all N slots. */
@@ -24,6 +23,10 @@ typedef struct mm_tile {
   int64_t slot_size;
   const char *slot_index;
   bool slot_runtime;
+  /* Drawn by lifetime: an offset that is an expression, as written (a
+   * run-time position in its buffer; `offset` its integer terms); NULL
+   * otherwise. */
+  const char *runtime_offset;
   /* The lines it is used on: every line of a statement binding it and
    * every line it is read on, sorted and distinct (uses.c). */
   const uint32_t *uses;
@@ -100,6 +103,11 @@ typedef struct mm_space_usage {
   uint32_t peak_line;
   uint32_t *peak_boxes; /* box indices live on peak_line, largest first */
   uint32_t peak_box_count;
+  /* Drawn by lifetime (fn->by_lifetime): the most bytes live at once in
+   * the planners' time, which no placement can go below, and the time
+   * point where it is first reached (liveness.c). */
+  int64_t lower_bound;
+  uint64_t lower_bound_at;
   /* What if the mark's tile (box what_if_box - 1; 0: no what-if) and its
    * base's other boxes (what_if_moved in all) moved, as one block, to the
    * lowest gap free over their lifetimes: its offset there and the mark
@@ -169,6 +177,11 @@ typedef struct mm_import {
   int64_t slot_size, slot_num;
 } mm_import;
 
+/* A `for` or `while` loop: its header's line and its body's last line. */
+typedef struct mm_loop {
+  uint32_t first, last;
+} mm_loop;
+
 /* Whether a function's tiles carry addresses (model.md, "Refusals"). */
 typedef enum mm_placement {
   MM_PLACED,
@@ -204,6 +217,8 @@ typedef struct mm_function {
    * measured in statements survives edits that shift lines (diff.c). */
   const uint32_t *statements;
   uint32_t statement_count;
+  const mm_loop *loops; /* in the order they end (an inner one before its outer one) */
+  size_t loop_count;
   uint8_t unallocated; /* mm_placement: do its tiles have addresses yet? (layout.c) */
   bool by_lifetime;    /* no addresses: its bases packed by lifetime (lifetimes.c) */
   /* The dump's name says a planner placed it (AllocateMemoryAddr's dump or
@@ -250,8 +265,10 @@ struct mm_model {
   mm_vec functions; /* mm_function */
   mm_vec notes;     /* mm_note: the first MM_MAX_NOTES, in source order */
   size_t note_count;
-  bool by_lifetime; /* no addresses in the dump: bases packed by lifetime (lifetimes.c) */
-  mm_pipe *pipes;   /* pipes.c, after every function */
+  bool by_lifetime;         /* no addresses in the dump: bases packed by lifetime (lifetimes.c) */
+  mm_planner planner;       /* who placed the build's memory, as its folder says (mm_options) */
+  size_t compute_functions; /* AIC, AIV and InCore functions in the dump, with a tile or not */
+  mm_pipe *pipes;           /* pipes.c, after every function */
   size_t pipe_count;
 };
 

@@ -240,8 +240,12 @@ typedef struct memref {
   const mm_node *call, *base; /* base NULL: the older form's (legacy_space, legacy_id) */
   const mm_node *index;       /* the subscript `[index]` applied to the call, or NULL */
   int64_t offset, size;
-  int64_t slots;       /* `slots=`, 1 when not given */
-  bool runtime;        /* a runtime slot index: offset and size cover every slot */
+  int64_t slots; /* `slots=`, 1 when not given */
+  bool runtime;  /* a runtime slot index: offset and size cover every slot */
+  /* Offsets relative to a buffer not placed yet (drawn by lifetime): an
+   * offset that is an expression is a position in it chosen at run time,
+   * read by its integer terms. */
+  const mm_node *runtime_offset;
   bool beyond_exact;   /* an integer past 2^53: refused if the tile is kept */
   mm_str legacy_space; /* `MemRef(<...>.MemorySpace.<Space>, addr, size, id)`: its space */
   int64_t legacy_id;
@@ -415,7 +419,7 @@ static bool legacy_memref(const char *src, const mm_node *call, memref *out, con
  * MemRef call at all or memory ran out (then `diag` is set). An integer
  * past 2^53 still reads (Python reads it); whether to refuse it waits for
  * the annotation to be a tile the model keeps. */
-static bool usable_memref(const char *src, const mm_node *call, const mm_node *index,
+static bool usable_memref(const char *src, const mm_node *call, const mm_node *index, bool relative,
                           mm_arena *arena, memref *out, const char **why, mm_diag *diag) {
   *why = NULL;
   if (call->kind != N_CALL || !is_dotted_with(src, call->kids[0], mm__is_memref_call)) return false;
@@ -449,6 +453,10 @@ static bool usable_memref(const char *src, const mm_node *call, const mm_node *i
   } else if (r_off == MM_INT_NONE && out->slots > 1 && index && !constant_index) {
     /* One of N slots picked at run time: it may be any of them. */
     out->runtime = true;
+    out->offset = 0;
+    r_off = constant_part(src, call->kids[2], 1, &out->offset);
+  } else if (r_off == MM_INT_NONE && relative) {
+    out->runtime_offset = call->kids[2];
     out->offset = 0;
     r_off = constant_part(src, call->kids[2], 1, &out->offset);
   } else if (r_off == MM_INT_NONE) {
@@ -496,9 +504,9 @@ static const mm_node *index_of(const mm_node *node, const mm_node *parent) {
 /* Breadth-first, as ast.walk: the first usable MemRef and the first
  * space; `*why` says why the first MemRef met gave no address, when no
  * later one did. False on an error in `diag`. */
-static bool find_memref_and_space(const char *src, const mm_node *root, mm_arena *arena,
-                                  memref *ref, bool *found_ref, const mm_node **space,
-                                  const char **why, mm_diag *diag) {
+static bool find_memref_and_space(const char *src, const mm_node *root, bool relative,
+                                  mm_arena *arena, memref *ref, bool *found_ref,
+                                  const mm_node **space, const char **why, mm_diag *diag) {
   mm_vec queue;
   mm__vec_init(&queue, sizeof(walk_item));
   *found_ref = false;
@@ -511,8 +519,8 @@ static bool find_memref_and_space(const char *src, const mm_node *root, mm_arena
     const mm_node *node = item.node;
     const char *unusable;
     if (!*found_ref) {
-      *found_ref =
-          usable_memref(src, node, index_of(node, item.parent), arena, ref, &unusable, diag);
+      *found_ref = usable_memref(src, node, index_of(node, item.parent), relative, arena, ref,
+                                 &unusable, diag);
       if (!*why) *why = unusable;
     }
     if (!*space && is_space_attribute(src, node)) *space = node;
@@ -585,8 +593,8 @@ static void read_slots(const char *src, const memref *ref, mm_tile_fields *out) 
   if (ref->index) out->slot_index = mm__argument_text(src, ref->index);
 }
 
-mm_tile_result mm__tile_from_annotation(const char *src, const mm_node *annotation, mm_arena *arena,
-                                        mm_tile_fields *out, mm_diag *diag) {
+mm_tile_result mm__tile_from_annotation(const char *src, const mm_node *annotation, bool relative,
+                                        mm_arena *arena, mm_tile_fields *out, mm_diag *diag) {
   if (annotation->kind != N_SUBSCRIPT ||
       !is_dotted_with(src, annotation->kids[0], mm__is_tile_type))
     return MM_TILE_NONE;
@@ -594,7 +602,8 @@ mm_tile_result mm__tile_from_annotation(const char *src, const mm_node *annotati
   bool found_ref;
   const mm_node *space;
   const char *why;
-  if (!find_memref_and_space(src, annotation, arena, &ref, &found_ref, &space, &why, diag))
+  if (!find_memref_and_space(src, annotation, relative, arena, &ref, &found_ref, &space, &why,
+                             diag))
     return MM_TILE_NONE;
   /* The older MemRef names its space itself (usable or not). */
   mm_str space_text = space ? (mm_str){src + space->start, space->len} : ref.legacy_space;
@@ -613,6 +622,8 @@ mm_tile_result mm__tile_from_annotation(const char *src, const mm_node *annotati
                   : mm__string_value(src, ref.base, arena);
   out->offset = ref.offset;
   out->size = ref.size;
+  out->runtime_offset =
+      ref.runtime_offset ? mm__argument_text(src, ref.runtime_offset) : (mm_str){"", 0};
   read_slots(src, &ref, out);
   const mm_node *slice = annotation->kids[1];
   mm_node *const *elements = slice->kind == N_TUPLE ? slice->kids : &annotation->kids[1];

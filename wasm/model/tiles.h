@@ -29,6 +29,10 @@ typedef struct mm_tile_fields {
   int64_t slot_size;
   mm_str slot_index;
   bool slot_runtime;
+  /* Drawn by lifetime: the offset as written when it is an expression, a
+   * position in the buffer chosen at run time (`offset` its integer
+   * terms); empty otherwise. */
+  mm_str runtime_offset;
   /* MM_TILE_SKIPPED: why the MemRef gives no address (NUL-terminated,
    * static or in the arena). */
   const char *skip_reason;
@@ -42,10 +46,13 @@ typedef enum mm_tile_result {
 } mm_tile_result;
 
 /* Reads `annotation` as a tile annotation; fills `out` (copies in
- * `arena`). A number out of the exactly representable range (|n| > 2^53)
- * is an error in `diag` (MM_TILE_NONE): JSON readers could not hold it. */
-mm_tile_result mm__tile_from_annotation(const char *src, const mm_node *annotation, mm_arena *arena,
-                                        mm_tile_fields *out, mm_diag *diag);
+ * `arena`). `relative`: the dump is drawn by lifetime, its offsets
+ * relative to buffers not placed yet, so an offset that is an expression
+ * is a run-time position in one, not a missing address. A number out of
+ * the exactly representable range (|n| > 2^53) is an error in `diag`
+ * (MM_TILE_NONE): JSON readers could not hold it. */
+mm_tile_result mm__tile_from_annotation(const char *src, const mm_node *annotation, bool relative,
+                                        mm_arena *arena, mm_tile_fields *out, mm_diag *diag);
 
 /* How an integer argument reads. */
 typedef enum mm_int_result { MM_INT_NONE, MM_INT_OK, MM_INT_RANGE } mm_int_result;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/layout.h"
+#include "model/liveness.h"
 
 static void put_box_label(mm_buf *out, const mm_box *box) {
   char text[96];
@@ -97,8 +98,50 @@ static void put_window_entry(mm_buf *out, const char *label, const mm_function *
   mm__buf_puts(out, "\n");
 }
 
+/* A space drawn by lifetime that no placement fits: its lower bound, and
+ * the tiles live when it is reached (the first few). */
+static void put_needs(mm_buf *out, const char *label, const mm_function *fn, const mm_anomaly *e) {
+  enum { NAMED = 4 };
+  char text[192];
+  const mm_space_usage *u = &fn->spaces[e->other];
+  mm__check_location(out, label, e->line, "over capacity", fn->name);
+  snprintf(text, sizeof text,
+           "%.40s needs at least %lld B at once on line %u, more than its capacity %lld: no "
+           "placement fits (placed by ptoas; live then:",
+           u->space, (long long)u->lower_bound, e->line, (long long)u->limit);
+  mm__buf_puts(out, text);
+  size_t named = 0, more = 0;
+  for (size_t i = 0; i < fn->box_count; i++) {
+    const mm_box *box = &fn->boxes[i];
+    if (box->tile->space != u->space || box->tile->size <= 0 ||
+        !mm__box_live_at(fn, box, u->lower_bound_at))
+      continue;
+    if (named++ >= NAMED) {
+      more++;
+      continue;
+    }
+    snprintf(text, sizeof text, "%s '%.60s' %lld B", named > 1 ? "," : "", box->tile->name,
+             (long long)box->tile->size);
+    mm__buf_puts(out, text);
+  }
+  if (u->reserved_bytes) {
+    snprintf(text, sizeof text, "%s reserved windows %lld B", named ? "," : "",
+             (long long)u->reserved_bytes);
+    mm__buf_puts(out, text);
+  }
+  if (more) {
+    snprintf(text, sizeof text, " and %zu more", more);
+    mm__buf_puts(out, text);
+  }
+  mm__buf_puts(out, ")\n");
+}
+
 void mm__anomaly_put(mm_buf *out, const char *label, const mm_function *fn, const mm_anomaly *e) {
   char text[96];
+  if (e->kind == MM_ANOMALY_NEEDS) {
+    put_needs(out, label, fn, e);
+    return;
+  }
   if (e->kind == MM_ANOMALY_UNPLACED) {
     const mm_skipped *s = &fn->skipped[e->other];
     mm__check_location(out, label, e->line, "unplaced tile", fn->name);

@@ -8,6 +8,7 @@
 
 #include "model/backends.h"
 #include "model/function_tiles.h"
+#include "model/liveness.h"
 #include "model/pipes.h"
 #include "model/uses.h"
 #include "output/json.h"
@@ -234,10 +235,11 @@ static void put_space(mm_buf *out, const mm_function *fn, const mm_space_usage *
                                                                      : ",\"fits\":false}");
   }
   mm__json_int_or_null(out, ",\"headroom\":", u->has_capacity, u->limit - u->hwm_all);
-  if (fn->by_lifetime) { /* no addresses: the peak is the least any placement needs */
-    mm__json_int(out, ",\"lower_bound\":", u->peak_live);
+  if (fn->by_lifetime) { /* no addresses: the least any placement needs */
+    mm__json_int(out, ",\"lower_bound\":", u->lower_bound);
+    mm__json_int(out, ",\"lower_bound_line\":", mm__lower_bound_line(fn, u));
     mm__json_int_or_null(out, ",\"headroom_above_lower_bound\":", u->has_capacity,
-                         u->limit - u->peak_live);
+                         u->limit - u->lower_bound);
   }
   if (u->peak_live > 0 && u->reserved_bytes)
     put_space_windows(out, fn, u->space);
@@ -318,6 +320,10 @@ static void put_box(mm_buf *out, const mm_function *fn, const mm_box *box) {
   if (box->in_place_to) mm__json_int(out, ",\"in_place_to\":", box->in_place_to - 1);
   if (box->in_place_from) mm__json_int(out, ",\"in_place_from\":", box->in_place_from - 1);
   if (t->slot_count) put_slots(out, t);
+  if (t->runtime_offset) {
+    mm__buf_puts(out, ",\"runtime_offset\":");
+    put_cstring(out, t->runtime_offset);
+  }
   put_uses(out, box);
   mm__json_int(out, ",\"statements\":", mm__statements_in(fn, box->start, box->end));
   mm__buf_putc(out, '}');
@@ -788,6 +794,7 @@ void mm__json_error_fields(mm_buf *out, const mm_error *error) {
   if (error->column) {
     mm__json_int(out, ",\"column\":", error->column);
   }
+  if (error->nothing_on_chip) mm__buf_puts(out, ",\"nothing_on_chip\":true");
   if (error->function_count) {
     mm__buf_puts(out, ",\"functions\":[");
     for (size_t i = 0; i < error->function_count; i++) {

@@ -6,28 +6,37 @@
 #include <string.h>
 
 #include "model/layout.h"
+#include "model/liveness.h"
 #include "model/model.h"
 #include "model/uses.h"
 #include "output/pipe_rows.h"
 #include "output/text_table.h"
 
+/* A space's row; drawn by lifetime, its mark is the least any placement
+ * needs (`>=N`, on the line it is first needed), and no fragmentation is
+ * known. */
 static void space_row(mm_table *t, const mm_function *fn, const mm_space_usage *u) {
   mm_table_row *row = mm__table_add(t);
   if (!row) return;
   char(*cells)[MM_CELL] = *row;
+  bool least = fn->by_lifetime;
+  int64_t mark = least ? u->lower_bound : u->hwm_all;
   snprintf(cells[0], MM_CELL, "%.47s", fn->name);
   snprintf(cells[1], MM_CELL, "%.47s", u->space);
-  snprintf(cells[2], MM_CELL, "%lld", (long long)u->hwm_all);
+  snprintf(cells[2], MM_CELL, "%s%lld", least ? ">=" : "", (long long)mark);
   snprintf(cells[3], MM_CELL, "%lld", (long long)u->limit);
-  snprintf(cells[4], MM_CELL, "%.1f%%", mm__usage_percent(u->hwm_all, u->limit));
+  snprintf(cells[4], MM_CELL, "%.1f%%", mm__usage_percent(mark, u->limit));
   snprintf(cells[5], MM_CELL, "%lld", (long long)u->reserved_bytes);
   if (u->has_capacity)
-    snprintf(cells[6], MM_CELL, "%lld", (long long)(u->limit - u->hwm_all));
+    snprintf(cells[6], MM_CELL, "%lld", (long long)(u->limit - mark));
   else
     snprintf(cells[6], MM_CELL, "-");
-  snprintf(cells[7], MM_CELL, "%lld", (long long)u->peak_live);
-  snprintf(cells[8], MM_CELL, "%lld", (long long)u->fragmentation);
-  snprintf(cells[9], MM_CELL, "%u", u->peak_line);
+  snprintf(cells[7], MM_CELL, "%lld", (long long)(least ? u->lower_bound : u->peak_live));
+  if (least)
+    snprintf(cells[8], MM_CELL, "-");
+  else
+    snprintf(cells[8], MM_CELL, "%lld", (long long)u->fragmentation);
+  snprintf(cells[9], MM_CELL, "%u", least ? mm__lower_bound_line(fn, u) : u->peak_line);
 }
 
 static const char *const space_headers[] = {"function",      "space",    "hwm",      "capacity",
@@ -241,8 +250,10 @@ char *mm_model_summary_text(const mm_model *model, size_t *out_len) {
   for (size_t i = 0; i < model->functions.len; i++)
     packed |= ((const mm_function *)mm__vec_at(&model->functions, i))->by_lifetime;
   if (packed)
-    mm__buf_puts(&out, "No addresses in the dump (ptoas assigns them): buffers packed first-fit by "
-                       "lifetime; `peak live` is the least any placement needs.\n");
+    mm__buf_puts(&out, "Placed by ptoas: no dump holds its addresses. `>=N` is the least any "
+                       "placement needs (the bytes live at once, an input read last by a statement "
+                       "gone before its output is written); the map packs the buffers first-fit "
+                       "by lifetime.\n");
   put_spaces_table(&out, model);
   put_skipped_table(&out, model);
   put_windows_table(&out, model);

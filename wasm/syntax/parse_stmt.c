@@ -369,9 +369,10 @@ static void parse_else_clause(parser *p, uint32_t depth) {
 }
 
 static void parse_while(parser *p, uint32_t depth) {
-  const mm_token *header = p_advance(p);
+  uint32_t line = p_advance(p)->line; /* the body's statements release its token */
   mm__parser_emit_loads(p, mm__parse_named_expression(p));
-  parse_block(p, depth + 1, SCOPE_OTHER, header->line, "'while' statement");
+  parse_block(p, depth + 1, SCOPE_OTHER, line, "'while' statement");
+  p_loop(p, line);
   parse_else_clause(p, depth);
 }
 
@@ -379,6 +380,7 @@ static void parse_for(parser *p, uint32_t depth) {
   uint32_t header_line;
   if (mm__fast_for_header(p, &header_line)) {
     parse_block_lines(p, depth + 1, SCOPE_OTHER, header_line, "'for' statement");
+    p_loop(p, header_line);
     parse_else_clause(p, depth);
     return;
   }
@@ -392,7 +394,9 @@ static void parse_for(parser *p, uint32_t depth) {
   mm_node *iter = mm__parse_star_expressions(p);
   mm__parser_emit_loads(p, target);
   mm__parser_emit_loads(p, iter);
-  parse_block(p, depth + 1, SCOPE_OTHER, header->line, "'for' statement");
+  uint32_t line = header->line; /* the body's statements release its token */
+  parse_block(p, depth + 1, SCOPE_OTHER, line, "'for' statement");
+  p_loop(p, line);
   parse_else_clause(p, depth);
 }
 

@@ -67,6 +67,11 @@ typedef struct mm_parse_events {
    * too, in source order. Lifetimes are compared in statements across
    * dumps whose line numbers differ (diff.c). */
   void (*statement)(void *context, uint32_t line);
+  /* A `for` or `while` loop of the function: its header's line and the
+   * last line of its body (an `else` clause, run once, is not in it). An
+   * in-place handoff never reaches a loop's next turn (layout.c). May be
+   * NULL. */
+  void (*loop)(void *context, uint32_t header_line, uint32_t last_line);
   /* A read of a name (a Name node with Load context). */
   void (*load)(void *context, const mm_node *name);
   /* The function ended; `last_line` is the last line of its last statement. */

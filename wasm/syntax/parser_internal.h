@@ -48,6 +48,13 @@ static inline void p_statement(const parser *p, uint32_t line) {
   if (p->tracking) p->events->statement(p->events->context, line);
 }
 
+/* Tells the listener a loop of the tracked function ended (its body's
+ * last line is the last token's). */
+static inline void p_loop(const parser *p, uint32_t header_line) {
+  if (p->tracking && p->events->loop)
+    p->events->loop(p->events->context, header_line, p->prev_end_line);
+}
+
 /* Tokens */
 /* The current token always exists (p_advance makes the next one). */
 static inline const mm_token *p_peek(const parser *p) { return p->current; }

@@ -1,0 +1,123 @@
+/* dump_names.c: a dump's pass read from its file name, and a folder's
+ * dumps read for the one to open and who placed the build's memory. */
+#include "rules/dump_names.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#define AFTER "_after_"
+#define AFTER_LEN 7
+
+/* The passes the compiler runs after AllocateMemoryAddr, in every
+ * planner's pipeline (pass_manager.py at e2d0f78). */
+static const char *const after_allocation[] = {"FoldNoOpReshape",
+                                               "FuseCreateAssembleToSlice",
+                                               "DeriveCallDirections",
+                                               "AutoDeriveTaskDependencies",
+                                               "ExpandManualPhaseFence",
+                                               "SynthesizeAllReduceSignals",
+                                               "MaterializeCommDomainScopes",
+                                               "LowerHostTensorCollectives",
+                                               "MaterializeDistTensorCtx",
+                                               "Simplify",
+                                               "MaterializeRuntimeScopes",
+                                               "ClassifyIterArgCarry",
+                                               "InsertCommFence",
+                                               "MaterializeValidShapeSymbols"};
+
+static bool span_is(const char *text, size_t len, const char *word) {
+  return strlen(word) == len && memcmp(text, word, len) == 0;
+}
+
+mm_pass_stage mm__pass_stage(const char *name) {
+  const char *pass = name, *at;
+  while ((at = strstr(pass, AFTER)) != NULL)
+    pass = at + AFTER_LEN;
+  if (pass == name) return MM_PASS_OTHER;
+  size_t len = strcspn(pass, ".");
+  if (span_is(pass, len, "AllocateMemoryAddr")) return MM_PASS_ALLOCATE;
+  for (size_t i = 0; i < sizeof after_allocation / sizeof *after_allocation; i++)
+    if (span_is(pass, len, after_allocation[i])) return MM_PASS_AFTER;
+  return MM_PASS_OTHER;
+}
+
+/* A pass dump's name, `...<digits>_after_<pass>.py`: where its "_after_"
+ * begins (the last one when `pass` is NULL, else the one `pass` follows),
+ * or NULL when it is none (of that pass). */
+static const char *after_of(const char *name, const char *pass) {
+  size_t n = strlen(name);
+  if (n < 3 || memcmp(name + n - 3, ".py", 3) != 0) return NULL;
+  if (pass) {
+    size_t p = strlen(pass);
+    if (n < p + AFTER_LEN + 3) return NULL;
+    const char *at = name + n - 3 - p - AFTER_LEN;
+    return memcmp(at, AFTER, AFTER_LEN) == 0 && memcmp(at + AFTER_LEN, pass, p) == 0 ? at : NULL;
+  }
+  const char *last = NULL;
+  for (const char *at = name; (at = strstr(at, AFTER)) != NULL; at++)
+    last = at;
+  return last && last + AFTER_LEN < name + n - 3 ? last : NULL;
+}
+
+/* The dump's number: the digits right before its "_after_" (none: ""). */
+static const char *number_of(const char *name, const char *after, size_t *len) {
+  const char *begin = after;
+  while (begin > name && begin[-1] >= '0' && begin[-1] <= '9')
+    begin--;
+  while (begin + 1 < after && *begin == '0') /* leading zeros do not count */
+    begin++;
+  *len = (size_t)(after - begin);
+  return begin;
+}
+
+/* Whether dump `a` comes after dump `b`: a higher number (as a number of
+ * any length, so 10_ beats 9_), else a later name in byte order. */
+static bool later(const char *a, const char *after_a, const char *b, const char *after_b) {
+  size_t la, lb;
+  const char *na = number_of(a, after_a, &la), *nb = number_of(b, after_b, &lb);
+  if (la != lb) return la > lb;
+  int order = memcmp(na, nb, la);
+  if (order) return order > 0;
+  return strcmp(a, b) > 0;
+}
+
+/* The latest dump of `pass` (NULL: of any pass) among `names`; SIZE_MAX. */
+static size_t latest(const char *const *names, size_t count, const char *pass) {
+  size_t best = SIZE_MAX;
+  const char *best_after = NULL;
+  for (size_t i = 0; i < count; i++) {
+    const char *after = names[i] ? after_of(names[i], pass) : NULL;
+    if (!after) continue;
+    if (best == SIZE_MAX || later(names[i], after, names[best], best_after)) {
+      best = i;
+      best_after = after;
+    }
+  }
+  return best;
+}
+
+mm_folder_choice mm_folder_choose(const char *const *names, size_t count, const char *pass) {
+  mm_folder_choice choice = {SIZE_MAX, latest(names, count, NULL), MM_PLANNER_UNKNOWN, false};
+  bool allocated = false, later_pass = false;
+  for (size_t i = 0; i < count; i++) {
+    if (!names[i] || !after_of(names[i], NULL)) continue;
+    mm_pass_stage stage = mm__pass_stage(names[i]);
+    allocated |= stage == MM_PASS_ALLOCATE;
+    later_pass |= stage == MM_PASS_AFTER;
+  }
+  /* AllocateMemoryAddr wrote a dump: it placed the memory. Passes after
+   * its place ran without it: ptoas places the memory, after every dump. */
+  choice.planner = allocated    ? MM_PLANNER_COMPILER
+                   : later_pass ? MM_PLANNER_PTOAS
+                                : MM_PLANNER_UNKNOWN;
+  const char *wanted = pass && *pass ? pass : "AllocateMemoryAddr";
+  choice.dump = latest(names, count, wanted);
+  if (choice.planner == MM_PLANNER_PTOAS) {
+    /* No dump holds its addresses: the last one, drawn by lifetime, is
+     * what AllocateMemoryAddr's would have been. */
+    if (choice.dump == SIZE_MAX && strcmp(wanted, "AllocateMemoryAddr") == 0)
+      choice.dump = choice.last;
+    choice.by_lifetime = choice.dump != SIZE_MAX;
+  }
+  return choice;
+}
