@@ -129,6 +129,13 @@ typedef struct mm_folder_choice {
  * dump, drawn by lifetime (docs/cli.md, "<path>"). */
 mm_folder_choice mm_folder_choose(const char *const *names, size_t count, const char *pass);
 
+/* Why `choice` has no dump (its dump is SIZE_MAX), naming `folder`, into
+ * `buf` (`len` bytes, NUL-terminated, cut to fit): a compile that stopped
+ * before AllocateMemoryAddr names its last dump; otherwise how to get
+ * one. `names` and `pass` as given to mm_folder_choose. */
+void mm_folder_why(const mm_folder_choice *choice, const char *const *names, size_t count,
+                   const char *pass, const char *folder, char *buf, size_t len);
+
 /* ------------------------------------------------------------------ Model */
 
 typedef struct mm_model mm_model;
@@ -498,11 +505,13 @@ char *mm_analyze_fit_json(const char *input, size_t len, const mm_options *optio
                           uint32_t last, size_t *out_len);
 
 /* mm_folder_choose for the page: `names` are a folder's file names, one
- * a line (`len` bytes, '\n' between them), `pass` as there. Returns
- * {"dump": index or null, "last": index or null, "planner": "unknown",
- * "compiler" or "ptoas", "by_lifetime": bool}, owned by the caller
+ * a line (`len` bytes, '\n' between them), `pass` as there, `folder` its
+ * name for the message. Returns {"dump": index or null, "last": index or
+ * null, "planner": "unknown", "compiler" or "ptoas", "by_lifetime": bool,
+ * "error": mm_folder_why's message or null}, owned by the caller
  * (mm_free); NULL when out of memory. */
-char *mm_folder_json(const char *names, size_t len, const char *pass, size_t *out_len);
+char *mm_folder_json(const char *names, size_t len, const char *pass, const char *folder,
+                     size_t *out_len);
 
 /* The backend table as JSON: [{"name", "arch", "capacities": {"Vec": n,
  * ...}}], spaces without a capacity left out. Owned by the caller

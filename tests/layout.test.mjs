@@ -2,10 +2,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { compareNumbers, passesIn, resolveFolder } from '../web/folder.js';
+import { chooseInFolder } from '../web/core.js';
+import { compareNumbers, passesIn, poolNames, resolveFolder } from '../web/folder.js';
 import {
   MIN_LANE, anchorAfterZoom, baseFactor, clampSplit, formatBytes, formatZoom, layoutLanes, mentionRanges, stepZoom, usage, defaultSplit, linesInView,
 } from '../web/layout.js';
+import { loadCore } from './helpers.mjs';
 
 describe('layout', () => {
   const spaces = [{ space: 'Mat', hwm: 4096, limit: 524288 }, { space: 'Left', hwm: 1024, limit: 65536 }];
@@ -59,8 +61,11 @@ describe('folder resolution', () => {
     'case/passes_dump/00_frontend.py', 'case/passes_dump/12_after_Simplify.py', 'case/ptoas/b.pto', 'case/ptoas/a.pto',
     'case/other/11_after_AllocateMemoryAddr.py'].map(entry);
 
-  test('the highest-numbered dump of the pass, numerically, inside passes_dump/', () => {
-    const { dump, pto, passes } = resolveFolder(files);
+  /** The folder resolved as the page does: the core chooses among the names. */
+  const resolve = async (entries, pass) => resolveFolder(entries, chooseInFolder(await loadCore(), poolNames(entries), { pass, folder: 'case' }));
+
+  test('the highest-numbered dump of the pass, numerically, inside passes_dump/', async () => {
+    const { dump, pto, passes } = await resolve(files);
     assert.equal(dump.path, 'case/passes_dump/10_after_AllocateMemoryAddr.py');
     assert.deepEqual(pto.map((p) => p.path), ['case/ptoas/a.pto', 'case/ptoas/b.pto']);
     assert.deepEqual(passes, ['AllocateMemoryAddr', 'Simplify']);
@@ -68,8 +73,20 @@ describe('folder resolution', () => {
     assert.ok(compareNumbers('10', '9') > 0 && compareNumbers('009', '10') < 0 && compareNumbers('', '0') < 0);
   });
 
-  test('a folder without the pass says how to get a dump', () => {
-    assert.match(resolveFolder(files, 'Nope', 'case').error, /no '\*_after_Nope\.py' dump under case: compile with pass dumps/);
+  test('a folder without the pass says how to get a dump', async () => {
+    assert.match((await resolve(files, 'Nope')).error, /no '\*_after_Nope\.py' dump under case: compile with pass dumps/);
+  });
+
+  test('who placed the build, as its dumps say: AllocateMemoryAddr ran, ptoas (its last dump, drawn by lifetime), or it stopped', async () => {
+    const compiled = await resolve(files);
+    assert.deepEqual([compiled.planner, compiled.lifetimes], ['compiler', false]);
+    const ptoas = ['case/passes_dump/31_after_InitMemRef.py', 'case/passes_dump/41_after_Simplify.py', 'case/passes_dump/47_after_MaterializeValidShapeSymbols.py'].map(entry);
+    const p = await resolve(ptoas);
+    assert.deepEqual([p.dump.name, p.planner, p.lifetimes], ['47_after_MaterializeValidShapeSymbols.py', 'ptoas', true]);
+    const stopped = await resolve(['case/passes_dump/31_after_InitMemRef.py', 'case/passes_dump/33_after_MaterializeSemanticAliases.py'].map(entry));
+    assert.match(stopped.error, /its compile stopped before AllocateMemoryAddr placed memory \(its last dump is 33_after_MaterializeSemanticAliases\.py/);
+    const prefixed = await resolve(['case/decode_fwd__32_after_AllocateMemoryAddr.py', 'case/decode_fwd__30_after_InitMemRef.py'].map(entry));
+    assert.equal(prefixed.dump.name, 'decode_fwd__32_after_AllocateMemoryAddr.py', 'a corpus case\'s name before the number');
   });
 });
 

@@ -7,10 +7,11 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, test } from 'node:test';
 
-import { casesIn, resolveFolder } from '../web/folder.js';
+import { chooseInFolder } from '../web/core.js';
+import { casesIn, poolNames, resolveFolder } from '../web/folder.js';
 import { filterOverview, mergeCases, sortOverview } from '../web/overview.js';
 import { makeBuild } from './build-fixture.mjs';
-import { run } from './helpers.mjs';
+import { loadCore, run } from './helpers.mjs';
 
 const work = mkdtempSync(join(tmpdir(), 'mm-overview-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -31,12 +32,13 @@ function entriesOf(dir) {
   return out;
 }
 
-test('casesIn finds the cases the CLI finds, in its order, each resolving to the same dump', () => {
+test('casesIn finds the cases the CLI finds, in its order, each resolving to the same dump', async () => {
   const cli = JSON.parse(run([build, '--json']).stdout);
   const cases = casesIn(entriesOf(build));
   assert.deepEqual(cases.map((c) => c.name), cli.cases.map((c) => c.name));
+  const core = await loadCore();
   for (const [i, c] of cases.entries()) {
-    const found = resolveFolder(c.entries, 'AllocateMemoryAddr', c.name);
+    const found = resolveFolder(c.entries, chooseInFolder(core, poolNames(c.entries), { folder: c.name }));
     if (cli.cases[i].error?.status === 'unreadable') assert.ok(found.error, c.name);
     else assert.equal(found.dump.file, cli.cases[i].dump, c.name);
   }

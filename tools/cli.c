@@ -326,16 +326,19 @@ static char **list_names(const char *dir, size_t *count) {
 
 /* The dump of `dir` the core chooses for `pass` (mm_folder_choose), its
  * path owned, and what the folder says in `*choice`; NULL when there is
- * none, `last` (its size `last_len`) then naming the folder's last dump
- * ("" without one). */
-static char *find_dump(const char *dir, const char *pass, mm_folder_choice *choice, char *last,
-                       size_t last_len) {
+ * none, with why (naming `given`) in `why`. */
+static char *find_dump(const char *dir, const char *pass, const char *given,
+                       mm_folder_choice *choice, char *why, size_t why_len) {
   size_t count = 0;
   char **names = list_names(dir, &count);
-  if (!names) return NULL;
+  if (!names) {
+    snprintf(why, why_len, "cannot read the folder %s", dir);
+    return NULL;
+  }
   *choice = mm_folder_choose((const char *const *)names, count, pass);
   char *path = choice->dump < count ? cli_join(dir, names[choice->dump]) : NULL;
-  snprintf(last, last_len, "%s", choice->last < count ? names[choice->last] : "");
+  if (choice->dump >= count)
+    mm_folder_why(choice, (const char *const *)names, count, pass, given, why, why_len);
   for (size_t i = 0; i < count; i++)
     free(names[i]);
   free(names);
@@ -603,21 +606,10 @@ static char *resolve_dump(const cli_args *args, const char *given, mm_folder_cho
   }
   if (!S_ISDIR(st.st_mode)) return path;
   char *passes = cli_join(path, "passes_dump");
-  char *dump = NULL, last[256] = "";
+  char *dump = NULL;
   if (passes)
     dump =
-        find_dump(cli_is_dir(passes) ? passes : path, args->pass_name, choice, last, sizeof last);
-  if (!dump && *last && strcmp(args->pass_name, "AllocateMemoryAddr") == 0)
-    snprintf(why, why_len,
-             "no '*_after_AllocateMemoryAddr.py' dump under %s: its compile stopped before "
-             "AllocateMemoryAddr placed memory (its last dump is %s, which carries no "
-             "addresses)",
-             given, last);
-  else if (!dump)
-    snprintf(why, why_len,
-             "no '*_after_%s.py' dump under %s: compile with pass dumps enabled (pytest "
-             "tests/st/<case>.py --dump-passes --save-kernels) or give the dump file itself",
-             args->pass_name, given);
+        find_dump(cli_is_dir(passes) ? passes : path, args->pass_name, given, choice, why, why_len);
   free(passes);
   free(path);
   return dump;

@@ -263,30 +263,51 @@ char *mm_analyze_fit_json(const char *input, size_t len, const mm_options *optio
   return mm__buf_finish(&out, out_len);
 }
 
-char *mm_folder_json(const char *names, size_t len, const char *pass, size_t *out_len) {
-  size_t count = names && len ? 1 : 0;
+/* `text`'s lines (`len` bytes, '\n' between them), NUL-terminated in
+ * place into `lines` (room for one more than its '\n's); how many. */
+static size_t split_lines(char *text, size_t len, const char **lines) {
+  size_t n = 0, start = 0;
+  for (size_t i = 0; i <= len; i++) {
+    if (i < len && text[i] != '\n') continue;
+    text[i] = 0;
+    lines[n++] = text + start;
+    start = i + 1;
+  }
+  return n;
+}
+
+static void put_folder_choice(mm_buf *out, const mm_folder_choice *choice, const char **names,
+                              size_t count, const char *pass, const char *folder) {
+  static const char *const planners[] = {"unknown", "compiler", "ptoas"};
+  mm__json_int_or_null(out, "{\"dump\":", choice->dump != SIZE_MAX, (int64_t)choice->dump);
+  mm__json_int_or_null(out, ",\"last\":", choice->last != SIZE_MAX, (int64_t)choice->last);
+  mm__buf_puts(out, ",\"planner\":\"");
+  mm__buf_puts(out, planners[choice->planner]);
+  mm__buf_puts(out, choice->by_lifetime ? "\",\"by_lifetime\":true" : "\",\"by_lifetime\":false");
+  mm__buf_puts(out, ",\"error\":");
+  if (choice->dump == SIZE_MAX) {
+    char why[1024];
+    mm_folder_why(choice, names, count, pass, folder ? folder : "the folder", why, sizeof why);
+    mm__json_string(out, why);
+  } else {
+    mm__buf_puts(out, "null");
+  }
+  mm__buf_putc(out, '}');
+}
+
+char *mm_folder_json(const char *names, size_t len, const char *pass, const char *folder,
+                     size_t *out_len) {
+  size_t count = 1;
   for (size_t i = 0; i < len; i++)
     count += names[i] == '\n';
   char *copy = mm__alloc(len + 1);
-  const char **list = mm__alloc((count ? count : 1) * sizeof *list);
+  const char **list = mm__alloc(count * sizeof *list);
   mm_buf out = {0};
   if (copy && list) {
     if (len) memcpy(copy, names, len);
-    copy[len] = 0;
-    size_t n = 0;
-    for (char *at = copy; count && at;) { /* each line, NUL-terminated in place */
-      list[n++] = at;
-      at = strchr(at, '\n');
-      if (at) *at++ = 0;
-    }
+    size_t n = split_lines(copy, len, list);
     mm_folder_choice choice = mm_folder_choose(list, n, pass);
-    static const char *const planners[] = {"unknown", "compiler", "ptoas"};
-    mm__json_int_or_null(&out, "{\"dump\":", choice.dump != SIZE_MAX, (int64_t)choice.dump);
-    mm__json_int_or_null(&out, ",\"last\":", choice.last != SIZE_MAX, (int64_t)choice.last);
-    mm__buf_puts(&out, ",\"planner\":\"");
-    mm__buf_puts(&out, planners[choice.planner]);
-    mm__buf_puts(&out,
-                 choice.by_lifetime ? "\",\"by_lifetime\":true}" : "\",\"by_lifetime\":false}");
+    put_folder_choice(&out, &choice, list, n, pass, folder);
   } else {
     out.failed = true;
   }

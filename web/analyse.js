@@ -5,7 +5,7 @@ import { MANY_CARDS } from './card-groups.js';
 import { showBuild, showCompare, showModel, showPreview } from './display.js';
 import { showError, showMessage, showProgress } from './messages.js';
 import { mergeCases } from './overview.js';
-import { $, page } from './page-state.js';
+import { $, page, readingOf } from './page-state.js';
 
 /**
  * A new action of the user's (a drop, a file or folder opened, a pass, a
@@ -33,9 +33,8 @@ async function analyseCompare(current) {
   stats.firstCardPainted = 0;
   try {
     showProgress('Analysing', 0);
-    const data = await page.engine.compare(base, input, {
-      old: { dumpName: base.name, ptoText: base.pto }, new: { dumpName: input.name, ptoText: input.pto }, backend,
-    }, (share) => current() && showProgress('Analysing', share));
+    const data = await page.engine.compare(base, input, { old: readingOf(base), new: readingOf(input), backend },
+      (share) => current() && showProgress('Analysing', share));
     stats.modelled = performance.now();
     if (!current()) return;
     stats.bodies = data.new.lazy;
@@ -57,7 +56,6 @@ export async function analyse(current = begin()) {
   if (!input) return;
   if (page.base) return analyseCompare(current);
   showMessage('loading', `Reading ${input.name}…`);
-  const backend = $('backend').value || null;
   page.stats.firstCardPainted = 0;
   const { stats } = page;
   stats.previewed = 0;
@@ -70,7 +68,7 @@ export async function analyse(current = begin()) {
   let read = 0; // the share of the dump read so far: the top bar's bar goes on from it
   try {
     showProgress('Analysing', 0);
-    const model = await page.engine.analyze(input, { dumpName: input.name, backend, ptoText: input.pto, lifetimes: Boolean(input.lifetimes) },
+    const model = await page.engine.analyze(input, readingOf(input),
       (share) => {
         read = share;
         if (current()) showProgress('Analysing', share);
@@ -136,7 +134,7 @@ export async function analyseBuild(current = begin()) {
     stats.read = performance.now();
     showProgress('Analysing', 0);
     const results = await page.engine.build(readable.map((c, i) => ({
-      bytes: bytes[i], options: { dumpName: c.dump.name, ptoText: c.pto, caseName: c.name, dumpPath: c.path },
+      bytes: bytes[i], options: { dumpName: c.dump.name, ptoText: c.pto, caseName: c.name, dumpPath: c.path, planner: c.planner, lifetimes: c.lifetimes },
     })), { backend: $('backend').value || null }, (share) => current() && showProgress('Analysing', share));
     if (!current()) return;
     stats.modelled = performance.now();

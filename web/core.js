@@ -19,6 +19,7 @@ export class DumpError extends Error {
     this.column = report.column || 0;
     this.functions = report.functions || [];
     this.side = report.side || null; // comparing: "old" or "new"
+    this.nothingOnChip = Boolean(report.nothing_on_chip); // no tile at all after memory was placed
   }
 }
 
@@ -489,6 +490,26 @@ export function dumpSvg(core, bytes, reading = {}) {
  * @throws DumpError when the core refuses the dump
  */
 export const analyzeDump = (core, bytes, options) => parseModel(analyzeDumpJson(core, bytes, options));
+
+/**
+ * What a case's folder of pass dumps says (the core's mm_folder_json): of
+ * `names` (its file names), the index of the dump to read for `pass`, who
+ * placed the build's memory (a PLANNERS name), whether that dump is drawn
+ * by lifetime (a ptoas build), and, without a dump, why (naming `folder`).
+ * @returns { dump, last, planner, by_lifetime, error }
+ */
+export function chooseInFolder(core, names, { pass = 'AllocateMemoryAddr', folder = 'the folder' } = {}) {
+  const owned = [];
+  try {
+    const list = encoder.encode(names.join('\n'));
+    const lenPtr = copyIn(core, new Uint8Array(4), owned);
+    const out = core._mm_folder_json(copyIn(core, list, owned), list.length, copyString(core, pass, owned),
+      copyString(core, folder, owned), lenPtr);
+    return takeJson(core, out, lenPtr);
+  } finally {
+    for (const ptr of owned) core._free(ptr);
+  }
+}
 
 /** The backends the core knows: [{ name, arch, capacities: { Vec: n, ... } }]. */
 export function listBackends(core) {

@@ -32,12 +32,13 @@ const RECYCLE_HEAP_BYTES = 96 * 1024 * 1024;
 
 /** A refusal from the core, or a failure to run it, as the page shows it. */
 export class EngineError extends Error {
-  constructor({ kind, message, line, column, side }) {
+  constructor({ kind, message, line, column, side, nothingOnChip }) {
     super(message);
     this.kind = kind;
     this.line = line || 0;
     this.column = column || 0;
     this.side = side || null; // comparing: the refused side, "old" or "new"
+    this.nothingOnChip = Boolean(nothingOnChip); // no tile at all after memory was placed (core.js DumpError)
   }
 }
 
@@ -47,7 +48,7 @@ async function settleModel(request, data) {
   try {
     request.resolve(await request.parse(new Uint8Array(data.json), data));
   } catch (error) {
-    request.reject(new EngineError({ kind: error.kind || 'internal', message: error.message, line: error.line, column: error.column, side: error.side }));
+    request.reject(new EngineError({ ...error, kind: error.kind || 'internal', message: error.message }));
   }
 }
 
@@ -262,7 +263,7 @@ export function createEngine(source) {
    * and they are rejected (kind 'superseded'); a small one just finishes. */
   function supersede() {
     const requests = [...pending.values()];
-    if (!requests.some((r) => r.bytes >= SUPERSEDE_BYTES) || requests.some((r) => r.type === 'backends')) return;
+    if (!requests.some((r) => r.bytes >= SUPERSEDE_BYTES) || requests.some((r) => r.type === 'backends' || r.type === 'folders')) return;
     following.clear(); // their models are moot too
     for (let slot = 0; slot < WORKERS; slot++) stop(slot);
     pending.clear();
@@ -367,6 +368,9 @@ export function createEngine(source) {
      *  the buffer goes to the worker. */
     svg: (bytes, options) => request({ type: 'svg', bytes, options }, [bytes]),
     backends: () => request({ type: 'backends' }),
+    /** What each folder of pass dumps says (chooseInFolder in core.js):
+     *  `folders` [{ names, pass, folder }]; resolves to their choices. */
+    folders: (folders) => request({ type: 'folders', folders }),
     supersede,
   };
 }

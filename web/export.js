@@ -2,7 +2,7 @@
 // PNG on the clipboard (drawn by the core), the link to the view, and the
 // line inspector's question of where a tile fits (answered by the core).
 import { el } from './dom.js';
-import { $, page } from './page-state.js';
+import { $, page, readingOf } from './page-state.js';
 import { isDark } from './theme.js';
 
 /** Share → Copy as PNG or Save SVG of `card`'s map as shown (in the
@@ -12,8 +12,7 @@ import { isDark } from './theme.js';
 export async function exportMap(model, card, kind) {
   const input = page.input;
   const svg = await page.engine.svg(input.bytes.slice(0), {
-    dumpName: input.name, backend: $('backend').value || null, ptoText: input.pto, lifetimes: Boolean(input.lifetimes),
-    fn: model.functions.indexOf(card.fn), dark: isDark(), ...card.exportView(),
+    ...readingOf(input), fn: model.functions.indexOf(card.fn), dark: isDark(), ...card.exportView(),
   });
   const stem = `${input.name.replace(/\.py$/, '')}.${card.fn.name}`;
   if (kind === 'svg') {
@@ -36,8 +35,7 @@ export async function exportMap(model, card, kind) {
 export function fitTile(model, card, { space, size, first, last }) {
   const input = page.input;
   return page.engine.fit(input.bytes.slice(0), {
-    dumpName: input.name, backend: $('backend').value || null, ptoText: input.pto, lifetimes: Boolean(input.lifetimes),
-    fn: model.functions.indexOf(card.fn), space, size, first, last,
+    ...readingOf(input), fn: model.functions.indexOf(card.fn), space, size, first, last,
   });
 }
 

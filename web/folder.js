@@ -1,7 +1,9 @@
 // Resolving a dropped folder like the CLI does (docs/cli.md):
-// build_output/<case>/ or its passes_dump/, the highest-numbered
-// `*_after_<PASS>.py`, and ptoas/*.pto beside passes_dump/ for the backend.
-// Pure: entries are { path, file } with '/'-separated relative paths.
+// build_output/<case>/ or its passes_dump/, the dump the core chooses of
+// its files (mm_folder_json: the highest-numbered `*_after_<PASS>.py`,
+// who placed the build, a ptoas build's last dump), and ptoas/*.pto beside
+// passes_dump/ for the backend. Pure: entries are { path, file } with
+// '/'-separated relative paths; the core's choice is handed in.
 
 const DUMP = /^(\d*)_after_(.+)\.py$/;
 
@@ -16,19 +18,30 @@ export function compareNumbers(a, b) {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** The dumps of a folder: those in a passes_dump/ folder if there is one, else at its top. */
-export function dumpsIn(entries) {
+/** The files of a folder that may be its pass dumps: those in a
+ * passes_dump/ folder if there is one, else those at its top. */
+export function dumpPool(entries) {
   const inPassesDump = entries.filter((e) => {
     const parts = segments(e.path);
     return parts.length >= 2 && parts[parts.length - 2] === 'passes_dump';
   });
-  const pool = inPassesDump.length ? inPassesDump : entries.filter((e) => segments(e.path).length <= 2);
-  return pool.flatMap((e) => {
+  return inPassesDump.length ? inPassesDump : entries.filter((e) => segments(e.path).length <= 2);
+}
+
+/** The file names the core chooses among (chooseInFolder). */
+export const poolNames = (entries) => dumpPool(entries).map((e) => segments(e.path).pop());
+
+/** The dumps of a folder, by the picker's reading of a name. */
+export function dumpsIn(entries) {
+  return dumpPool(entries).flatMap((e) => {
     const name = segments(e.path).pop();
     const match = DUMP.exec(name);
     return match ? [{ ...e, name, number: match[1], pass: match[2] }] : [];
   });
 }
+
+/** The pass a dump's name says it was written after, or null. */
+export const passOf = (name) => DUMP.exec(name)?.[2] ?? null;
 
 /** The passes present, in the order the compiler ran them (by number). */
 export function passesIn(entries) {
@@ -41,21 +54,17 @@ export function passesIn(entries) {
 }
 
 /**
- * The dump to open for `pass`, and the case's .pto files in name order.
- * Returns { dump, pto, passes } or { error } with the CLI's message.
+ * A folder resolved with `choice`, what the core said of its poolNames
+ * (chooseInFolder): { dump, pto, passes, planner, lifetimes } (the dump's
+ * entry with its `name`; the case's .pto files in name order; who placed
+ * the build, and whether the dump is drawn by lifetime), or { passes,
+ * error } with the core's message.
  */
-export function resolveFolder(entries, pass = 'AllocateMemoryAddr', folderName = 'the folder') {
-  const candidates = dumpsIn(entries).filter((d) => d.pass === pass);
+export function resolveFolder(entries, choice) {
   const passes = passesIn(entries);
-  if (!candidates.length) {
-    return {
-      passes,
-      error: `no '*_after_${pass}.py' dump under ${folderName}: compile with pass dumps enabled ` +
-        '(pytest tests/st/<case>.py --dump-passes --save-kernels) or open the dump file itself',
-    };
-  }
-  candidates.sort((a, b) => compareNumbers(a.number, b.number) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const dump = candidates[candidates.length - 1];
+  if (choice.dump === null) return { passes, error: choice.error };
+  const chosen = dumpPool(entries)[choice.dump];
+  const dump = { ...chosen, name: segments(chosen.path).pop() };
   const dumpParts = segments(dump.path);
   const caseDir = dumpParts.slice(0, -2).join('/');
   const pto = entries
@@ -65,7 +74,7 @@ export function resolveFolder(entries, pass = 'AllocateMemoryAddr', folderName =
         e.path.endsWith('.pto');
     })
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { dump, pto, passes };
+  return { dump, pto, passes, planner: choice.planner, lifetimes: choice.by_lifetime };
 }
 
 /** Whether the folder `dir` (a '/'-joined path) is a case: it holds a

@@ -3,7 +3,7 @@
 import { analyse, analyseBuild, begin } from './analyse.js';
 import { orderPair } from './diff.js';
 import { clear, el } from './dom.js';
-import { casesIn, resolveFolder } from './folder.js';
+import { casesIn, passOf, poolNames, resolveFolder } from './folder.js';
 import { buildHash, dumpSource } from './link.js';
 import { showMessage } from './messages.js';
 import { $, page } from './page-state.js';
@@ -60,6 +60,14 @@ function leaveBuild() {
   page.openCase = null;
 }
 
+/** Each folder `{ entries, name, pass }` resolved for its pass as the
+ * core chooses among its files (one request for them all: a build has
+ * thousands). */
+async function resolveFolders(folders) {
+  const choices = await page.engine.folders(folders.map((f) => ({ names: poolNames(f.entries), pass: f.pass, folder: f.name })));
+  return folders.map((f, i) => resolveFolder(f.entries, choices[i]));
+}
+
 /** A build_output/ folder of cases: each case resolved as a folder is
  * (its pass's dump, its .pto), then all read for the overview. */
 async function openBuild(cases, folderName, current) {
@@ -68,11 +76,14 @@ async function openBuild(cases, folderName, current) {
   page.input = null;
   page.base = null;
   page.openCase = null;
-  const resolved = await Promise.all(cases.map(async (c) => {
-    const found = resolveFolder(c.entries, page.pass, c.name);
+  const founds = await resolveFolders(cases.map((c) => ({ ...c, pass: page.pass })));
+  if (!current()) return;
+  const resolved = await Promise.all(cases.map(async (c, i) => {
+    const found = founds[i];
     if (found.error) return { ...c, error: found.error, folder: `${folderName}/${c.name}` };
     const pto = found.pto.length ? await ptoText(found.pto.map((e) => e.file)) : null;
-    return { ...c, dump: found.dump, pto, path: `${folderName}/${c.name}/${found.dump.path.split('/').slice(1).join('/')}` };
+    return { ...c, dump: found.dump, pto, planner: found.planner, lifetimes: found.lifetimes,
+      path: `${folderName}/${c.name}/${found.dump.path.split('/').slice(1).join('/')}` };
   }));
   if (!current()) return;
   page.build = { name: folderName, cases: resolved, data: null, onOpen: openCase, onBack: () => analyseBuild(begin()) };
@@ -101,10 +112,14 @@ export async function openFolder(entries, folderName, current = begin(), { inBui
     if (cases.length) return openBuild(cases, folderName, current);
   }
   setLinkedDump(null);
-  const resolved = resolveFolder(entries, page.pass, folderName);
+  const folder = { entries, name: folderName, pass: page.pass };
+  const [resolved, other] = await resolveFolders(page.comparePass ? [folder, { ...folder, pass: page.comparePass }] : [folder]);
+  if (!current()) return;
   const picker = $('pass');
   clear(picker);
-  picker.append(...resolved.passes.map((p) => el('option', { value: p, selected: p === page.pass }, p)));
+  // A ptoas build opens its last pass for AllocateMemoryAddr, which it never ran: the picker shows that one.
+  const shown = resolved.dump ? passOf(resolved.dump.name) ?? page.pass : page.pass;
+  picker.append(...resolved.passes.map((p) => el('option', { value: p, selected: p === shown }, p)));
   $('pass-picker').hidden = resolved.passes.length === 0;
   const others = resolved.passes.filter((p) => p !== page.pass);
   if (!others.includes(page.comparePass)) page.comparePass = '';
@@ -118,18 +133,21 @@ export async function openFolder(entries, folderName, current = begin(), { inBui
     return showMessage('error', `Cannot open ${folderName}`, resolved.error);
   }
   const pto = resolved.pto.length ? await ptoText(resolved.pto.map((e) => e.file)) : null;
-  const input = { name: resolved.dump.name, path: resolved.dump.path, file: resolved.dump.file, bytes: null, pto, entries, folderName };
+  const input = { ...inputOf(resolved.dump, pto, resolved), entries, folderName };
   page.input = input;
   if (page.comparePass) {
-    const other = resolveFolder(entries, page.comparePass, folderName);
-    if (other.dump) {
-      const [older, newer] = orderPair({ name: other.dump.name, path: other.dump.path, file: other.dump.file, bytes: null, pto }, input);
+    if (other?.dump) {
+      const [older, newer] = orderPair(inputOf(other.dump, pto, other), input);
       page.base = older;
       page.input = { ...newer, entries, folderName };
     }
   }
   return current() ? analyse(current) : undefined;
 }
+
+/** A folder's dump as the page reads it (page.input's shape). */
+const inputOf = (dump, pto, { planner, lifetimes }) =>
+  ({ name: dump.name, path: dump.path, file: dump.file, bytes: null, pto, planner, lifetimes });
 
 /** Compare…: two dumps, or one to compare with the dump shown (the lower
  * pass number is the old one). */

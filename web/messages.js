@@ -24,14 +24,16 @@ export function showNotes(model) {
   if (more > 0) box.append(el('p', {}, `and ${more} more notes`));
 }
 
-/** Shows a message of `kind` ('loading', 'error') instead of the map; an
- * error takes the dump shown away with it. */
+/** Shows a message of `kind` ('loading', 'note', 'error', or 'empty': a
+ * dump with nothing on chip, told as a note) instead of the map; an error
+ * or an empty dump takes the dump shown away with it. */
 export function showMessage(kind, title, detail) {
   page.tooltip.hide();
-  if (kind === 'error' || kind === 'loading') showNotes(null);
+  const replaces = kind === 'error' || kind === 'empty';
+  if (replaces || kind === 'loading') showNotes(null);
   const box = $('message');
   clear(box);
-  box.className = `message ${kind}`;
+  box.className = `message ${kind === 'empty' ? 'note' : kind}`;
   box.setAttribute('role', kind === 'error' ? 'alert' : 'status'); // read out as it changes
   box.append(el('h2', {}, title));
   if (detail) box.append(el('p', { class: 'detail' }, detail));
@@ -39,7 +41,7 @@ export function showMessage(kind, title, detail) {
   $('cards').hidden = true;
   $('legend').hidden = true;
   $('summary').querySelector('.progress')?.remove(); // a big dump's, read no more
-  if (kind === 'error') {
+  if (replaces) {
     if (page.examples?.childElementCount && !page.embed) box.append(page.examples); // a way back to work without a file
     clear($('summary'));
     $('summary').title = '';
@@ -123,7 +125,9 @@ export function showError(name, error, bytes, drawLifetimes) {
     bytes = input.bytes;
   }
   const where = error.line ? `${name}, line ${error.line}${error.column ? `, column ${error.column}` : ''}` : name;
-  showMessage('error', `Cannot show ${where}`, error.message);
+  // A program that keeps only tensors in DDR is no broken dump: there is nothing on chip to draw.
+  if (error.nothingOnChip) showMessage('empty', `Nothing on chip in ${name}`, error.message.replace(/^nothing on chip to map: /, ''));
+  else showMessage('error', `Cannot show ${where}`, error.message);
   const context = bytes && error.line ? lineOf(bytes, error.line) : null;
   if (context !== null) {
     $('message').append(el('pre', { class: 'context' }, el('span', { class: 'ln' }, String(error.line)), ...markColumn(context, error.column)));

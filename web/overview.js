@@ -60,13 +60,21 @@ export function filterOverview(rows, { text = '', ftype = '', space = '' } = {})
     (!ftype || r.ftype === ftype) && (!space || r.space === space));
 }
 
-/** A row's cells as the table shows them. */
+/** A row's cells as the table shows them: a case placed by ptoas (no
+ * dump holds its addresses) shows the least any placement needs, `≥ N`,
+ * and no fragmentation. */
 export function overviewCells(row) {
   const pct = row.usage === null ? '–' : usage(row).percent;
-  return [row.case, row.backend ?? '–', row.function, row.ftype, row.space, formatBytes(row.hwm_with_reserved),
+  const least = row.at_least ? '≥ ' : '';
+  return [row.case, row.backend ?? '–', row.function, row.ftype, row.space, least + formatBytes(row.hwm_with_reserved),
     row.headroom === null ? '–' : formatBytes(row.limit), pct, row.headroom === null ? '–' : formatBytes(row.headroom),
-    formatBytes(row.peak_live), formatBytes(row.fragmentation), String(row.problems), String(row.unplaced)];
+    least + formatBytes(row.peak_live), row.at_least ? '–' : formatBytes(row.fragmentation), String(row.problems), String(row.unplaced)];
 }
+
+/** What a row's title says of it: placed by ptoas, the least it needs. */
+export const rowTitle = (row) => (row.at_least
+  ? `placed by ptoas: needs at least ${formatBytes(row.hwm_with_reserved)}${row.headroom === null ? '' : ` of ${formatBytes(row.limit)}`} (no dump holds its addresses)`
+  : null);
 
 const distinct = (rows, key) => [...new Set(rows.map((r) => r[key]))].sort(compareText);
 
@@ -84,7 +92,8 @@ export function overviewElement(build, { onOpen }) {
   const count = el('span', { class: 'overview-count', role: 'status' });
   const heads = OVERVIEW_COLUMNS.map(([key, name, numeric]) => el('th', { scope: 'col', class: numeric ? 'num' : null,
     'aria-sort': key === state.key ? 'ascending' : 'none' }, el('button', { class: 'sort', onclick: () => sortBy(key) }, name)));
-  const rowNode = (row) => el('tr', { class: row.problems + row.unplaced > 0 ? 'conflict' : null, dataset: { case: row.case } },
+  const rowClass = (row) => [row.problems + row.unplaced > 0 ? 'conflict' : '', row.at_least ? 'least' : ''].join(' ').trim() || null;
+  const rowNode = (row) => el('tr', { class: rowClass(row), title: rowTitle(row), dataset: { case: row.case } },
     overviewCells(row).map((text, c) => el('td', { class: OVERVIEW_COLUMNS[c][2] ? 'num' : null },
       c === 2 ? el('button', { class: 'link', title: `Open ${row.case}'s map at ${row.function}`, onclick: () => onOpen(row.case, row.function) }, text)
         : c === 0 ? el('button', { class: 'link', title: `Open ${row.case}'s map`, onclick: () => onOpen(row.case, null) }, text)
@@ -105,6 +114,7 @@ export function overviewElement(build, { onOpen }) {
     draw();
   };
   const unread = build.cases.filter((c) => c.error);
+  const empty = build.cases.filter((c) => c.nothing_on_chip);
   const read = build.cases.length - unread.length;
   const element = el('section', { class: 'overview', 'aria-label': 'Build overview' },
     el('div', { class: 'overview-filters' },
@@ -116,7 +126,10 @@ export function overviewElement(build, { onOpen }) {
       el('table', { class: 'box-table overview-table' }, el('thead', {}, el('tr', {}, heads)), body)),
     unread.length ? el('div', { class: 'overview-unread', role: 'note' },
       el('strong', {}, `Not read: ${unread.length} of ${build.cases.length} cases`),
-      el('ul', {}, unread.map((c) => el('li', {}, `${c.name}: ${c.dump}${c.error.line ? `:${c.error.line}` : ''}: ${c.error.message}`)))) : null);
+      el('ul', {}, unread.map((c) => el('li', {}, `${c.name}: ${c.dump}${c.error.line ? `:${c.error.line}` : ''}: ${c.error.message}`)))) : null,
+    empty.length ? el('div', { class: 'overview-empty', role: 'note' },
+      el('strong', {}, `Nothing on chip: ${empty.length} of ${build.cases.length} cases`),
+      el('ul', {}, empty.map((c) => el('li', {}, `${c.name}: ${c.nothing_on_chip}`)))) : null);
   element.dataset.cases = String(read);
   draw();
   return element;

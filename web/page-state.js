@@ -6,7 +6,8 @@ export const page = {
   engine: null,
   // The dump shown or being read: { name, path (in a folder or on the site,
   // when known), bytes: ArrayBuffer, or file: File with bytes null until
-  // read, pto: string|null, entries, folderName }; when comparing, `input`
+  // read, pto: string|null, entries, folderName, planner and lifetimes
+  // (who placed its build, as its folder says; drawn by lifetime) }; when comparing, `input`
   // is the new one and `base` the old (same shape), each with the `label`
   // the comparison names it by.
   input: null,
@@ -45,6 +46,14 @@ export const page = {
   // (rehearsal.js), or 0.
   stats: { received: 0, read: 0, modelled: 0, shown: 0, firstCardPainted: 0, previewed: 0, readMs: 0, coreMs: 0, heapBytes: 0, intoHeap: false, bodies: null, rehearsed: 0 },
 };
+
+/** What the core is told of `input` (page.input's shape) as it reads it:
+ * its name, the backend picked, its case's .pto, whether it is drawn by
+ * lifetime and who placed its build (core.js analyzeDumpJson). */
+export function readingOf(input) {
+  return { dumpName: input.name, backend: $('backend').value || null, ptoText: input.pto,
+    lifetimes: Boolean(input.lifetimes), planner: input.planner ?? 'unknown' };
+}
 
 /** The page's title: the dump shown, or none. */
 export function setTitle(dump) {

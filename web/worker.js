@@ -1,7 +1,7 @@
 // The page's worker: owns the WebAssembly core and answers requests, so a
 // big dump never stalls the page. Bundled (tools/bundle.mjs) after the
 // Emscripten glue, which defines createMemoryMapCore.
-import { analyzeCaseJson, analyzeDumpJson, analyzeSideJson, compareSidesJson, dumpSvg, fitTile, listBackends, readIntoHeap, readWhole } from './core.js';
+import { analyzeCaseJson, analyzeDumpJson, analyzeSideJson, chooseInFolder, compareSidesJson, dumpSvg, fitTile, listBackends, readIntoHeap, readWhole } from './core.js';
 import { warmUpDump } from './warm-up.js';
 
 let corePromise = null;
@@ -100,7 +100,7 @@ const READ_SHARE = 0.85;
 self.onmessage = async ({ data }) => {
   const { id } = data;
   const received = performance.now();
-  if (data.type !== 'backends') busy = true;
+  if (data.type !== 'backends' && data.type !== 'folders') busy = true;
   let instance = null;
   let read = null; // the bytes of the dump's File read here (or copied out of the heap): handed back with the answer
   let placed = null; // or read into the core's heap (readIntoHeap): freed after
@@ -121,6 +121,10 @@ self.onmessage = async ({ data }) => {
     const started = performance.now();
     if (data.type === 'backends') {
       self.postMessage({ id, result: listBackends(instance) });
+      return;
+    }
+    if (data.type === 'folders') { // quick: names only
+      self.postMessage({ id, result: data.folders.map((f) => chooseInFolder(instance, f.names, f)) });
       return;
     }
     if (data.type === 'build') { // a build's cases, one by one: the share of cases read

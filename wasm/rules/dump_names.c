@@ -3,6 +3,7 @@
 #include "rules/dump_names.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #define AFTER "_after_"
@@ -120,4 +121,21 @@ mm_folder_choice mm_folder_choose(const char *const *names, size_t count, const 
     choice.by_lifetime = choice.dump != SIZE_MAX;
   }
   return choice;
+}
+
+void mm_folder_why(const mm_folder_choice *choice, const char *const *names, size_t count,
+                   const char *pass, const char *folder, char *buf, size_t len) {
+  const char *wanted = pass && *pass ? pass : "AllocateMemoryAddr";
+  const char *last = choice->last < count ? names[choice->last] : NULL;
+  if (!len) return;
+  if (last && strcmp(wanted, "AllocateMemoryAddr") == 0)
+    snprintf(buf, len,
+             "no '*_after_AllocateMemoryAddr.py' dump under %s: its compile stopped before "
+             "AllocateMemoryAddr placed memory (its last dump is %s, which carries no addresses)",
+             folder, last);
+  else
+    snprintf(buf, len,
+             "no '*_after_%s.py' dump under %s: compile with pass dumps enabled (pytest "
+             "tests/st/<case>.py --dump-passes --save-kernels) or use the dump file itself",
+             wanted, folder);
 }
