@@ -94,13 +94,14 @@ export async function injectionOutcome() {
   return { injected: window.__injected === true, evaluated };
 }
 
-/** In the page: whether the map or the error message shows (for either
- * browser's waitForFunction). */
+/** In the page: whether the map, or the message in its place (an error,
+ * or a note: nothing on chip), shows (for either browser's waitForFunction). */
 export function shownInPage() {
   const message = document.getElementById('message');
   const loading = message && !message.hidden && message.classList.contains('loading');
   const shown = document.querySelector('.card.open .box') && document.getElementById('cards').dataset.complete === 'true';
-  return !loading && (shown || (message && !message.hidden && message.classList.contains('error')));
+  const told = message && !message.hidden && (message.classList.contains('error') || message.classList.contains('note'));
+  return !loading && (shown || told);
 }
 
 /** Waits until the map or the error message shows. */

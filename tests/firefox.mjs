@@ -2,7 +2,8 @@
 // puppeteer-core over WebDriver BiDi (no browser download), the site
 // served on localhost. The same shape as browser.mjs, in puppeteer's API.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 
 import puppeteer from 'puppeteer-core';
 
@@ -62,3 +63,24 @@ export const rect = (page, selector) => page.evaluate((s) => {
   const r = document.querySelector(s).getBoundingClientRect();
   return { x: r.x, y: r.y, width: r.width, height: r.height };
 }, selector);
+
+/** `dir` chosen with Folder…: Firefox's WebDriver cannot give a folder to
+ * an input (input.setFiles refuses a directory), so the files are set as
+ * its picker gives them, each with its path under the folder's name. */
+export async function chooseFolder(page, dir) {
+  const name = dir.split('/').pop();
+  const files = readdirSync(dir, { recursive: true }).filter((p) => statSync(join(dir, p)).isFile())
+    .map((p) => ({ path: `${name}/${p}`, text: readFileSync(join(dir, p), 'utf8') }));
+  await page.evaluate((list) => {
+    const transfer = new DataTransfer();
+    for (const { path, text } of list) {
+      const file = new File([text], path.split('/').pop());
+      Object.defineProperty(file, 'webkitRelativePath', { value: path });
+      transfer.items.add(file);
+    }
+    const input = document.getElementById('folder');
+    input.files = transfer.files;
+    input.dispatchEvent(new Event('change', { bubbles: true }));
+  }, files);
+}
+

@@ -4,14 +4,14 @@
 // docs/page.md describes. Chromium runs the full suites; these run the
 // same behaviours here.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 
 import { drop, fixture, injectionOutcome } from './browser.mjs'; // these work in either browser
-import { finish, launchFirefox, openPage, rect, settled, text } from './firefox.mjs';
+import { chooseFolder, finish, launchFirefox, openPage, rect, settled, text } from './firefox.mjs';
 import { makeBuild } from './build-fixture.mjs';
 import { corpus, dumpWith, root, run, tileType } from './helpers.mjs';
 
@@ -35,26 +35,6 @@ async function openCard(page, name) {
   if (!(await page.$(`${card}.open`))) await page.click(`${card} .card-toggle`);
   await page.waitForSelector(`${card} .box`);
   return card;
-}
-
-/** `dir` chosen with Folder…: Firefox's WebDriver cannot give a folder to
- * an input (input.setFiles refuses a directory), so the files are set as
- * its picker gives them, each with its path under the folder's name. */
-async function chooseFolder(page, dir) {
-  const name = dir.split('/').pop();
-  const files = readdirSync(dir, { recursive: true }).filter((p) => statSync(join(dir, p)).isFile())
-    .map((p) => ({ path: `${name}/${p}`, text: readFileSync(join(dir, p), 'utf8') }));
-  await page.evaluate((list) => {
-    const transfer = new DataTransfer();
-    for (const { path, text } of list) {
-      const file = new File([text], path.split('/').pop());
-      Object.defineProperty(file, 'webkitRelativePath', { value: path });
-      transfer.items.add(file);
-    }
-    const input = document.getElementById('folder');
-    input.files = transfer.files;
-    input.dispatchEvent(new Event('change', { bubbles: true }));
-  }, files);
 }
 
 describe('Firefox: getting a dump in', () => {
