@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 
-import { corpus, dumpWith, run, tileType } from './helpers.mjs';
+import { corpus, dumpWith, root, run, tileType } from './helpers.mjs';
 
 const passes = join(corpus, 'cases', 'decode_fwd', 'passes_dump');
 const dump35 = join(passes, '35_after_DeriveCallDirections.py');
@@ -31,7 +31,9 @@ const modelOf = (path) => json([path, '--json']);
 const diffOf = (a, b) => json(['--diff', a, b, '--json']);
 
 /** The comparison recounted from the two models: functions by name, boxes
- * by a name they share (their own first, then aliases). */
+ * by a name they share (their own first, then aliases), else by kind (the
+ * name less the compiler's counters, space, shape, dtype, op) in order;
+ * an old box left over whose name a new box holds joined its run. */
 function recount(oldModel, newModel) {
   const functions = [];
   const oldByName = new Map();
@@ -48,28 +50,54 @@ function recount(oldModel, newModel) {
   return functions;
 }
 
+/** A tile's name less the compiler's counters (docs/model.md §15): an
+ * inlining counter, an SSA version, the instance numbers at its end. */
+export const stem = (name) => name.replace(/(_\d+)+$/, (m, _, at) => (at > 0 ? '' : m))
+  .replace(/inline\d+/g, 'inline').replace(/_v\d+(?=_|$)/g, '_v');
+const kindOf = (box) => [stem(box.name), box.space, box.shape.join(','), box.dtype, box.op].join('|');
+
 function tiles(before, after) {
   const owner = new Map();
   before.boxes.forEach((box, i) => {
     for (const name of [box.name, ...box.aliases]) if (!owner.has(name)) owner.set(name, i);
   });
   const matched = new Set();
-  const out = [];
-  for (const box of after.boxes) {
-    const i = [box.name, ...box.aliases].map((n) => owner.get(n)).find((x) => x !== undefined);
-    if (i === undefined) {
-      out.push({ name: box.name, changes: ['added'] });
-      continue;
+  const match = after.boxes.map((box) => [box.name, ...box.aliases].map((n) => owner.get(n)).find((x) => x !== undefined));
+  match.forEach((i) => i !== undefined && matched.add(i));
+  after.boxes.forEach((box, j) => {
+    if (match[j] !== undefined) return;
+    const i = before.boxes.findIndex((b, k) => !matched.has(k) && kindOf(b) === kindOf(box));
+    if (i >= 0) {
+      match[j] = i;
+      matched.add(i);
     }
-    matched.add(i);
-    const was = before.boxes[i];
+  });
+  const changesOf = (was, box) => {
     const changes = [];
     if (was.space !== box.space || was.base !== box.base || was.offset !== box.offset) changes.push('moved');
     if (was.size !== box.size) changes.push('resized');
     if (box.statements > was.statements) changes.push('longer');
     if (box.statements < was.statements) changes.push('shorter');
+    return changes;
+  };
+  const out = [];
+  after.boxes.forEach((box, j) => {
+    if (match[j] === undefined) return out.push({ name: box.name, changes: ['added'] });
+    const changes = changesOf(before.boxes[match[j]], box);
     if (changes.length) out.push({ name: box.name, changes });
-  }
+  });
+  const newOwner = new Map();
+  after.boxes.forEach((box, j) => {
+    for (const name of [box.name, ...box.aliases]) if (!newOwner.has(name)) newOwner.set(name, j);
+  });
+  before.boxes.forEach((box, i) => { // joined a new box's run
+    if (matched.has(i)) return;
+    const j = [box.name, ...box.aliases].map((n) => newOwner.get(n)).find((x) => x !== undefined);
+    if (j === undefined) return;
+    matched.add(i);
+    const changes = changesOf(box, after.boxes[j]);
+    if (changes.length) out.push({ name: after.boxes[j].name, changes });
+  });
   before.boxes.forEach((box, i) => {
     if (!matched.has(i)) out.push({ name: box.name, changes: ['removed'] });
   });
@@ -203,6 +231,43 @@ describe('edited copies of a real dump', () => {
   });
 });
 
+describe('two builds of one program, by the compiler', () => {
+  const fixtures = join(root, 'tests', 'fixtures', 'compiler-e2d0f78');
+  const wide = (build) => join(fixtures, 'wide', build);
+
+  test('another compile of qwen3_decode counts its inlining otherwise: every tile matched by what it is, none added', () => {
+    // The driver's case and the wide run compiled it in another order: w_chunk_inline85__tile is w_chunk_inline50__tile.
+    const a = join(fixtures, 'whole', 'qwen3_decode', '35_after_AllocateMemoryAddr.py');
+    const b = wide('ex.models.qwen3_jit.qwen3_decode__qwen3_decode__pypto');
+    const diff = diffOf(a, b);
+    assert.deepEqual([diff.counts.tiles.added, diff.counts.tiles.removed], [0, 0]);
+    assert.ok(diff.counts.tiles.matched_by_kind >= 100, `${diff.counts.tiles.matched_by_kind}`);
+    assert.deepEqual(diff.counts.functions, { changed: 0, unchanged: 13, added: 0, removed: 0 });
+    const pairs = diff.functions.flatMap((f) => f.pairs);
+    assert.equal(pairs.filter((p) => p[2] === 'kind').length, diff.counts.tiles.matched_by_kind);
+    assert.match(run(['--diff', a, b]).stdout, /\n\d+ tiles matched by what they are \(name less the compiler's counters, space, shape, dtype, op, in order\)/);
+    assert.deepEqual(changedTiles(diff), recount(modelOf(a), modelOf(b)).map((f) => ({ name: f.name, tiles: f.tiles })));
+  });
+
+  test('the default and the DSA planner: tiles matched by name, runs one planner joins not removed, as recounted', () => {
+    for (const program of ['ex.models.qwen3_jit.qwen3_decode__qwen3_decode', 'ex.models.04_paged_attention__build_paged_attention_program', 'ops.test_fillpad__FillpadMaxProgram']) {
+      const [a, b] = [wide(`${program}__pypto`), wide(`${program}__dsa`)];
+      const diff = diffOf(a, b);
+      assert.deepEqual(changedTiles(diff), recount(modelOf(a), modelOf(b)).map((f) => ({ name: f.name, tiles: f.tiles })), program);
+    }
+    // rmsnorm: DSA puts t__tile_6 in t__tile_5's run (one base): it joined, it is not gone.
+    const diff = diffOf(wide('ex.models.qwen3_jit.qwen3_decode__qwen3_decode__pypto'), wide('ex.models.qwen3_jit.qwen3_decode__qwen3_decode__dsa'));
+    const rms = diff.functions.find((f) => f.name === 'rmsnorm');
+    assert.ok(!rms.tiles.some((t) => t.name === 't__tile_6' && t.changes.includes('removed')));
+    assert.equal(diff.counts.tiles.matched_by_kind, 0, 'one compile: the same counters');
+  });
+
+  test('the stem: inlining and SSA counters and instance numbers go, the rest of the name stays', () => {
+    assert.deepEqual(['w_chunk_inline82__tile_Right_1', 'oi_tile__ssa_v0', 'acc__iter_v1', 't__row_major_tmp_v21', 'tile_mn0_1', 'x2', 'q_v', 'p_1'].map(stem),
+      ['w_chunk_inline__tile_Right', 'oi_tile__ssa_v', 'acc__iter_v', 't__row_major_tmp_v', 'tile_mn0', 'x2', 'q_v', 'p']);
+  });
+});
+
 describe('hand-written pairs', () => {
   const tile = (name, base, offset, size) => `${name}: ${tileType('Vec', base, offset, size)} = pl.tile.create()`;
 
@@ -226,7 +291,7 @@ describe('hand-written pairs', () => {
     const b = write(dumpWith(['x = 1', tile('a2', 'mem_vec_1', 0, 512), 'return a2']));
     const diff = diffOf(a, b);
     const f = diff.functions[0];
-    assert.deepEqual(f.pairs, [[0, 0]]);
+    assert.deepEqual(f.pairs, [[0, 0, 'name']]);
     assert.deepEqual(f.tiles.map((t) => [t.name, t.changes]), [['a2', ['shorter']]]);
     assert.equal(f.tiles[0].old.name, 'a');
     assert.equal(f.tiles[0].old.statements, 3);

@@ -19,6 +19,8 @@ function pill(space, column, onclick) {
     `peak live ${formatBytes(space.peak_live)} (${space.peak_live} B) on line ${space.peak_line}`,
     `fragmentation ${formatBytes(space.fragmentation)} (${space.fragmentation} B): high-water mark minus peak live`,
     `${space.tiles} tiles on ${space.bases} bases · click for the tiles live at the peak`,
+    // AllocateMemoryAddr checks a space's footprint only where a tile has a MemRef (docs/model.md §9).
+    space.tiles === 0 && space.reserved_bytes ? 'reserved windows only: the compiler\'s capacity check sees no figure for this space; the map counts its windows' : null,
   ].filter(Boolean).join('\n');
   const free = headroom === null ? null : headroom >= 0 ? ` · ${formatBytes(headroom)} free` : ` · ${formatBytes(-headroom)} over`;
   return el('button', {

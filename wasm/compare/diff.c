@@ -69,8 +69,8 @@ static bool diff_spaces(mm_function_diff *d, mm_arena *arena) {
 
 /* -------------------------------------------------------------- tiles */
 
-/* Every name of the old side's boxes (a box's own, then its aliases), to
- * its box: the first box to hold a name keeps it. */
+/* Every name of a side's boxes (a box's own, then its aliases), to its
+ * box: the first box to hold a name keeps it. */
 static bool index_names(const mm_side_function *fn, mm_names *names) {
   for (uint32_t i = 0; i < fn->box_count; i++) {
     const mm_side_box *box = &fn->boxes[i];
@@ -85,7 +85,8 @@ static bool index_names(const mm_side_function *fn, mm_names *names) {
   return true;
 }
 
-/* The old box holding one of `box`'s names (its own first), or ABSENT. */
+/* The box of the other side holding one of `box`'s names (its own
+ * first), or ABSENT. */
 static uint32_t counterpart(const mm_names *names, const mm_side_box *box) {
   for (uint32_t k = 0; k <= box->alias_count; k++) {
     const char *name = k ? box->aliases[k - 1] : box->name;
@@ -110,35 +111,89 @@ static uint32_t box_statements(const mm_side_function *fn, uint32_t box) {
   return fn->boxes[box].statements;
 }
 
-/* Pairs (and lone boxes) in the new side's box order, then the old
- * boxes no new box matched. `matched_old[i]`: a new box matched old i. */
+/* For each new box `match[j]`, its old box by a name they share, or
+ * ABSENT; `matched[i]`: an old box a new one took. */
+static void match_by_name(const mm_function_diff *d, const mm_names *names, uint32_t *match,
+                          bool *matched) {
+  for (uint32_t j = 0; j < d->new_fn->box_count; j++) {
+    match[j] = d->old_fn ? counterpart(names, &d->new_fn->boxes[j]) : ABSENT;
+    if (match[j] != ABSENT) matched[match[j]] = true;
+  }
+}
+
+/* The new boxes no name matched, each to the first old box no one took
+ * of its kind (mm_side_box.kind), in order: another build's compiler
+ * counted its inlining and SSA versions otherwise. `by_kind[j]` says so. */
+static void match_by_kind(const mm_function_diff *d, uint32_t *match, bool *matched,
+                          bool *by_kind) {
+  const mm_side_function *old_fn = d->old_fn, *new_fn = d->new_fn;
+  for (uint32_t j = 0; old_fn && j < new_fn->box_count; j++) {
+    if (match[j] != ABSENT) continue;
+    const char *kind = new_fn->boxes[j].kind;
+    for (uint32_t i = 0; kind && i < old_fn->box_count; i++) {
+      if (matched[i] || !old_fn->boxes[i].kind || strcmp(old_fn->boxes[i].kind, kind) != 0)
+        continue;
+      match[j] = i;
+      matched[i] = by_kind[j] = true;
+      break;
+    }
+  }
+}
+
+/* An old box no new box matched whose names a new box holds (a run that
+ * joined another, its tiles now aliases): the new box, else ABSENT. */
+static uint32_t joined(const mm_function_diff *d, const mm_names *new_names, uint32_t old_box) {
+  return d->new_fn ? counterpart(new_names, &d->old_fn->boxes[old_box]) : ABSENT;
+}
+
+/* Pairs (and lone boxes) in the new side's box order, then the old boxes
+ * that joined a new box's run, then those no new box matched. */
 static bool diff_tiles(mm_function_diff *d, mm_arena *arena, uint32_t *new_group) {
   const mm_side_function *old_fn = d->old_fn, *new_fn = d->new_fn;
   size_t old_count = old_fn ? old_fn->box_count : 0, new_count = new_fn ? new_fn->box_count : 0;
   mm_tile_diff *tiles = mm__arena_alloc(arena, (old_count + new_count + 1) * sizeof *tiles);
-  bool *matched = mm__alloc(old_count + 1);
-  mm_names names = {0};
-  bool ok = tiles && matched && (!old_fn || index_names(old_fn, &names));
+  bool *matched = mm__alloc(old_count + 1), *by_kind = mm__alloc(new_count + 1);
+  uint32_t *match = mm__alloc((new_count + 1) * sizeof *match);
+  mm_names names = {0}, new_names = {0};
+  bool ok = tiles && matched && by_kind && match && (!old_fn || index_names(old_fn, &names)) &&
+            (!new_fn || index_names(new_fn, &new_names));
   uint32_t n = 0;
   if (ok) memset(matched, 0, old_count + 1);
+  if (ok && new_fn) {
+    memset(by_kind, 0, new_count + 1);
+    match_by_name(d, &names, match, matched);
+    match_by_kind(d, match, matched, by_kind);
+  }
   for (uint32_t j = 0; ok && j < new_count; j++) {
-    uint32_t i = old_fn ? counterpart(&names, &new_fn->boxes[j]) : ABSENT;
+    uint32_t i = match[j];
     mm_tile_diff *t = &tiles[n++];
-    *t = (mm_tile_diff){i == ABSENT ? MM_NO_BOX : i, j, 0, 0, box_statements(new_fn, j)};
+    *t =
+        (mm_tile_diff){i == ABSENT ? MM_NO_BOX : i, j, 0, 0, box_statements(new_fn, j), by_kind[j]};
     new_group[j] = i == ABSENT ? (uint32_t)old_count + j : i;
     if (i == ABSENT) {
       t->changes = MM_TILE_ADDED;
       continue;
     }
-    matched[i] = true;
     t->old_statements = box_statements(old_fn, i);
+    t->changes = tile_changes(d, t);
+  }
+  for (uint32_t i = 0; ok && i < old_count; i++) {
+    uint32_t j = matched[i] ? ABSENT : joined(d, &new_names, i);
+    if (j == ABSENT) continue;
+    matched[i] = true;
+    mm_tile_diff *t = &tiles[n++];
+    *t = (mm_tile_diff){i, j, 0, box_statements(old_fn, i), box_statements(new_fn, j), false};
     t->changes = tile_changes(d, t);
   }
   for (uint32_t i = 0; ok && i < old_count; i++)
     if (!matched[i])
-      tiles[n++] = (mm_tile_diff){i, MM_NO_BOX, MM_TILE_REMOVED, box_statements(old_fn, i), 0};
+      tiles[n++] =
+          (mm_tile_diff){i, MM_NO_BOX, MM_TILE_REMOVED, box_statements(old_fn, i), 0, false};
   mm__names_free(&names);
+  mm__names_free(&new_names);
   mm__dealloc(matched);
+  mm__dealloc(by_kind);
+  mm__dealloc(match);
   d->tiles = tiles;
   d->tile_count = ok ? n : 0;
   return ok;
@@ -354,6 +409,7 @@ static void count(mm_diff *diff) {
       c->shorter += (ch & MM_TILE_SHORTER) != 0;
       c->added += (ch & MM_TILE_ADDED) != 0;
       c->removed += (ch & MM_TILE_REMOVED) != 0;
+      c->by_kind += d->tiles[i].by_kind;
     }
     for (uint32_t i = 0; i < d->anomaly_count; i++)
       *(d->anomalies[i].appeared ? &c->appeared : &c->gone) += 1;

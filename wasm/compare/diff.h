@@ -35,12 +35,14 @@ typedef struct mm_space_diff {
   bool changed; /* present on one side only, or another hwm, peak, limit or reserve */
 } mm_space_diff;
 
-/* A box of the old side matched to one of the new (by a name they share),
- * or a box of one side only. */
+/* A box of the old side matched to one of the new (by a name they share,
+ * else by what it is: mm_side_box.kind, in order), or a box of one side
+ * only. */
 typedef struct mm_tile_diff {
   uint32_t old_box, new_box; /* MM_NO_BOX on the side it is not on */
   uint32_t changes;          /* MM_TILE_* bits; 0: the same */
   uint32_t old_statements, new_statements;
+  bool by_kind; /* matched by kind: their names differ in the compiler's counters */
 } mm_tile_diff;
 
 /* An anomaly (model/anomalies.h) on one side that the other has not. */
@@ -69,6 +71,7 @@ typedef struct mm_function_diff {
 typedef struct mm_diff_counts {
   uint32_t functions[4]; /* by mm_function_status */
   uint32_t moved, resized, longer, shorter, added, removed;
+  uint32_t by_kind; /* pairs matched by kind, not by a name */
   uint32_t appeared, gone;
   uint32_t hwm_grew, hwm_shrank;
 } mm_diff_counts;

@@ -83,6 +83,8 @@ static void put_tile(mm_buf *out, const mm_function_diff *d, const mm_tile_diff 
   put_changes(out, t->changes);
   mm__json_int_or_null(out, ",\"old_box\":", t->old_box != UINT32_MAX, t->old_box);
   mm__json_int_or_null(out, ",\"new_box\":", t->new_box != UINT32_MAX, t->new_box);
+  if (t->old_box != MM_NO_BOX && t->new_box != MM_NO_BOX)
+    mm__buf_puts(out, t->by_kind ? ",\"matched_by\":\"kind\"" : ",\"matched_by\":\"name\"");
   put_box_side(out, ",\"old\":", d->old_fn, t->old_box, t->old_statements);
   put_box_side(out, ",\"new\":", d->new_fn, t->new_box, t->new_statements);
   mm__buf_putc(out, '}');
@@ -144,7 +146,7 @@ static void put_function(mm_buf *out, const mm_function_diff *d) {
     if (t->old_box == MM_NO_BOX || t->new_box == MM_NO_BOX) continue;
     mm__json_int(out, first ? "[" : ",[", t->old_box);
     mm__json_int(out, ",", t->new_box);
-    mm__buf_putc(out, ']');
+    mm__buf_puts(out, t->by_kind ? ",\"kind\"]" : ",\"name\"]");
     first = false;
   }
   mm__buf_puts(out, "],\"anomalies\":[");
@@ -167,6 +169,7 @@ static void put_counts(mm_buf *out, const mm_diff_counts *c) {
   mm__json_int(out, ",\"shorter\":", c->shorter);
   mm__json_int(out, ",\"added\":", c->added);
   mm__json_int(out, ",\"removed\":", c->removed);
+  mm__json_int(out, ",\"matched_by_kind\":", c->by_kind);
   mm__json_int(out, "},\"anomalies\":{\"appeared\":", c->appeared);
   mm__json_int(out, ",\"gone\":", c->gone);
   mm__json_int(out, "},\"hwm\":{\"grew\":", c->hwm_grew);

@@ -161,6 +161,14 @@ static void put_counts(mm_buf *out, const mm_diff *diff) {
            c->longer, c->shorter, c->added, c->removed, c->appeared, c->gone, c->hwm_grew,
            c->hwm_shrank);
   mm__buf_puts(out, text);
+  if (c->by_kind) {
+    snprintf(text, sizeof text,
+             "%u tile%s matched by what %s (name less the compiler's counters, space, shape, "
+             "dtype, op, in order): %s names differ only in inlining or SSA numbers\n",
+             c->by_kind, c->by_kind == 1 ? "" : "s", c->by_kind == 1 ? "it is" : "they are",
+             c->by_kind == 1 ? "its" : "their");
+    mm__buf_puts(out, text);
+  }
 }
 
 char *mm_diff_report_text(const mm_diff *diff, size_t *out_len) {

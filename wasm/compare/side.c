@@ -6,10 +6,11 @@
 
 #include "model/function_tiles.h"
 #include "output/check_text.h"
+#include "rules/tile_names.h"
 
 /* The bytes start with this (its NUL included): another version's bytes
  * are refused, not misread. */
-static const char magic[] = "mm-side 1";
+static const char magic[] = "mm-side 2";
 #define NO_STRING UINT32_MAX
 
 static mm_side *side_new(void) {
@@ -26,13 +27,43 @@ void mm__side_free(mm_side *side) {
 
 /* ------------------------------------------------------ from a model */
 
-static void box_of(mm_side_box *out, const mm_function *fn, uint32_t i) {
+/* The box's kind (mm_side_box), in `arena`; NULL when out of memory. */
+static const char *kind_of(const mm_tile *t, mm_arena *arena) {
+  char stem[256];
+  mm__tile_name_stem(t->name, stem, sizeof stem);
+  mm_buf key = {0};
+  mm__buf_puts(&key, stem);
+  mm__buf_putc(&key, '|');
+  mm__buf_puts(&key, t->space);
+  mm__buf_putc(&key, '|');
+  for (uint32_t k = 0; k < t->shape_len; k++) {
+    if (k) mm__buf_putc(&key, ',');
+    mm__buf_put_int(&key, t->shape[k]);
+  }
+  mm__buf_putc(&key, '|');
+  mm__buf_puts(&key, t->dtype);
+  mm__buf_putc(&key, '|');
+  mm__buf_puts(&key, t->op);
+  const char *kind =
+      key.failed ? NULL : mm__arena_strndup(arena, key.data ? key.data : "", key.len);
+  mm__buf_free(&key);
+  return kind;
+}
+
+static bool box_of(mm_side_box *out, const mm_function *fn, uint32_t i, mm_arena *arena) {
   const mm_box *box = &fn->boxes[i];
-  *out = (mm_side_box){box->tile->name,  box->tile->space,
-                       box->tile->base,  box->aliases,
-                       box->alias_count, box->tile->offset,
-                       box->tile->size,  box->start,
-                       box->end,         mm__statements_in(fn, box->start, box->end)};
+  *out = (mm_side_box){box->tile->name,
+                       box->tile->space,
+                       box->tile->base,
+                       kind_of(box->tile, arena),
+                       box->aliases,
+                       box->alias_count,
+                       box->tile->offset,
+                       box->tile->size,
+                       box->start,
+                       box->end,
+                       mm__statements_in(fn, box->start, box->end)};
+  return out->kind != NULL;
 }
 
 static bool anomaly_of(mm_side_anomaly *out, const char *dump, const mm_function *fn,
@@ -61,7 +92,7 @@ static bool function_of(mm_side_function *out, const mm_model *model, const mm_f
   mm_side_box *boxes = mm__arena_alloc(arena, (fn->box_count + 1) * sizeof *boxes);
   if (!boxes) return false;
   for (uint32_t i = 0; i < fn->box_count; i++)
-    box_of(&boxes[i], fn, i);
+    if (!box_of(&boxes[i], fn, i, arena)) return false;
   out->boxes = boxes;
   out->box_count = (uint32_t)fn->box_count;
   size_t n;
@@ -138,6 +169,7 @@ static void put_boxes(mm_buf *out, const mm_side_function *fn) {
     put_string(out, b->name);
     put_string(out, b->space);
     put_string(out, b->base);
+    put_string(out, b->kind);
     put_i64(out, b->offset);
     put_i64(out, b->size);
     put_u32(out, b->start);
@@ -262,12 +294,13 @@ static void get_spaces(reader *r, mm_side_function *fn) {
 
 static void get_boxes(reader *r, mm_side_function *fn) {
   uint32_t n = get_u32(r);
-  mm_side_box *boxes = get_array(r, n, 48, sizeof *boxes);
+  mm_side_box *boxes = get_array(r, n, 52, sizeof *boxes);
   for (uint32_t i = 0; boxes && i < n && !r->malformed; i++) {
     mm_side_box *b = &boxes[i];
     b->name = get_string(r);
     b->space = get_string(r);
     b->base = get_string(r);
+    b->kind = get_string(r);
     b->offset = get_i64(r);
     b->size = get_i64(r);
     b->start = get_u32(r);

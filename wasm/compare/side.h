@@ -15,6 +15,10 @@
 
 typedef struct mm_side_box {
   const char *name, *space, *base;
+  /* What the tile is, to match it in another build whose compiler
+   * counters differ: its name's stem (rules/tile_names.h), space, shape,
+   * dtype and op, '|' between them. */
+  const char *kind;
   const char *const *aliases;
   uint32_t alias_count;
   int64_t offset, size;

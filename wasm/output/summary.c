@@ -23,7 +23,8 @@ static void space_row(mm_table *t, const mm_function *fn, const mm_space_usage *
   int64_t mark = least ? u->lower_bound : u->hwm_all;
   snprintf(cells[0], MM_CELL, "%.47s", fn->name);
   snprintf(cells[1], MM_CELL, "%.47s", u->space);
-  snprintf(cells[2], MM_CELL, "%s%lld", least ? ">=" : "", (long long)mark);
+  snprintf(cells[2], MM_CELL, "%s%lld%s", least ? ">=" : "", (long long)mark,
+           u->reserved_only ? "*" : "");
   snprintf(cells[3], MM_CELL, "%lld", (long long)u->limit);
   snprintf(cells[4], MM_CELL, "%.1f%%", mm__usage_percent(mark, u->limit));
   snprintf(cells[5], MM_CELL, "%lld", (long long)u->reserved_bytes);
@@ -46,12 +47,20 @@ static const char *const space_headers[] = {"function",      "space",    "hwm", 
 static void put_spaces_table(mm_buf *out, const mm_model *model) {
   mm_table t;
   mm__table_init(&t, 10, 2, space_headers);
+  bool windows_only = false;
   for (size_t i = 0; i < model->functions.len; i++) {
     const mm_function *fn = mm__vec_at(&model->functions, i);
-    for (size_t k = 0; k < fn->space_count; k++)
+    for (size_t k = 0; k < fn->space_count; k++) {
       space_row(&t, fn, &fn->spaces[k]);
+      windows_only |= fn->spaces[k].reserved_only;
+    }
   }
   mm__table_put(out, &t);
+  if (windows_only)
+    mm__buf_puts(out,
+                 "* reserved windows only: the compiler's capacity check sees no figure for the "
+                 "space (AllocateMemoryAddr checks a space's footprint only where a tile has a "
+                 "MemRef); the map counts its windows.\n");
 }
 
 static void window_row(mm_table *t, const mm_function *fn, const mm_window *w) {
