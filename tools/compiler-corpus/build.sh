@@ -12,7 +12,7 @@
 #   APT=0    skip the apt-get step (packages already installed; it needs root)
 #   PYPTO_COMMIT  the compiler's commit (default e2d0f78ae6d709c0d6ee345a48db2c3d621a4b09; another
 #            one may need other submodule commits and may not take the patch)
-# Seen: about 18 min on 2 cores at -O0 (ninja -j2).
+# Seen: 10 to 18 min on 2 cores at -O0 (ninja -j2).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 M=$(cd "${MIRRORS:-mirrors}" && pwd)
@@ -20,9 +20,10 @@ B=${1:-${PYPTO_WORK:-.}}
 mkdir -p "$B" && B=$(cd "$B" && pwd)
 if [ "${APT:-1}" != 0 ]; then
   apt-get update
-  # python3-torch (1.13.1) pulls in python3-numpy (1.24) and python3-pytest
+  # python3-torch (1.13.1) pulls in python3-numpy (1.24); it only suggests python3-pytest, which
+  # tests/st's programs import
   DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-    cmake ninja-build g++ python3-dev python3-torch git patch
+    cmake ninja-build g++ python3-dev python3-torch python3-pytest git patch
 fi
 arc() { git --git-dir="$M/$1/repo" archive "$2" | tar -x -C "$3"; }
 mkdir -p "$B/pypto" "$B/deps/nanobind/ext/robin_map"

@@ -11,8 +11,10 @@
 #            OUT/COMPILER.txt (default WORK)
 #   ITEMS    the programs to compile (default programs.jsonl here, the published list; DISCOVER=1
 #            finds them anew in the tree); ONLY, JOBS, APT, PYPTO_COMMIT as build.sh and run_all.py
-# Then: npm run compiler-oracle -- OUT/compiler-wide. About 18 min to build on 2 cores, an hour to
-# compile the 1,050 programs three times.
+# Needs Node and this repository built (npm run build: lean.mjs asks the core which dump to keep).
+# A build whose folder has a STATUS is kept on a second run: remove its folder under WORK/dumps-all
+# to compile it again. Then: npm run compiler-oracle -- OUT/compiler-wide. 10 to 18 min to build on
+# 2 cores, an hour to compile the 1,050 programs three times.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 WORK=${1:-compiler-work}
@@ -23,12 +25,17 @@ COMMIT=${PYPTO_COMMIT:-e2d0f78ae6d709c0d6ee345a48db2c3d621a4b09}
 if ! ls "$WORK"/pypto/python/pypto/pypto_core*.so >/dev/null 2>&1; then
   PYPTO_COMMIT=$COMMIT sh "$here/build.sh" "$WORK"
 fi
+# Every tests/st program imports torch and pytest: without them each build would end at once.
+/usr/bin/python3 -c 'import torch, pytest' || {
+  echo "print-all.sh: /usr/bin/python3 cannot import torch and pytest (apt-get install python3-torch python3-pytest)" >&2
+  exit 1
+}
 steps="build summary"
 [ "${DISCOVER:-0}" = 1 ] && steps="discover build summary"
 [ "${DISCOVER:-0}" = 1 ] || export ITEMS="${ITEMS:-$here/programs.jsonl}"
 # shellcheck disable=SC2086
 (cd "$WORK" && PYPTO_WORK="$WORK" /usr/bin/python3 "$here/run_all.py" $steps)
-node "$here/lean.mjs" "$WORK/dumps-all" "$OUT/compiler-wide"
+node "$here/lean.mjs" "$WORK/dumps-all" "$OUT/compiler-wide" "$WORK/pypto"
 {
   echo "compiler: hw-native-sys/pypto $COMMIT"
   echo "mirror:   $(git --git-dir="${MIRRORS:-mirrors}/hw-native-sys+pypto/repo" rev-parse "$COMMIT" 2>/dev/null || echo unknown)"
