@@ -113,6 +113,44 @@ describe('the line of an error at the end of the file', () => {
     ['class Q: last, no final break', `${dump('pass')}class Q:`],
     // An empty `if` block is the printer's (docs/model.md §2a); `try:` stays an error.
     ['try: last in the method', `${HEAD}\n        if a:\n            pass\n        try:\n`],
+    // The fast path reads a def's header to its line end: no line is made up after it.
+    ['a method with no body, last', `${HEAD}\n        pass\n    def g(self):\n`],
+    ['a method with no body, then blank lines', `${HEAD}\n        pass\n    def g(self):\n\n\n`],
+    ['a method with no body, then a blank line of spaces', `${HEAD}\n        pass\n    def g(self):\n    \n`],
+  ]));
+});
+
+describe('a line holding only a backslash continuation, as CPython\'s tokenizer counts it', () => {
+  test('its first backslash sets the indentation; a blank line after it is no line; after CR line ends too', () => agree([
+    ['before a blank line', dump('x = 1', '\\', '', 'y = 2')],
+    ['before a blank line, CR line ends', dump('x = 1', '\\', '', 'y = 2').replace(/\n/g, '\r')],
+    ['before a blank line, at column 1', `${dump('x = 1')} \\\n\n`],
+    ['before the next statement, at its indentation', dump('x = 1', '\\', '    y = 2')],
+    ['before the next statement, deeper', `${HEAD}\n        x = 1\n         \\\n        y = 2\n        return a\n`],
+    ['at column 0, then the statement indented', `${HEAD}\n        x = 1\n\\\n        y = 2\n        return a\n`],
+    ['two of them', `${HEAD}\n        x = 1\n        \\\n           \\\n        y = 2\n        return a\n`],
+    ['at the end of the file', `${HEAD}\n        x = 1\n        \\\n`],
+    ['at the end of the file, CR line ends', `${HEAD}\n        x = 1\n        \\\n`.replace(/\n/g, '\r')],
+    ['a dedent after it matching no outer level', `${HEAD}\n        if a:\n            x = 1\n          \\\n        y = 2\n        return a\n`],
+  ]));
+});
+
+describe('a number glued to a name, as CPython\'s tokenizer ends a number', () => {
+  test('a keyword that may follow a number ends it; any other name is an invalid literal, reported over a parser error before it', () => agreeOnLine([
+    ['0for: two tokens', dump('y = [0for _ in a]')],
+    ['1else in an if expression', dump('y = 1if a else 2', 'z = 0 if a else 1else')],
+    ['0fo: invalid', dump('y = 0fo')],
+    ['0f then or on the next line', dump('y = (0f', '     or 1)')],
+    ['1e then a continuation', dump('y = 1e\\', 'lse')],
+    ['0x1g', dump('y = 0x1g')],
+    ['0o8', dump('y = 0o8')],
+    ['0b2', dump('y = 0b2')],
+    ['1.5jx', dump('y = 1.5jx')],
+    ['1_a', dump('y = 1_a')],
+    ['1.__class__', dump('y = 1.__class__')],
+    // A dict missing a colon on one line, an invalid literal far below: the literal is reported.
+    ['a parser error first, an invalid literal later', dump('y = {"k" True}', 'z = 1', 'w = (0i', 'f a else 1)')],
+    ['a comma forgotten, then an invalid literal in the same brackets', dump('y = f(a', '  b = 1e\\', '  lse)')],
   ]));
 });
 

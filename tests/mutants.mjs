@@ -40,7 +40,7 @@ export function makeMutants(seed, count) {
 const SYNTAX = /^error: [^\n]*?:(\d+): /;
 // The refusals the core names in its message, by the oracle's kind.
 const REFUSED = {
-  no_tiles: /no compute function/, unallocated: /AllocateMemoryAddr/, limit: /normalises names|beyond 2\^53|are not supported|largest accepted/,
+  no_tiles: /no compute function|nothing on chip/, unallocated: /AllocateMemoryAddr/, limit: /normalises names|beyond 2\^53|are not supported|largest accepted/,
   encoding: /./, invalid: /./,
 };
 

@@ -36,7 +36,8 @@ static void compare(const mm_model *a, const mm_model *b, bool same) {
   char *check = mm_diff_check_text(diff, &len, &regressions);
   static const char nothing[] =
       ",\"added\":0,\"removed\":0},\"tiles\":{\"moved\":0,\"resized\":0,\"longer\":0,"
-      "\"shorter\":0,\"added\":0,\"removed\":0},\"anomalies\":{\"appeared\":0,\"gone\":0},"
+      "\"shorter\":0,\"added\":0,\"removed\":0,\"matched_by_kind\":0},\"anomalies\":{"
+      "\"appeared\":0,\"gone\":0},"
       "\"hwm\":{\"grew\":0,\"shrank\":0}}";
   if (same && json &&
       (regressions || !strstr(json, "\"functions\":{\"changed\":0,") || !strstr(json, nothing)))
@@ -94,6 +95,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                &len); /* the page's call */
   mm_free(json);
   page.lifetimes_only = true; /* drawn by lifetime */
+  json = mm_analyze_json((const char *)data, size, &page, MM_JSON_WITHOUT_SOURCE, &len);
+  mm_free(json);
+  page.planner = MM_PLANNER_PTOAS; /* a ptoas build's folder: every function packed */
+  json = mm_analyze_json((const char *)data, size, &page, MM_JSON_WITHOUT_SOURCE, &len);
+  mm_free(json);
+  page.lifetimes_only = false;
+  page.planner = MM_PLANNER_COMPILER; /* a build that ran AllocateMemoryAddr: placed */
   json = mm_analyze_json((const char *)data, size, &page, MM_JSON_WITHOUT_SOURCE, &len);
   mm_free(json);
   char *fast_json = NULL, *general_json = NULL;

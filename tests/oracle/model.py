@@ -359,10 +359,12 @@ def box_of(run, end):
 def hands_over(first, second, starts, loops):
     """`first`'s last line lies in the statement binding `second`, and no loop holds that statement
     but not `first`'s first line (its next turn would read `first` again): the planners read a
-    statement's inputs before they write its output, so that is in-place reuse, not a conflict."""
+    statement's inputs before they write its output, so that is in-place reuse, not a conflict. A
+    slot of a multi-buffered allocation hands nothing over (its other slots are in flight)."""
     return (first["start"] < second["start"] <= first["end"] and second["start"] in starts
             and not any(second["start"] < line <= first["end"] for line in starts)
-            and not any(a <= second["start"] <= b and not a <= first["start"] <= b for a, b in loops))
+            and not any(a <= second["start"] <= b and not a <= first["start"] <= b for a, b in loops)
+            and not first["slots"] and not second["slots"])
 
 
 def mark_overlaps(boxes, starts, loops):
@@ -519,16 +521,24 @@ VIEW_KEYWORDS = {"tile_view", "tensor_view"}
 KEYWORD_SUFFIX = "__printed_keyword"
 
 
+def tokens_of(text):
+    """The tokenize module's tokens of `text`, up to a tokenizer error (an unclosed bracket, say: the
+    forms before it still read). A line holding only a continuation trips the module's indentation
+    (the C tokenizer counts it otherwise): blanked for this scan, the other lines' columns unchanged."""
+    tokens = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(re.sub(r"(?m)^[ \t\f]*\\$", "", text)).readline):
+            tokens.append(token)
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        pass
+    return tokens
+
+
 def rewrite_printed(text):
     """What only PyPTO's printer writes (docs/model.md §2a), rewritten to Python that reads the
     same, columns kept where it can: `<unsupported IRNode type>` as `...`, `tile_view=` inside a
     subscript's brackets as blanks, a keyword after a dot as a name (renamed back after parsing)."""
-    tokens = []  # up to a tokenizer error (an unclosed bracket, say): the forms before it still read
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            tokens.append(token)
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        pass
+    tokens = tokens_of(text)
     lines = lines_with_ends(text)
     edits = []  # (row, col, end_col, replacement), applied right to left
     brackets = []
@@ -559,19 +569,21 @@ def lines_with_ends(text):
 
 
 def fill_empty_block(text, error):
-    """`pass` after the colon ending the header before `error`'s line (an empty block the printer
-    wrote), or None when the error is another."""
-    if not EMPTY_BLOCK.match(error.msg or ""):
+    """`pass` after the colon ending the header the error names (an empty block the printer wrote,
+    at the end of the file too), or None when the error is another."""
+    found = EMPTY_BLOCK.match(error.msg or "")
+    if not found:
         return None
-    colon = None
-    try:
-        for t in tokenize.generate_tokens(io.StringIO(text).readline):
-            if t.start[0] >= error.lineno:
-                break
-            if t.type == tokenize.OP and t.string == ":":
-                colon = t
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        pass
+    header = int(re.search(r"on line (\d+)", error.msg).group(1))
+    colon, last = None, None
+    for t in tokens_of(text):
+        if t.start[0] > error.lineno:
+            break
+        ends_header = t.type == tokenize.NEWLINE and last is not None and last.string == ":"
+        if ends_header and header <= last.start[0] and (last.start[0] < error.lineno or header == error.lineno):
+            colon = last  # a header's colon ending its line, before the error's (at the end of the file, on it)
+        if t.type not in (tokenize.COMMENT, tokenize.NL):
+            last = t
     if colon is None:
         return None
     lines = lines_with_ends(text)

@@ -12,8 +12,12 @@ something that is no tile (a pointer, a scalar, a DDR tile, deeper or
 not), every offset set to 0 but one (as before AllocateMemoryAddr, or
 not quite), sizes of 0 written `0`, `000` or with a leading zero, numbers
 glued to keywords (`0for`), dict displays missing a colon, `match`
-statements valid and not, decorators added and removed. Seeded: the same
-seed gives the same mutants.
+statements valid and not, decorators added and removed; and the kinds
+#47 found CPython's reading of differ on: a line holding only a backslash
+continuation (before a blank line, a statement, another indentation, the
+end of the file; with CR line ends too), a file cut after a block's
+header, a line dedented to no outer level, a number glued to a keyword
+across a line end. Seeded: the same seed gives the same mutants.
 
 usage: mutate.py SEED COUNT OUT_DIR DUMP...
   writes OUT_DIR/mNNNN.py, or mNNNN__<NN>_after_<Pass>.py when the dump's
@@ -53,6 +57,12 @@ MATCHES = ["match {t}:\n{i}    pass", "match {t}:\n{i}    case:\n{i}        pass
            "match {t}:\n{i}    case 1:\n{i}        pass\n{i}    y_m = 1", "match {t}:\n{i}    case [a, *_]: y_m = a",
            "match {t}, c:\n{i}    case (1, 2) | {{'k': _}}: pass\n{i}    case _: pass", "match {t}:"]
 DECORATORS = ["@pl.inline", "@f(\n    1)", "@staticmethod", "@pl.function(type=pl.FunctionType.Orchestration)"]
+# A line holding only a continuation, and what follows it (CPython counts the indentation up to its
+# first backslash, and a blank line after it is no line at all).
+CONTINUATIONS = ["{i}\\\n", "{i}\\\n\n", "\\\n{i}", " \\\n\n", "{i}  \\\n{i}", "{i} \\\n {i}\\\n{i}"]
+# Numbers glued to keywords, the keyword cut by a line end or a continuation.
+GLUED_ACROSS = ["y_m = 0f\n{i}or_ = 1", "y_m = (0i\n{i}f c else 1)", "y_m = 1e\\\n{i}lse", "y_m = [0fo\n{i}]",
+                "y_m = 0an\n{i}d", "y_m = 0o\n{i}r 1", "y_m = 1n\n{i}ot_ = 0"]
 
 
 def body_lines(lines):
@@ -76,7 +86,8 @@ def mutate(text, rng):
                        "blank", "comment", "wrap", "drop_bracket", "add_bracket", "stray", "bom",
                        "rename_all", "dedent", "offset", "size", "base", "space", "rebind", "read",
                        "unicode", "earlier", "earlier", "zero_offsets", "zero_size", "glued", "dict",
-                       "drop_colon", "match", "decorator"])
+                       "drop_colon", "match", "decorator", "continuation", "cut_body", "misdedent",
+                       "glued_across"])
     # Edits of what the model reads go where there is something to edit.
     wanted = {"offset": "pl.MemRef(", "size": "pl.MemRef(", "base": "pl.MemRef(", "space": "pl.Mem.",
               "zero_size": "pl.MemRef(", "drop_colon": "{", "decorator": "@"}
@@ -84,7 +95,7 @@ def mutate(text, rng):
         body = [k for k in body if wanted[kind] in lines[k]] or body
     elif kind == "earlier":
         body = [k for k in body if TILE.match(lines[k])] or body
-    elif kind in ("rebind", "read", "glued", "dict", "match"):
+    elif kind in ("rebind", "read", "glued", "dict", "match", "continuation", "glued_across"):
         body = [k for k in body if is_statement_start(lines, k)] or body
     if kind == "decorator":  # decorators sit at 4 spaces, outside the body lines
         body = [k for k, l in enumerate(lines) if l.lstrip().startswith(("@", "def "))] or body
@@ -195,6 +206,20 @@ def mutate(text, rng):
         tiles = TILE.findall(text) or ["x"]
         form = rng.choice({"glued": GLUED, "dict": DICTS, "match": MATCHES}[kind])
         lines.insert(i, indent + form.format(t=rng.choice(tiles), i=indent))
+    elif kind == "continuation":
+        form = rng.choice(CONTINUATIONS).format(i=indent)
+        lines.insert(i, form[:-1] if form.endswith("\n") else form)  # the join adds the line end
+    elif kind == "cut_body":
+        # The file ends after a block's header: an empty body at the end of the file.
+        headers = [k for k, l in enumerate(lines) if l.rstrip().endswith(":") and l.strip()]
+        if headers:
+            k = rng.choice(headers)
+            lines = lines[:k + 1] + rng.choice([[], [""], ["", ""], ["    "]])
+    elif kind == "misdedent":
+        # Dedented to a column no outer block has.
+        lines[i] = line[rng.choice([1, 2, 3, 5, 6]):] if len(indent) >= 6 else line
+    elif kind == "glued_across":
+        lines.insert(i, indent + rng.choice(GLUED_ACROSS).format(i=indent))
     elif kind == "drop_colon":
         colons = [m.start(1) for m in re.finditer(r"\{[^{}]*?(:)", line)]
         if colons:

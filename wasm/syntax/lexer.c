@@ -373,94 +373,154 @@ static void scan_string(lexer *lx, size_t start, int flags) {
   }
 }
 
-/* Digits of a base with single underscores between them; false on a
- * misplaced underscore. */
-static bool scan_digits(lexer *lx, int base, bool required) {
-  size_t start = lx->pos;
-  for (;;) {
-    while (lx->pos < lx->end) {
-      char c = lx->src[lx->pos];
-      bool ok = base == 16  ? (is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'))
-                : base == 8 ? (c >= '0' && c <= '7')
-                : base == 2 ? (c == '0' || c == '1')
-                            : is_digit(c);
-      if (!ok) break;
-      lx->pos++;
-    }
-    if (lx->pos < lx->end && lx->src[lx->pos] == '_' && lx->pos > start) {
-      lx->pos++;
-      size_t before = lx->pos;
-      char c = lx->pos < lx->end ? lx->src[lx->pos] : 0;
-      bool ok = base == 16 ? (is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'))
-                           : (is_digit(c) && (base != 8 || c <= '7') && (base != 2 || c <= '1'));
-      if (!ok) return false;
-      lx->pos = before;
-      continue;
-    }
-    break;
-  }
-  return !required || lx->pos > start;
+/* Numbers as CPython 3.11's tokenizer reads them (tokenizer.c, "Number"),
+ * its messages and all: what follows a number is checked too. */
+
+static char at(const lexer *lx, size_t pos) { return pos < lx->end ? lx->src[pos] : 0; }
+
+/* A character a name may hold: CPython's is_potential_identifier_char. */
+static bool name_char(char c) {
+  return is_ascii_ident_start(c) || is_digit(c) || (unsigned char)c >= 0x80;
 }
 
-static void scan_exponent_and_imaginary(lexer *lx, bool *is_float) {
-  if (lx->pos < lx->end && (lx->src[lx->pos] | 0x20) == 'e') {
-    size_t save = lx->pos++;
-    if (lx->pos < lx->end && (lx->src[lx->pos] == '+' || lx->src[lx->pos] == '-')) lx->pos++;
-    if (lx->pos < lx->end && is_digit(lx->src[lx->pos])) {
-      scan_digits(lx, 10, true);
-      *is_float = true;
-    } else {
-      lx->pos = save;
+/* src[pos...] spells `word`, and no name character follows it. */
+static bool spells(const lexer *lx, size_t pos, const char *word) {
+  size_t n = strlen(word);
+  return pos + n <= lx->end && memcmp(lx->src + pos, word, n) == 0 && !name_char(at(lx, pos + n));
+}
+
+/* CPython's verify_end_of_number: a number glued to a keyword that may
+ * follow one in valid code (`0for`, `1if`, `1else`: CPython warns) ends
+ * there; glued to any other name character it is an invalid literal. */
+static bool number_ends(lexer *lx, const char *kind, uint32_t line) {
+  size_t p = lx->pos;
+  char c = at(lx, p), d = at(lx, p + 1);
+  bool keyword = (c == 'a' && spells(lx, p + 1, "nd")) || (c == 'e' && spells(lx, p + 1, "lse")) ||
+                 (c == 'f' && spells(lx, p + 1, "or")) ||
+                 (c == 'i' && (d == 'f' || d == 'n' || d == 's')) ||
+                 (c == 'o' && spells(lx, p + 1, "r")) || (c == 'n' && spells(lx, p + 1, "ot"));
+  if (keyword || !name_char(c)) return true;
+  mm__diag_set(lx->diag, MM_ERR_SYNTAX, line, "invalid %s literal", kind);
+  return false;
+}
+
+/* tok_decimal_tail: digits with single underscores between them, from a
+ * digit; false on a misplaced underscore. */
+static bool decimal_tail(lexer *lx, uint32_t line) {
+  for (;;) {
+    while (is_digit(at(lx, lx->pos)))
+      lx->pos++;
+    if (at(lx, lx->pos) != '_') return true;
+    if (!is_digit(at(lx, ++lx->pos))) {
+      mm__diag_set(lx->diag, MM_ERR_SYNTAX, line, "invalid decimal literal");
+      return false;
     }
   }
-  if (lx->pos < lx->end && (lx->src[lx->pos] | 0x20) == 'j') {
-    lx->pos++;
-    *is_float = true;
+}
+
+static bool is_digit_of(char c, int base) {
+  return base == 16  ? (is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'))
+         : base == 8 ? (c >= '0' && c <= '7')
+                     : (c == '0' || c == '1');
+}
+
+/* After `0x`, `0o` or `0b`: its digits and what follows them. */
+static bool radix_number(lexer *lx, int base, uint32_t line) {
+  const char *kind = base == 16 ? "hexadecimal" : base == 8 ? "octal" : "binary";
+  do {
+    if (at(lx, lx->pos) == '_') lx->pos++;
+    char c = at(lx, lx->pos);
+    if (!is_digit_of(c, base)) {
+      if (base != 16 && is_digit(c))
+        mm__diag_set(lx->diag, MM_ERR_SYNTAX, line, "invalid digit '%c' in %s literal", c, kind);
+      else
+        mm__diag_set(lx->diag, MM_ERR_SYNTAX, line, "invalid %s literal", kind);
+      return false;
+    }
+    while (is_digit_of(at(lx, lx->pos), base))
+      lx->pos++;
+  } while (at(lx, lx->pos) == '_');
+  char c = at(lx, lx->pos);
+  if (base != 16 && is_digit(c)) {
+    mm__diag_set(lx->diag, MM_ERR_SYNTAX, line, "invalid digit '%c' in %s literal", c, kind);
+    return false;
   }
+  return number_ends(lx, kind, line);
+}
+
+/* From a fraction's digits (or none) on: an exponent, an imaginary `j`,
+ * and what follows. An `e` not starting an exponent ends the number
+ * before it (`1else`) or is an invalid literal. */
+static bool number_tail(lexer *lx, uint32_t line) {
+  if (is_digit(at(lx, lx->pos)) && !decimal_tail(lx, line)) return false;
+  if ((at(lx, lx->pos) | 0x20) == 'e') {
+    size_t e = lx->pos++;
+    char c = at(lx, lx->pos);
+    if (c == '+' || c == '-') {
+      if (!is_digit(at(lx, ++lx->pos))) {
+        mm__diag_set(lx->diag, MM_ERR_SYNTAX, line, "invalid decimal literal");
+        return false;
+      }
+    } else if (!is_digit(c)) {
+      lx->pos = e;
+      return number_ends(lx, "decimal", line);
+    }
+    if (!decimal_tail(lx, line)) return false;
+  }
+  if ((at(lx, lx->pos) | 0x20) == 'j') {
+    lx->pos++;
+    return number_ends(lx, "imaginary", line);
+  }
+  return number_ends(lx, "decimal", line);
+}
+
+/* `0`, then zeros and underscores: a zero, a float, or leading zeros. */
+static bool zero_number(lexer *lx, uint32_t line) {
+  lx->pos++;
+  for (;;) {
+    if (at(lx, lx->pos) == '_' && !is_digit(at(lx, ++lx->pos))) {
+      mm__diag_set(lx->diag, MM_ERR_SYNTAX, line, "invalid decimal literal");
+      return false;
+    }
+    if (at(lx, lx->pos) != '0') break;
+    lx->pos++;
+  }
+  bool nonzero = is_digit(at(lx, lx->pos));
+  if (nonzero && !decimal_tail(lx, line)) return false;
+  char c = at(lx, lx->pos);
+  if (c == '.') {
+    lx->pos++;
+    return number_tail(lx, line);
+  }
+  if ((c | 0x20) == 'e' || (c | 0x20) == 'j') return number_tail(lx, line);
+  if (nonzero) {
+    mm__diag_set(lx->diag, MM_ERR_SYNTAX, line,
+                 "leading zeros in decimal integer literals are not permitted; use an 0o prefix "
+                 "for octal integers");
+    return false;
+  }
+  return number_ends(lx, "decimal", line);
 }
 
 static void scan_number(lexer *lx) {
   size_t start = lx->pos;
   uint32_t line = lx->line;
-  char c = lx->src[lx->pos];
-  char next = lx->pos + 1 < lx->end ? (char)(lx->src[lx->pos + 1] | 0x20) : 0;
-  bool is_float = false;
+  char c = lx->src[lx->pos], next = (char)(at(lx, lx->pos + 1) | 0x20);
+  bool ok;
   if (c == '0' && (next == 'x' || next == 'o' || next == 'b')) {
     lx->pos += 2;
-    if (lx->pos < lx->end && lx->src[lx->pos] == '_') lx->pos++;
-    int base = next == 'x' ? 16 : next == 'o' ? 8 : 2;
-    if (!scan_digits(lx, base, true)) {
-      mm__diag_set(lx->diag, MM_ERR_SYNTAX, line, "invalid %s literal",
-                   base == 16  ? "hexadecimal"
-                   : base == 8 ? "octal"
-                               : "binary");
-      return;
-    }
+    ok = radix_number(lx, next == 'x' ? 16 : next == 'o' ? 8 : 2, line);
+  } else if (c == '0') {
+    ok = zero_number(lx, line);
+  } else if (c == '.') {
+    lx->pos++;
+    ok = number_tail(lx, line);
   } else {
-    if (c != '.' && !scan_digits(lx, 10, true)) {
-      mm__diag_set(lx->diag, MM_ERR_SYNTAX, line, "invalid decimal literal");
-      return;
-    }
-    if (lx->pos < lx->end && lx->src[lx->pos] == '.') {
-      lx->pos++;
-      is_float = true;
-      if (!scan_digits(lx, 10, false)) {
-        mm__diag_set(lx->diag, MM_ERR_SYNTAX, line, "invalid decimal literal");
-        return;
-      }
-    }
-    scan_exponent_and_imaginary(lx, &is_float);
-    if (!is_float && c == '0') {
-      for (size_t i = start; i < lx->pos; i++)
-        if (lx->src[i] != '0' && lx->src[i] != '_') {
-          mm__diag_set(lx->diag, MM_ERR_SYNTAX, line,
-                       "leading zeros in decimal integer literals are not permitted; use an 0o "
-                       "prefix for octal integers");
-          return;
-        }
-    }
+    ok = decimal_tail(lx, line);
+    if (ok && at(lx, lx->pos) == '.') lx->pos++;
+    ok = ok && number_tail(lx, line);
   }
-  emit(lx, TK_NUMBER, start, lx->pos - start, line);
+  if (ok) emit(lx, TK_NUMBER, start, lx->pos - start, line);
 }
 
 /* The operator at `s` (n bytes available) and its length, longest first;
@@ -561,10 +621,13 @@ static void scan_operator(lexer *lx) {
   lx->pos += n;
 }
 
-/* Measures the indentation at the start of a logical line and emits
- * INDENT/DEDENT. Returns false when the line is blank or a comment. */
+/* Measures the indentation at the start of a logical line, through
+ * lines that hold only a backslash continuation as CPython's tokenizer
+ * does: the column of the first backslash is the line's indentation, and
+ * a blank line after it is no line at all. Emits INDENT/DEDENT. Returns
+ * false when the line is blank or a comment. */
 static bool handle_indentation(lexer *lx) {
-  int col = 0, alt = 0;
+  int col = 0, alt = 0, cont_col = 0, cont_alt = 0;
   while (lx->pos < lx->end) {
     char c = lx->src[lx->pos];
     if (c == ' ') {
@@ -575,15 +638,24 @@ static bool handle_indentation(lexer *lx) {
       alt++;
     } else if (c == '\f') {
       col = alt = 0;
+    } else if (c == '\\' && lx->pos + 1 < lx->end &&
+               (lx->src[lx->pos + 1] == '\n' || lx->src[lx->pos + 1] == '\r')) {
+      if (!cont_col) cont_col = col, cont_alt = alt;
+      uint32_t line = lx->line;
+      lx->pos++;
+      take_newline(lx);
+      if (lx->pos >= lx->end) {
+        mm__diag_set(lx->diag, MM_ERR_SYNTAX, line, "unexpected EOF while parsing");
+        return true;
+      }
+      continue;
     } else {
       break;
     }
     lx->pos++;
   }
   if (lx->pos >= lx->end || at_newline(lx) || lx->src[lx->pos] == '#') return false;
-  if (lx->src[lx->pos] == '\\' && lx->pos + 1 < lx->end &&
-      (lx->src[lx->pos + 1] == '\n' || lx->src[lx->pos + 1] == '\r'))
-    return true; /* a continuation: indentation counts from here as written */
+  if (cont_col) col = cont_col, alt = cont_alt;
   int top = lx->indent_top;
   if (col == lx->indents[top]) {
     if (alt != lx->alt_indents[top]) goto tab_error;
@@ -682,8 +754,11 @@ static void end_of_input(lexer *lx) {
                     lx->brackets[lx->depth - 1]);
     return;
   }
+  /* A logical line left open ends here; not one the fast path read
+   * through its line end (the lexer resumed at a line's start). */
   const mm_token *last = lx->count > lx->first ? mm__lexer_at(lx, lx->count - 1) : NULL;
-  if (last && last->kind != TK_NEWLINE && last->kind != TK_DEDENT && last->kind != TK_INDENT)
+  if (last && !lx->line_start && last->kind != TK_NEWLINE && last->kind != TK_DEDENT &&
+      last->kind != TK_INDENT)
     emit(lx, TK_NEWLINE, lx->pos, 0, lx->line);
   while (lx->indent_top > 0) {
     lx->indent_top--;
