@@ -75,6 +75,21 @@ bool cli_is_dir(const char *path);
  * false with the error said. */
 bool cli_write_file(const char *path, const char *data, size_t len);
 
+/* A job for cli_pool_run: `work` makes index's result on a worker thread
+ * (touching nothing another index's work touches), `take` has it on the
+ * calling thread in index order, and `release` frees it afterwards on the
+ * thread that made it. */
+typedef struct cli_pool_job {
+  void *(*work)(void *context, size_t index);
+  void (*take)(void *context, size_t index, void *result);
+  void (*release)(void *context, void *result);
+  void *context;
+} cli_pool_job;
+
+/* Runs `job` over 0..count-1 on a thread per processor, or in turn where
+ * there are no threads or one processor. */
+void cli_pool_run(const cli_pool_job *job, size_t count);
+
 /* Whether `dir` is a case folder (passes_dump/, ptoas/ or dumps of its
  * own). */
 bool cli_is_case(const char *dir);

@@ -11,28 +11,37 @@
 /* Folders deeper than this under the build are not searched for cases. */
 #define MAX_DEPTH 3
 
-/* Whether `dir` holds a pass dump of any pass. */
-static bool holds_dumps(const char *dir) {
+/* Whether the entry `name` of `dir` is a folder: from the listing when
+ * the file system says (no stat per entry in a build of thousands). */
+static bool entry_is_dir(const char *dir, const struct dirent *entry) {
+#ifdef DT_DIR
+  if (entry->d_type == DT_DIR) return true;
+  if (entry->d_type != DT_UNKNOWN && entry->d_type != DT_LNK) return false;
+#endif
+  char *path = cli_join(dir, entry->d_name);
+  bool is_dir = path && cli_is_dir(path);
+  free(path);
+  return is_dir;
+}
+
+/* A case folder: it has passes_dump/ or ptoas/ (a case built without
+ * dumps is still a case, reported as not read), or dumps of its own.
+ * One listing of the folder decides. */
+bool cli_is_case(const char *dir) {
   DIR *d = opendir(dir);
   if (!d) return false;
   bool found = false;
   struct dirent *entry;
   while (!found && (entry = readdir(d)) != NULL) {
-    size_t n = strlen(entry->d_name);
-    found = n > 3 && strcmp(entry->d_name + n - 3, ".py") == 0 && strstr(entry->d_name, "_after_");
+    const char *name = entry->d_name;
+    size_t n = strlen(name);
+    if (strcmp(name, "passes_dump") == 0 || strcmp(name, "ptoas") == 0)
+      found = entry_is_dir(dir, entry);
+    else
+      found = n > 3 && strcmp(name + n - 3, ".py") == 0 && strstr(name, "_after_");
   }
   closedir(d);
   return found;
-}
-
-/* A case folder: it has passes_dump/ or ptoas/ (a case built without
- * dumps is still a case, reported as not read), or dumps of its own. */
-bool cli_is_case(const char *dir) {
-  char *passes = cli_join(dir, "passes_dump"), *ptoas = cli_join(dir, "ptoas");
-  bool is_case = (passes && cli_is_dir(passes)) || (ptoas && cli_is_dir(ptoas)) || holds_dumps(dir);
-  free(passes);
-  free(ptoas);
-  return is_case;
 }
 
 static int compare_paths(const void *a, const void *b) {
@@ -58,13 +67,10 @@ static bool find_cases(const char *dir, int depth, cli_cases *list) {
   bool ok = true;
   struct dirent *entry;
   while (ok && (entry = readdir(d)) != NULL) {
-    if (entry->d_name[0] == '.') continue;
+    if (entry->d_name[0] == '.' || !entry_is_dir(dir, entry)) continue;
     char *sub = cli_join(dir, entry->d_name);
     ok = sub != NULL;
-    if (!ok || !cli_is_dir(sub)) {
-      free(sub);
-      continue;
-    }
+    if (!ok) continue;
     if (cli_is_case(sub)) {
       ok = add_path(list, sub);
       if (!ok) free(sub);
@@ -107,24 +113,71 @@ static const char *case_name(const char *build, const char *path, char *buf, siz
   return *base ? base : path;
 }
 
-/* Reads and models one case into the build; false only out of memory. */
-static bool add_case(const cli_args *args, mm_build *build, const char *name, const char *given) {
-  char why[1024] = "out of memory";
-  cli_dump dump;
-  if (!cli_dump_read(args, given, &dump, why, sizeof why)) {
-    mm_error error = {.status = MM_OK, .message = why};
-    return mm_build_add_error(build, name, given, &error);
-  }
-  mm_options options = cli_dump_options(args, &dump);
+/* One case read and modelled (on a worker), waiting to join the build. */
+typedef struct read_case {
+  bool read;     /* its dump was read; else `why` says why not */
+  cli_dump dump; /* the model may borrow its bytes until it is freed */
+  mm_model *model;
+  mm_error error; /* why there is no model */
+  char why[1024];
+} read_case;
+
+/* The build being made from a list of cases, and whether memory held. */
+typedef struct build_run {
+  const cli_args *args;
+  const cli_cases *list;
+  bool from_folder; /* the cases were found under args->path */
+  mm_build *build;
+  bool ok;
+} build_run;
+
+/* Reads and models case `index` (a worker's job): NULL out of memory. */
+static void *read_one_case(void *context, size_t index) {
+  const build_run *run = context;
+  read_case *one = calloc(1, sizeof *one);
+  if (!one) return NULL;
+  snprintf(one->why, sizeof one->why, "out of memory");
+  one->read =
+      cli_dump_read(run->args, run->list->paths[index], &one->dump, one->why, sizeof one->why);
+  if (!one->read) return one;
+  mm_options options = cli_dump_options(run->args, &one->dump);
   options.without_source = true;
-  mm_error error = {0};
-  mm_model *model = mm_model_new_borrowing(dump.input.data, dump.input.len, &options, &error);
-  bool ok = model ? mm_build_add_model(build, name, dump.path, model)
-                  : mm_build_add_error(build, name, dump.path, &error);
-  mm_model_free(model);
-  mm_error_clear(&error);
-  cli_dump_free(&dump);
-  return ok;
+  one->model =
+      mm_model_new_borrowing(one->dump.input.data, one->dump.input.len, &options, &one->error);
+  return one;
+}
+
+/* Adds case `index` to the build, in order. */
+static void add_case(void *context, size_t index, void *result) {
+  build_run *run = context;
+  read_case *one = result;
+  const char *at = run->list->paths[index];
+  char name[1024];
+  const char *label =
+      strcmp(at, STDIN_PATH) == 0
+          ? (run->args->name ? run->args->name : "stdin")
+          : case_name(run->from_folder ? run->args->path : NULL, at, name, sizeof name);
+  if (!one) {
+    run->ok = false;
+    return;
+  }
+  mm_error unread = {.status = MM_OK, .message = one->why};
+  if (run->ok && !one->read)
+    run->ok = mm_build_add_error(run->build, label, at, &unread);
+  else if (run->ok)
+    run->ok = one->model ? mm_build_add_model(run->build, label, one->dump.path, one->model)
+                         : mm_build_add_error(run->build, label, one->dump.path, &one->error);
+}
+
+/* Frees a case read, once the build has it. */
+static void free_case(void *context, void *result) {
+  (void)context;
+  read_case *one = result;
+  if (!one) return;
+  mm_model_free(one->model);
+  mm_error_clear(&one->error);
+  cli_dump_free(&one->dump);
+  free(one);
 }
 
 /* Writes `data` to `path` (or standard output when NULL), saying so. */
@@ -174,14 +227,11 @@ int cli_run_build(const cli_args *args, const cli_cases *cases) {
   if (!ok) free(path);
   const cli_cases *list = cases ? cases : &one;
   mm_build *build = ok ? mm_build_new(args->limits, args->limit_count) : NULL;
-  char name[1024];
-  for (size_t i = 0; build && i < list->count && ok; i++) {
-    const char *at = list->paths[i];
-    const char *label = strcmp(at, STDIN_PATH) == 0
-                            ? (args->name ? args->name : "stdin")
-                            : case_name(cases ? args->path : NULL, at, name, sizeof name);
-    ok = add_case(args, build, label, at);
-  }
+  build_run run = {
+      .args = args, .list = list, .from_folder = cases != NULL, .build = build, .ok = ok};
+  cli_pool_job job = {read_one_case, add_case, free_case, &run};
+  if (build && ok) cli_pool_run(&job, list->count);
+  ok = run.ok;
   /* A gate cannot vouch for a case it could not read; an overview lists it. */
   bool gate = args->check || args->junit;
   int status = 1;
