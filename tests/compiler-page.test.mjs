@@ -27,6 +27,17 @@ const EXTERNAL = 'external_kernel.test_external_kernel__SpmdWriteExternProgram__
 const overviewRows = () => [...document.querySelectorAll('.overview-table tbody tr')]
   .map((tr) => ({ cells: [...tr.children].map((td) => td.textContent), least: tr.classList.contains('least'), title: tr.title }));
 
+/** In the page: the "Show more" and "Show all" buttons under a big build's first rows. */
+const moreButtons = () => [...document.querySelectorAll('.overview-more')].map((b) => (b.closest('[hidden]') ? null : b.textContent));
+/** In the page: a click on the overview's button whose text starts with `label`. */
+const clickMore = (label) => [...document.querySelectorAll('.overview-more')].find((b) => b.textContent.startsWith(label)).click();
+/** In the page: the overview filtered to `name`, as typed. */
+const filterTo = (name) => {
+  const input = document.querySelector('.overview-filters input[type="search"]');
+  input.value = name;
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+};
+
 /** In the page: what the card of `fn` shows (its boxes, conflict frames, notices). */
 const cardFacts = () => ({
   boxes: document.querySelectorAll('.card.open .box').length,
@@ -62,6 +73,16 @@ describe('Chromium: the compiler\'s builds', () => {
 
   test('the 198 builds as one folder: the command line\'s overview, ptoas builds by their least, nothing on chip apart', async () => {
     const page = await openBuild();
+    // 630 rows: the first 300 drawn, then 300 more, then all of them.
+    const total = cli.rows.length;
+    assert.equal(await page.locator('.overview-table tbody tr').count(), 300);
+    assert.equal(await page.locator('.overview-count').innerText(), `${total} of ${total} rows, the first 300 shown`);
+    assert.deepEqual(await page.evaluate(moreButtons), ['Show 300 more', `Show all ${total} rows`]);
+    await page.evaluate(clickMore, 'Show 300 more');
+    assert.equal(await page.locator('.overview-table tbody tr').count(), 600);
+    assert.deepEqual(await page.evaluate(moreButtons), [null, `Show all ${total} rows`], 'fewer than 300 left: all of them');
+    await page.evaluate(clickMore, 'Show all');
+    assert.equal(await page.locator('.overview-count').innerText(), `${total} of ${total} rows`);
     assertOverview(await page.evaluate(overviewRows));
     assert.match(await page.locator('.overview-empty').innerText(), /^Nothing on chip: 3 of 198 cases\n[\s\S]*SpmdWriteExternProgram__dsa: nothing on chip to map/);
     assert.match(await page.locator('.overview-unread').innerText(), /^Not read: 7 of 198 cases[\s\S]*its compile stopped before AllocateMemoryAddr placed memory/);
@@ -71,6 +92,7 @@ describe('Chromium: the compiler\'s builds', () => {
   test('a sample of builds opens on its map: placed at 0 by DSA, handed over across a branch, by lifetime, nothing on chip', async () => {
     const page = await openBuild({ width: 1024, colorScheme: 'dark' });
     const open = async (build) => {
+      await page.evaluate(filterTo, build);
       await page.locator(`.overview-table tbody tr[data-case="${build}"] button.link`).first().click();
       await settled(page);
       const facts = await page.evaluate(cardFacts);
@@ -103,11 +125,13 @@ describe('Firefox: the compiler\'s builds', () => {
     const page = await openFirefox(env.browser, env.url);
     await chooseFolder(page, wide);
     await page.waitForSelector('.overview-table tbody tr', { timeout: 60_000 });
+    await page.evaluate(clickMore, 'Show all');
     assertOverview(await page.evaluate(overviewRows));
     for (const [build, check] of [
       [FILLPAD, (f) => assert.ok(f.boxes >= 2 && f.conflicts === 0, JSON.stringify(f))],
       [PTOAS, (f) => assert.match(f.notice, /No addresses in this dump/)],
     ]) {
+      await page.evaluate(filterTo, build);
       await page.click(`.overview-table tbody tr[data-case="${build}"] button.link`);
       await settledFirefox(page);
       check(await page.evaluate(cardFacts));

@@ -132,6 +132,8 @@ async function both(requests) {
  * while it is still starting: a dump dropped as the page loads has both
  * cores, and the second starts again after it. */
 const WORKERS = 2;
+/** Cases a build sends a worker at a time. */
+const BUILD_CHUNK_CASES = 64;
 
 export function createEngine(source) {
   const workers = new Array(WORKERS).fill(null);
@@ -354,12 +356,26 @@ export function createEngine(source) {
      *  `onProgress(share)` as for analyze, over both dumps. */
     compare: (oldDump, newDump, options, onProgress = null) => compare(oldDump, newDump, options, onProgress),
     /** A build's cases read for its overview: `cases` [{ bytes (an
-     *  ArrayBuffer, handed over), options: { dumpName, ptoText, caseName,
-     *  dumpPath } }]; resolves to each case's build JSON, in order.
-     *  `onProgress(share)`: the share of cases read. */
-    build: (cases, options, onProgress = null) => {
-      spareCores();
-      return request({ type: 'build', cases, options }, cases.map((c) => c.bytes), undefined, onProgress);
+     *  ArrayBuffer, handed over, or a promise of one), options: {
+     *  dumpName, ptoText, caseName, dumpPath } }]; resolves to each
+     *  case's build JSON, in order. The cases go to both workers in
+     *  chunks, each as soon as its bytes are read: reading thousands of
+     *  files is the browser's slowest part, and the models are made
+     *  meanwhile. `onProgress(share)`: the share of cases read. */
+    build: async (cases, options, onProgress = null) => {
+      const chunks = [];
+      for (let at = 0; at < cases.length; at += BUILD_CHUNK_CASES) chunks.push(cases.slice(at, at + BUILD_CHUNK_CASES));
+      const shares = chunks.map(() => 0);
+      const told = (k) => onProgress && ((share) => {
+        shares[k] = share * chunks[k].length;
+        onProgress(shares.reduce((a, b) => a + b, 0) / cases.length);
+      });
+      const results = await Promise.all(chunks.map(async (chunk, k) => {
+        const bytes = await Promise.all(chunk.map((c) => c.bytes));
+        const message = { type: 'build', cases: chunk.map((c, i) => ({ ...c, bytes: bytes[i] })), options };
+        return request(message, bytes, undefined, told(k), k % WORKERS);
+      }));
+      return results.flat();
     },
     /** Where a tile fits (options as fitTile's in core.js); the buffer
      *  goes to the worker. */

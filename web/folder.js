@@ -77,15 +77,11 @@ export function resolveFolder(entries, choice) {
   return { dump, pto, passes, planner: choice.planner, lifetimes: choice.by_lifetime };
 }
 
-/** Whether the folder `dir` (a '/'-joined path) is a case: it holds a
- * passes_dump/ or ptoas/ folder, or pass dumps of its own (as the CLI
- * tells a case, docs/cli.md "A whole build"). */
-function isCase(paths, dir) {
-  const prefix = `${dir}/`;
-  return paths.some((p) => p.startsWith(prefix) &&
-    (p.startsWith(`${prefix}passes_dump/`) || p.startsWith(`${prefix}ptoas/`) ||
-      (!p.slice(prefix.length).includes('/') && DUMP.test(p.slice(prefix.length)))));
-}
+/** Whether `rest`, a path below a folder, makes that folder a case: a
+ * passes_dump/ or ptoas/ folder in it, or a pass dump of its own (as the
+ * CLI tells a case, docs/cli.md "A whole build"). */
+const makesCase = (rest) =>
+  rest.startsWith('passes_dump/') || rest.startsWith('ptoas/') || (!rest.includes('/') && DUMP.test(rest));
 
 /** Folders deeper than this under a build are not searched for cases. */
 const MAX_DEPTH = 3;
@@ -99,22 +95,38 @@ const MAX_DEPTH = 3;
 export function casesIn(entries) {
   const paths = entries.map((e) => segments(e.path).join('/'));
   const root = paths[0]?.split('/')[0];
-  if (!root || isCase(paths, root)) return [];
-  const dirs = new Set();
-  for (const p of paths) {
+  if (!root) return [];
+  // Each folder down to the depth searched: the entries below it, and
+  // whether one makes it a case. One pass over the paths: a build has
+  // thousands of cases, each would otherwise scan every path.
+  const folders = new Map();
+  paths.forEach((p, i) => {
     const parts = p.split('/');
-    for (let depth = 2; depth < parts.length && depth <= MAX_DEPTH + 1; depth++) dirs.add(parts.slice(0, depth).join('/'));
-  }
-  const cases = [...dirs].sort().filter((dir) => isCase(paths, dir));
+    let dir = parts[0];
+    for (let depth = 1; depth < parts.length && depth <= MAX_DEPTH + 1; dir += `/${parts[depth++]}`) {
+      let folder = folders.get(dir);
+      if (!folder) folders.set(dir, (folder = { below: [], isCase: false }));
+      folder.below.push(i);
+      folder.isCase ||= makesCase(parts.slice(depth).join('/'));
+    }
+  });
+  if (folders.get(root)?.isCase) return [];
+  const cases = [...folders].filter(([dir, f]) => dir !== root && dir.startsWith(`${root}/`) && f.isCase)
+    .map(([dir]) => dir).sort();
   // A case inside a case is part of it: the outer one is kept.
-  const outer = cases.filter((dir) => !cases.some((other) => other !== dir && dir.startsWith(`${other}/`)));
+  const isCase = new Set(cases);
+  const outer = cases.filter((dir) => !ancestors(dir).some((up) => up !== root && isCase.has(up)));
   return outer.map((dir) => {
-    const prefix = `${dir}/`;
     const parent = dir.slice(0, dir.lastIndexOf('/') + 1);
     return {
       name: dir.slice(root.length + 1),
-      entries: entries.filter((e, i) => paths[i].startsWith(prefix))
-        .map((e, i) => ({ ...e, path: e.path.slice(e.path.indexOf(prefix) + parent.length) })),
+      entries: folders.get(dir).below.map((i) => {
+        const e = entries[i];
+        return { ...e, path: e.path.slice(e.path.indexOf(`${dir}/`) + parent.length) };
+      }),
     };
   });
 }
+
+/** The folders above `dir`, a '/'-joined path, outermost first. */
+const ancestors = (dir) => dir.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'));

@@ -7,6 +7,11 @@
 import { el } from './dom.js';
 import { formatBytes, usage } from './layout.js';
 
+/** Rows drawn at first, and added by each "Show more": a build of
+ * thousands of rows took a second to lay out whole, and a sort or filter
+ * as long again; its filters and sorting find any row. */
+export const OVERVIEW_PAGE_ROWS = 300;
+
 /** The columns: the row's key, its heading, whether it sorts as a number. */
 export const OVERVIEW_COLUMNS = [
   ['case', 'case', false], ['backend', 'backend', false], ['function', 'function', false], ['ftype', 'type', false],
@@ -87,9 +92,12 @@ const select = (label, values, onchange) => el('select', { 'aria-label': label, 
  * read. `onOpen(caseName, functionName)` opens a row's case.
  */
 export function overviewElement(build, { onOpen }) {
-  const state = { key: 'headroom', descending: false, filter: { text: '', ftype: '', space: '' } };
+  const state = { key: 'headroom', descending: false, filter: { text: '', ftype: '', space: '' }, limit: OVERVIEW_PAGE_ROWS };
   const body = el('tbody');
   const count = el('span', { class: 'overview-count', role: 'status' });
+  const more = el('button', { type: 'button', class: 'overview-more', onclick: () => showMore(OVERVIEW_PAGE_ROWS) });
+  const all = el('button', { type: 'button', class: 'overview-more', onclick: () => showMore(Infinity) });
+  const moreBar = el('div', { class: 'overview-more-bar' }, more, all);
   const heads = OVERVIEW_COLUMNS.map(([key, name, numeric]) => el('th', { scope: 'col', class: numeric ? 'num' : null,
     'aria-sort': key === state.key ? 'ascending' : 'none' }, el('button', { class: 'sort', onclick: () => sortBy(key) }, name)));
   const rowClass = (row) => [row.problems + row.unplaced > 0 ? 'conflict' : '', row.at_least ? 'least' : ''].join(' ').trim() || null;
@@ -100,8 +108,18 @@ export function overviewElement(build, { onOpen }) {
           : text)));
   const draw = () => {
     const shown = sortOverview(filterOverview(build.rows, state.filter), state.key, state.descending);
-    body.replaceChildren(...shown.map(rowNode));
-    count.textContent = `${shown.length} of ${build.rows.length} rows`;
+    const drawn = shown.slice(0, state.limit);
+    body.replaceChildren(...drawn.map(rowNode));
+    const rest = shown.length - drawn.length;
+    count.textContent = `${shown.length} of ${build.rows.length} rows${rest ? `, the first ${drawn.length} shown` : ''}`;
+    moreBar.hidden = rest === 0;
+    more.textContent = `Show ${Math.min(rest, OVERVIEW_PAGE_ROWS)} more`;
+    more.hidden = rest <= OVERVIEW_PAGE_ROWS;
+    all.textContent = `Show all ${shown.length} rows`;
+  };
+  const showMore = (rows) => {
+    state.limit += rows;
+    draw();
   };
   const sortBy = (key) => {
     state.descending = state.key === key && !state.descending;
@@ -123,7 +141,7 @@ export function overviewElement(build, { onOpen }) {
       select('space', distinct(build.rows, 'space'), filter('space')),
       count),
     el('div', { class: 'overview-scroll' },
-      el('table', { class: 'box-table overview-table' }, el('thead', {}, el('tr', {}, heads)), body)),
+      el('table', { class: 'box-table overview-table' }, el('thead', {}, el('tr', {}, heads)), body), moreBar),
     unread.length ? el('div', { class: 'overview-unread', role: 'note' },
       el('strong', {}, `Not read: ${unread.length} of ${build.cases.length} cases`),
       el('ul', {}, unread.map((c) => el('li', {}, `${c.name}: ${c.dump}${c.error.line ? `:${c.error.line}` : ''}: ${c.error.message}`)))) : null,
