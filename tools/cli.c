@@ -599,10 +599,14 @@ static char *beside(const char *dump, const char *suffix) {
 static char *default_output(const char *dump) { return beside(dump, ".memory_map.html"); }
 
 int cli_report(const mm_error *error, const char *dump) {
-  if (error->line)
+  if (!error->message)
+    fprintf(stderr, "error: out of memory\n");
+  else if (error->line)
     fprintf(stderr, "error: %s:%u: %s\n", dump, (unsigned)error->line, error->message);
-  else
-    fprintf(stderr, "error: %s\n", error->message ? error->message : "out of memory");
+  else if (error->status == MM_ERR_BACKEND) /* the option's fault, not the dump's */
+    fprintf(stderr, "error: %s\n", error->message);
+  else /* a refusal of the whole dump: which dump, still */
+    fprintf(stderr, "error: %s: %s\n", dump, error->message);
   return 1;
 }
 
