@@ -83,9 +83,9 @@ describe('dist/memory-map.html from file://', () => {
     await drop(page, [fixture('real/norm_rope.py')]);
     await settled(page);
     assert.equal(await page.locator('.card.open').getAttribute('data-function'), 'csa_norm_rope');
-    await drop(page, [fixture('generated/gen1_039__36_after_AllocateMemoryAddr.py')]);
+    await drop(page, [fixture('real/decode_fwd__30_after_InitMemRef.py')]);
     await page.waitForSelector('.message.error');
-    assert.match(await page.locator('#message').innerText(), /kernel_0.*AllocateMemoryAddr/s);
+    assert.match(await page.locator('#message').innerText(), /copy_hidden.*predates AllocateMemoryAddr/s);
     await drop(page, [fixture('real/gather_state_window.py')]);
     await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
     await finishOffline(page);
