@@ -119,20 +119,27 @@ typedef struct mm_folder_choice {
   size_t last; /* the highest-numbered dump of any pass; SIZE_MAX: none */
   mm_planner planner;
   bool by_lifetime; /* a ptoas build: no dump holds its addresses */
+  /* Asked for AllocateMemoryAddr, whose dump is not there: `dump` is the
+   * latest pass after it instead (mm_folder_why says so). */
+  bool instead;
 } mm_folder_choice;
 
 /* From the file names of one folder of pass dumps (`NN_after_<Pass>.py`;
  * any order, other names passed over), the dump to read for `pass` (NULL
  * or "": AllocateMemoryAddr): the highest-numbered `*_after_<pass>.py`
- * (numbers compare as numbers, 10 after 9; ties in byte order). In a
- * ptoas build, asked for AllocateMemoryAddr, which it never ran: its last
- * dump, drawn by lifetime (docs/cli.md, "<path>"). */
+ * (numbers compare as numbers, 10 after 9; ties in byte order). Asked
+ * for AllocateMemoryAddr when it has no dump there: the latest dump of a
+ * pass after it, drawn by lifetime in a ptoas build (docs/cli.md,
+ * "<path>"). */
 mm_folder_choice mm_folder_choose(const char *const *names, size_t count, const char *pass);
 
-/* Why `choice` has no dump (its dump is SIZE_MAX), naming `folder`, into
- * `buf` (`len` bytes, NUL-terminated, cut to fit): a compile that stopped
- * before AllocateMemoryAddr names its last dump; otherwise how to get
- * one. `names` and `pass` as given to mm_folder_choose. */
+/* What to tell of `choice`, naming `folder`, into `buf` (`len` bytes,
+ * NUL-terminated, cut to fit; "" when there is nothing to tell): with no
+ * dump (its dump is SIZE_MAX), why (a compile that stopped before
+ * AllocateMemoryAddr names its last dump; otherwise how to get one), an
+ * error; with a dump drawn by lifetime or opened instead of
+ * AllocateMemoryAddr's, a note saying so. `names` and `pass` as given to
+ * mm_folder_choose. */
 void mm_folder_why(const mm_folder_choice *choice, const char *const *names, size_t count,
                    const char *pass, const char *folder, char *buf, size_t len);
 
@@ -508,7 +515,8 @@ char *mm_analyze_fit_json(const char *input, size_t len, const mm_options *optio
  * a line (`len` bytes, '\n' between them), `pass` as there, `folder` its
  * name for the message. Returns {"dump": index or null, "last": index or
  * null, "planner": "unknown", "compiler" or "ptoas", "by_lifetime": bool,
- * "error": mm_folder_why's message or null}, owned by the caller
+ * "instead": bool, "error": mm_folder_why's message when there is no dump,
+ * else null, "note": its message when there is a dump and one, else null}, owned by the caller
  * (mm_free); NULL when out of memory. */
 char *mm_folder_json(const char *names, size_t len, const char *pass, const char *folder,
                      size_t *out_len);

@@ -3,7 +3,7 @@
 // build; tests/cli-builds.test.mjs holds the WASI build to it).
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -59,6 +59,18 @@ describe('resolving <path>', () => {
     assert.equal(result.status, 1);
     assert.match(result.stderr, /^error: no '\*_after_Nope\.py' dump under .*--dump-passes/);
     assert.equal(result.stdout, '');
+  });
+
+  test('a folder whose AllocateMemoryAddr dump is missing opens the latest pass after it, with a note', () => {
+    const dir = makeCase();
+    for (const n of ['9', '10']) rmSync(join(dir, 'passes_dump', `${n}_after_AllocateMemoryAddr.py`));
+    writeFileSync(join(dir, 'passes_dump', '8_after_MemoryReuse.py'), readFileSync(join(dir, 'passes_dump', '11_after_Simplify.py')));
+    const result = run([dir, '--json']);
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(json(result).pass_name, 'Simplify');
+    assert.equal(json(result).functions[0].planned, undefined, 'the compiler\'s addresses, not a packing');
+    assert.match(result.stderr, /^note: no '\*_after_AllocateMemoryAddr\.py' dump under .*passes_dump: showing 11_after_Simplify\.py, the latest pass after it, which holds the addresses AllocateMemoryAddr assigned/);
+    assert.equal(run([dir, '-p', 'Simplify', '--json']).stderr, '', 'asked for: nothing to tell');
   });
 
   test('relative paths resolve against the working directory', () => {

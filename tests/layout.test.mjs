@@ -77,7 +77,7 @@ describe('folder resolution', () => {
     assert.match((await resolve(files, 'Nope')).error, /no '\*_after_Nope\.py' dump under case: compile with pass dumps/);
   });
 
-  test('who placed the build, as its dumps say: AllocateMemoryAddr ran, ptoas (its last dump, drawn by lifetime), or it stopped', async () => {
+  test('who placed the build, as its dumps say: AllocateMemoryAddr ran (its dump there or not), ptoas (its last dump, drawn by lifetime), or it stopped', async () => {
     const compiled = await resolve(files);
     assert.deepEqual([compiled.planner, compiled.lifetimes], ['compiler', false]);
     const ptoas = ['case/passes_dump/31_after_InitMemRef.py', 'case/passes_dump/41_after_Simplify.py', 'case/passes_dump/47_after_MaterializeValidShapeSymbols.py'].map(entry);
@@ -85,6 +85,13 @@ describe('folder resolution', () => {
     assert.deepEqual([p.dump.name, p.planner, p.lifetimes], ['47_after_MaterializeValidShapeSymbols.py', 'ptoas', true]);
     const stopped = await resolve(['case/passes_dump/31_after_InitMemRef.py', 'case/passes_dump/33_after_MaterializeSemanticAliases.py'].map(entry));
     assert.match(stopped.error, /its compile stopped before AllocateMemoryAddr placed memory \(its last dump is 33_after_MaterializeSemanticAliases\.py/);
+    // MemoryReuse ran: AllocateMemoryAddr ran after it, its dump is only missing; the latest later pass holds its addresses.
+    const missing = await resolve(['case/passes_dump/31_after_MemoryReuse.py', 'case/passes_dump/35_after_DeriveCallDirections.py',
+      'case/passes_dump/41_after_MaterializeRuntimeScopes.py', 'case/passes_dump/50_after_SomeNewerPass.py'].map(entry));
+    assert.deepEqual([missing.dump.name, missing.planner, missing.lifetimes], ['41_after_MaterializeRuntimeScopes.py', 'compiler', false]);
+    assert.match(missing.note, /^no '\*_after_AllocateMemoryAddr\.py' dump under case: showing 41_after_MaterializeRuntimeScopes\.py, the latest pass after it/);
+    assert.equal(compiled.note, null, 'the pass asked for: nothing to tell');
+    assert.match(p.note, /^case\/47_after_MaterializeValidShapeSymbols\.py: its build ran no AllocateMemoryAddr/);
     const prefixed = await resolve(['case/decode_fwd__32_after_AllocateMemoryAddr.py', 'case/decode_fwd__30_after_InitMemRef.py'].map(entry));
     assert.equal(prefixed.dump.name, 'decode_fwd__32_after_AllocateMemoryAddr.py', 'a corpus case\'s name before the number');
   });

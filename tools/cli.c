@@ -328,10 +328,11 @@ static char **list_names(const char *dir, size_t *count) {
 }
 
 /* The dump of `dir` the core chooses for `pass` (mm_folder_choose), its
- * path owned, and what the folder says in `*choice`; NULL when there is
- * none, with why (naming `given`) in `why`. */
+ * path owned, what the folder says in `*choice` and what to tell of it
+ * in `*note` (owned, or NULL); NULL when there is none, with why (naming
+ * `given`) in `why`. */
 static char *find_dump(const char *dir, const char *pass, const char *given,
-                       mm_folder_choice *choice, char *why, size_t why_len) {
+                       mm_folder_choice *choice, char **note, char *why, size_t why_len) {
   size_t count = 0;
   char **names = list_names(dir, &count);
   if (!names) {
@@ -340,8 +341,13 @@ static char *find_dump(const char *dir, const char *pass, const char *given,
   }
   *choice = mm_folder_choose((const char *const *)names, count, pass);
   char *path = choice->dump < count ? cli_join(dir, names[choice->dump]) : NULL;
-  if (choice->dump >= count)
+  if (choice->dump >= count) {
     mm_folder_why(choice, (const char *const *)names, count, pass, given, why, why_len);
+  } else {
+    char told[1024];
+    mm_folder_why(choice, (const char *const *)names, count, pass, dir, told, sizeof told);
+    *note = *told ? strdup(told) : NULL;
+  }
   for (size_t i = 0; i < count; i++)
     free(names[i]);
   free(names);
@@ -611,7 +617,7 @@ int cli_report(const mm_error *error, const char *dump) {
 }
 
 static char *resolve_dump(const cli_args *args, const char *given, mm_folder_choice *choice,
-                          char *why, size_t why_len) {
+                          char **note, char *why, size_t why_len) {
   char *path = copy_path(given);
   struct stat st;
   if (!path) return NULL;
@@ -624,8 +630,8 @@ static char *resolve_dump(const cli_args *args, const char *given, mm_folder_cho
   char *passes = cli_join(path, "passes_dump");
   char *dump = NULL;
   if (passes)
-    dump =
-        find_dump(cli_is_dir(passes) ? passes : path, args->pass_name, given, choice, why, why_len);
+    dump = find_dump(cli_is_dir(passes) ? passes : path, args->pass_name, given, choice, note, why,
+                     why_len);
   free(passes);
   free(path);
   return dump;
@@ -815,12 +821,12 @@ static int run_model(const cli_args *args, const mm_model *model, const char *du
 
 bool cli_dump_read(const cli_args *args, const char *given, cli_dump *dump, char *why,
                    size_t why_len) {
-  *dump = (cli_dump){.folder = {SIZE_MAX, SIZE_MAX, MM_PLANNER_UNKNOWN, false}};
+  *dump = (cli_dump){.folder = {SIZE_MAX, SIZE_MAX, MM_PLANNER_UNKNOWN, false, false}};
   bool from_stdin = strcmp(given, STDIN_PATH) == 0;
   if (from_stdin) {
     dump->path = copy_path(args->name ? args->name : "stdin");
   } else {
-    dump->path = resolve_dump(args, given, &dump->folder, why, why_len);
+    dump->path = resolve_dump(args, given, &dump->folder, &dump->note, why, why_len);
   }
   text *input = &dump->input;
   const char *path = dump->path;
@@ -846,19 +852,17 @@ mm_options cli_dump_options(const cli_args *args, const cli_dump *dump) {
                       .planner = (unsigned char)dump->folder.planner};
 }
 
-void cli_dump_say_planner(const cli_args *args, const cli_dump *dump) {
-  if (args->lifetimes || !dump->folder.by_lifetime) return;
-  fprintf(stderr,
-          "note: %s: its build ran no AllocateMemoryAddr (memory_planner=PTOAS: ptoas assigns the "
-          "addresses after the last pass, and no dump holds them); drawn by size and lifetime, "
-          "with the least any placement needs\n",
-          dump->path);
+void cli_dump_say_note(const cli_args *args, const cli_dump *dump) {
+  /* Drawn by lifetime because --lifetimes asked: nothing to tell. */
+  if (!dump->note || (args->lifetimes && dump->folder.by_lifetime)) return;
+  fprintf(stderr, "note: %s\n", dump->note);
 }
 
 void cli_dump_free(cli_dump *dump) {
   cli_text_free(&dump->input);
   free(dump->pto.data);
   free(dump->path);
+  free(dump->note);
   *dump = (cli_dump){0};
 }
 
@@ -887,7 +891,7 @@ static int run(const cli_args *args) {
     fprintf(stderr, "error: %s\n", why);
     return 1;
   }
-  cli_dump_say_planner(args, &dump);
+  cli_dump_say_note(args, &dump);
   mm_options options = cli_dump_options(args, &dump);
   mm_error error;
   /* The model reads the source lines from the input: kept until it is freed. */

@@ -42,10 +42,11 @@ typedef struct text {
 void cli_text_free(text *t);
 
 /* A dump read for a model: its path (owned), its bytes, the case's .pto
- * text and what its folder says of the build (a file or standard input is
- * a lone dump: MM_PLANNER_UNKNOWN). Release with cli_dump_free. */
+ * text, what its folder says of the build (a file or standard input is
+ * a lone dump: MM_PLANNER_UNKNOWN) and what to tell of that choice (owned,
+ * NULL for nothing: mm_folder_why). Release with cli_dump_free. */
 typedef struct cli_dump {
-  char *path;
+  char *path, *note;
   text input, pto;
   mm_folder_choice folder;
 } cli_dump;
@@ -61,9 +62,10 @@ bool cli_dump_read(const cli_args *args, const char *given, cli_dump *dump, char
  * drawn by lifetime (--lifetimes, or a ptoas build's folder). */
 mm_options cli_dump_options(const cli_args *args, const cli_dump *dump);
 
-/* Says on standard error that `dump` is a ptoas build's, drawn by size and
- * lifetime, when its folder said so and --lifetimes did not ask. */
-void cli_dump_say_planner(const cli_args *args, const cli_dump *dump);
+/* Says on standard error what the folder's choice of `dump` needs told:
+ * a ptoas build's, drawn by size and lifetime (unless --lifetimes asked),
+ * or a later pass opened for a missing AllocateMemoryAddr dump. */
+void cli_dump_say_note(const cli_args *args, const cli_dump *dump);
 
 void cli_dump_free(cli_dump *dump);
 

@@ -21,7 +21,7 @@ static bool model_side(const cli_args *args, const char *given, side *s) {
     fprintf(stderr, "error: %s (the %s side of --diff)\n", why, s->what);
     return false;
   }
-  cli_dump_say_planner(args, &dump);
+  cli_dump_say_note(args, &dump);
   mm_options options = cli_dump_options(args, &dump);
   mm_error error;
   s->model = mm_model_new(dump.input.data, dump.input.len, &options, &error);

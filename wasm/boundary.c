@@ -284,14 +284,20 @@ static void put_folder_choice(mm_buf *out, const mm_folder_choice *choice, const
   mm__buf_puts(out, ",\"planner\":\"");
   mm__buf_puts(out, planners[choice->planner]);
   mm__buf_puts(out, choice->by_lifetime ? "\",\"by_lifetime\":true" : "\",\"by_lifetime\":false");
+  mm__buf_puts(out, choice->instead ? ",\"instead\":true" : ",\"instead\":false");
+  char why[1024];
+  mm_folder_why(choice, names, count, pass, folder ? folder : "the folder", why, sizeof why);
+  bool none = choice->dump == SIZE_MAX;
   mm__buf_puts(out, ",\"error\":");
-  if (choice->dump == SIZE_MAX) {
-    char why[1024];
-    mm_folder_why(choice, names, count, pass, folder ? folder : "the folder", why, sizeof why);
+  if (none)
     mm__json_string(out, why);
-  } else {
+  else
     mm__buf_puts(out, "null");
-  }
+  mm__buf_puts(out, ",\"note\":");
+  if (!none && *why)
+    mm__json_string(out, why);
+  else
+    mm__buf_puts(out, "null");
   mm__buf_putc(out, '}');
 }
 

@@ -55,10 +55,11 @@ export function passesIn(entries) {
 
 /**
  * A folder resolved with `choice`, what the core said of its poolNames
- * (chooseInFolder): { dump, pto, passes, planner, lifetimes } (the dump's
- * entry with its `name`; the case's .pto files in name order; who placed
- * the build, and whether the dump is drawn by lifetime), or { passes,
- * error } with the core's message.
+ * (chooseInFolder): { dump, pto, passes, planner, lifetimes, note } (the
+ * dump's entry with its `name`; the case's .pto files in name order; who
+ * placed the build, whether the dump is drawn by lifetime, and what the
+ * core tells of the choice, or null), or { passes, error } with the
+ * core's message.
  */
 export function resolveFolder(entries, choice) {
   const passes = passesIn(entries);
@@ -74,7 +75,7 @@ export function resolveFolder(entries, choice) {
         e.path.endsWith('.pto');
     })
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { dump, pto, passes, planner: choice.planner, lifetimes: choice.by_lifetime };
+  return { dump, pto, passes, planner: choice.planner, lifetimes: choice.by_lifetime, note: choice.note ?? null };
 }
 
 /** Whether `rest`, a path below a folder, makes that folder a case: a

@@ -52,6 +52,7 @@ export async function openFiles(files, current = begin()) {
 function hideFolderPickers() {
   $('pass-picker').hidden = true;
   $('compare-picker').hidden = true;
+  page.folder = null;
 }
 
 /** No build shown any more: a dump or case folder of its own was opened. */
@@ -112,6 +113,8 @@ export async function openFolder(entries, folderName, current = begin(), { inBui
     if (cases.length) return openBuild(cases, folderName, current);
   }
   setLinkedDump(null);
+  // The pickers read this folder again, whatever it shows: a refusal too.
+  page.folder = { entries, name: folderName, inBuild };
   const folder = { entries, name: folderName, pass: page.pass };
   const [resolved, other] = await resolveFolders(page.comparePass ? [folder, { ...folder, pass: page.comparePass }] : [folder]);
   if (!current()) return;
@@ -145,9 +148,11 @@ export async function openFolder(entries, folderName, current = begin(), { inBui
   return current() ? analyse(current) : undefined;
 }
 
-/** A folder's dump as the page reads it (page.input's shape). */
-const inputOf = (dump, pto, { planner, lifetimes }) =>
-  ({ name: dump.name, path: dump.path, file: dump.file, bytes: null, pto, planner, lifetimes });
+/** A folder's dump as the page reads it (page.input's shape); the core's
+ * note on the choice, unless the dump is drawn by lifetime (its cards say
+ * so). */
+const inputOf = (dump, pto, { planner, lifetimes, note }) =>
+  ({ name: dump.name, path: dump.path, file: dump.file, bytes: null, pto, planner, lifetimes, note: lifetimes ? null : note });
 
 /** Compare…: two dumps, or one to compare with the dump shown (the lower
  * pass number is the old one). */
@@ -218,6 +223,14 @@ export function listenForDrops() {
   });
 }
 
+/** The folder shown (or refused) read again for the pickers' passes. */
+function reopenFolder() {
+  const { folder } = page;
+  if (!folder) return;
+  const current = begin();
+  openFolder(folder.entries, folder.name, current, { inBuild: folder.inBuild }).catch(readFailed(folder.name, current));
+}
+
 /** An action's failure to read its files, shown unless a later one took over. */
 function readFailed(what, current) {
   return (error) => {
@@ -244,17 +257,11 @@ export function listenToInputs() {
   });
   $('pass').addEventListener('change', (e) => {
     page.pass = e.target.value;
-    if (!page.input?.entries) return;
-    const current = begin();
-    openFolder(page.input.entries, page.input.folderName, current, { inBuild: Boolean(page.openCase) })
-      .catch(readFailed(page.input.folderName, current));
+    reopenFolder();
   });
   $('compare-pass').addEventListener('change', (e) => {
     page.comparePass = e.target.value;
-    if (!page.input?.entries) return;
-    const current = begin();
-    openFolder(page.input.entries, page.input.folderName, current, { inBuild: Boolean(page.openCase) })
-      .catch(readFailed(page.input.folderName, current));
+    reopenFolder();
   });
   $('compare-file').addEventListener('change', (e) => {
     const current = begin();

@@ -15,7 +15,10 @@ export function showNotes(model) {
     kind.times++;
     kinds.set(note.text, kind);
   }
-  box.hidden = kinds.size === 0;
+  // What the core told of the folder's choice (another pass opened).
+  const told = model ? page.input?.note : null;
+  if (told) box.append(el('p', { class: 'folder-note' }, told));
+  box.hidden = kinds.size === 0 && !told;
   if (!kinds.size) return;
   const more = (model.note_count ?? 0) - model.notes.length;
   box.append(el('strong', {}, 'Not Python, read anyway: this dump holds what only the compiler\'s printer writes'),

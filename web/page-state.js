@@ -12,6 +12,9 @@ export const page = {
   // the comparison names it by.
   input: null,
   base: null,
+  // The folder the pass pickers read again: { entries, name, inBuild },
+  // kept when its dump is refused; null when no folder is open.
+  folder: null,
   // A build_output/ folder of cases shown as an overview: { name, cases
   // (each { name, entries, dump, pto, path } or { name, error }), data
   // (overview.js mergeCases, once read), onOpen(case, fn), onBack() };

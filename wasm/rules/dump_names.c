@@ -82,13 +82,15 @@ static bool later(const char *a, const char *after_a, const char *b, const char 
   return strcmp(a, b) > 0;
 }
 
-/* The latest dump of `pass` (NULL: of any pass) among `names`; SIZE_MAX. */
-static size_t latest(const char *const *names, size_t count, const char *pass) {
+/* The latest dump of `pass` (NULL: of any pass; with `later_only`, of a
+ * pass every pipeline runs after AllocateMemoryAddr) among `names`;
+ * SIZE_MAX when there is none. */
+static size_t latest(const char *const *names, size_t count, const char *pass, bool later_only) {
   size_t best = SIZE_MAX;
   const char *best_after = NULL;
   for (size_t i = 0; i < count; i++) {
     const char *after = names[i] ? after_of(names[i], pass) : NULL;
-    if (!after) continue;
+    if (!after || (later_only && mm__pass_stage(names[i]) != MM_PASS_AFTER)) continue;
     if (best == SIZE_MAX || later(names[i], after, names[best], best_after)) {
       best = i;
       best_after = after;
@@ -98,28 +100,33 @@ static size_t latest(const char *const *names, size_t count, const char *pass) {
 }
 
 mm_folder_choice mm_folder_choose(const char *const *names, size_t count, const char *pass) {
-  mm_folder_choice choice = {SIZE_MAX, latest(names, count, NULL), MM_PLANNER_UNKNOWN, false};
-  bool allocated = false, later_pass = false;
+  mm_folder_choice choice = {SIZE_MAX, latest(names, count, NULL, false), MM_PLANNER_UNKNOWN, false,
+                             false};
+  bool allocated = false, reused = false, later_pass = false;
   for (size_t i = 0; i < count; i++) {
     if (!names[i] || !after_of(names[i], NULL)) continue;
     mm_pass_stage stage = mm__pass_stage(names[i]);
     allocated |= stage == MM_PASS_ALLOCATE;
+    reused |= after_of(names[i], "MemoryReuse") != NULL;
     later_pass |= stage == MM_PASS_AFTER;
   }
-  /* AllocateMemoryAddr wrote a dump: it placed the memory. Passes after
-   * its place ran without it: ptoas places the memory, after every dump. */
-  choice.planner = allocated    ? MM_PLANNER_COMPILER
-                   : later_pass ? MM_PLANNER_PTOAS
-                                : MM_PLANNER_UNKNOWN;
+  /* AllocateMemoryAddr wrote a dump, or MemoryReuse did (the pipeline
+   * that runs it runs AllocateMemoryAddr next; only its dump is missing):
+   * the compiler placed the memory. Passes after AllocateMemoryAddr's
+   * place ran without either: ptoas places it, after every dump. */
+  choice.planner = allocated || (reused && later_pass) ? MM_PLANNER_COMPILER
+                   : later_pass                        ? MM_PLANNER_PTOAS
+                                                       : MM_PLANNER_UNKNOWN;
   const char *wanted = pass && *pass ? pass : "AllocateMemoryAddr";
-  choice.dump = latest(names, count, wanted);
-  if (choice.planner == MM_PLANNER_PTOAS) {
-    /* No dump holds its addresses: the last one, drawn by lifetime, is
-     * what AllocateMemoryAddr's would have been. */
-    if (choice.dump == SIZE_MAX && strcmp(wanted, "AllocateMemoryAddr") == 0)
-      choice.dump = choice.last;
-    choice.by_lifetime = choice.dump != SIZE_MAX;
+  choice.dump = latest(names, count, wanted, false);
+  /* No AllocateMemoryAddr dump, and passes after it: the latest of those
+   * holds what it would have (the compiler's addresses, or, for ptoas,
+   * none: drawn by lifetime). */
+  if (choice.dump == SIZE_MAX && later_pass && strcmp(wanted, "AllocateMemoryAddr") == 0) {
+    choice.dump = latest(names, count, NULL, true);
+    choice.instead = true;
   }
+  choice.by_lifetime = choice.planner == MM_PLANNER_PTOAS && choice.dump != SIZE_MAX;
   return choice;
 }
 
@@ -127,8 +134,24 @@ void mm_folder_why(const mm_folder_choice *choice, const char *const *names, siz
                    const char *pass, const char *folder, char *buf, size_t len) {
   const char *wanted = pass && *pass ? pass : "AllocateMemoryAddr";
   const char *last = choice->last < count ? names[choice->last] : NULL;
+  const char *dump = choice->dump < count ? names[choice->dump] : NULL;
   if (!len) return;
-  if (last && strcmp(wanted, "AllocateMemoryAddr") == 0)
+  *buf = 0;
+  if (dump && choice->by_lifetime)
+    snprintf(buf, len,
+             "%s/%s: its build ran no AllocateMemoryAddr (memory_planner=PTOAS: ptoas assigns the "
+             "addresses after the last pass, and no dump holds them); drawn by size and "
+             "lifetime, with the least any placement needs",
+             folder, dump);
+  else if (dump && choice->instead)
+    snprintf(buf, len,
+             "no '*_after_AllocateMemoryAddr.py' dump under %s: showing %s, the latest pass "
+             "after it, which holds the addresses AllocateMemoryAddr assigned (its build ran "
+             "MemoryReuse, and AllocateMemoryAddr after it)",
+             folder, dump);
+  else if (dump)
+    return;
+  else if (last && strcmp(wanted, "AllocateMemoryAddr") == 0)
     snprintf(buf, len,
              "no '*_after_AllocateMemoryAddr.py' dump under %s: its compile stopped before "
              "AllocateMemoryAddr placed memory (its last dump is %s, which carries no addresses)",

@@ -1,0 +1,74 @@
+// The page as a kernel author's third review found it (issue 48), each
+// finding held in Chromium: the folders, links, exports and figures a
+// user meets first.
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { finish, launch, openPage, settled } from './browser.mjs';
+import { corpus } from './helpers.mjs';
+
+let env;
+let work;
+before(async () => {
+  env = await launch();
+  work = mkdtempSync(join(tmpdir(), 'mm-review-'));
+});
+after(async () => {
+  await env?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** decode_fwd's case folder without the dumps named `without`. */
+function caseWithout(name, without) {
+  const dir = join(work, name);
+  cpSync(join(corpus, 'cases', 'decode_fwd'), dir, { recursive: true, filter: (src) => !without.some((w) => src.endsWith(w)) });
+  return dir;
+}
+
+const passPicked = (page) => page.locator('#pass').inputValue();
+const message = (page) => page.evaluate(() => (document.getElementById('message').hidden ? null : document.getElementById('message').innerText));
+
+describe('a folder without its AllocateMemoryAddr dump', () => {
+  test('opens the latest later pass, which holds the addresses, and says so', async () => {
+    const page = await openPage(env.browser, env.url);
+    await page.setInputFiles('#folder', caseWithout('no_allocate', ['32_after_AllocateMemoryAddr.py']));
+    await settled(page);
+    assert.equal(await message(page), null);
+    assert.equal(await passPicked(page), 'MaterializeRuntimeScopes');
+    assert.match(await page.locator('#notes .folder-note').innerText(),
+      /no '\*_after_AllocateMemoryAddr\.py' dump under .*: showing 41_after_MaterializeRuntimeScopes\.py, the latest pass after it, which holds the addresses AllocateMemoryAddr assigned/);
+    // The addresses are the compiler's: no "drawn by size and lifetime" notice.
+    assert.equal(await page.locator('.lifetime-notice').count(), 0);
+    await finish(page);
+  });
+
+  test('the pass picker still works after a refusal: a refused pass, then one that opens', async () => {
+    const page = await openPage(env.browser, env.url);
+    await page.setInputFiles('#folder', caseWithout('refused_then', ['32_after_AllocateMemoryAddr.py']));
+    await settled(page);
+    await page.selectOption('#pass', 'InitMemRef');
+    await page.waitForSelector('.message.error');
+    assert.match(await message(page), /predates AllocateMemoryAddr/);
+    assert.equal(await page.locator('#pass-picker').isHidden(), false, 'the picker stays');
+    await page.selectOption('#pass', 'DeriveCallDirections');
+    await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
+    assert.equal(await message(page), null);
+    assert.equal(await page.locator('#notes .folder-note').count(), 0, 'the pass asked for: nothing to tell');
+    await finish(page);
+  });
+
+  test('a folder with no dump of the pass asked for keeps its picker too', async () => {
+    const page = await openPage(env.browser, env.url);
+    // Up to MemoryReuse only: the compile stopped before AllocateMemoryAddr.
+    await page.setInputFiles('#folder', caseWithout('stopped', ['32_after_AllocateMemoryAddr.py', '35_after_DeriveCallDirections.py',
+      '40_after_Simplify.py', '41_after_MaterializeRuntimeScopes.py']));
+    await settled(page);
+    assert.match(await message(page), /its compile stopped before AllocateMemoryAddr placed memory \(its last dump is 31_after_MemoryReuse\.py/);
+    await page.selectOption('#pass', 'LowerPipelineLoops');
+    await page.waitForFunction(() => /predates AllocateMemoryAddr|no compute function/.test(document.getElementById('message').innerText));
+    await finish(page);
+  });
+});
