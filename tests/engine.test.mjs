@@ -300,3 +300,62 @@ describe('the second worker, started ahead of a comparison', () => {
     assert.equal(second.sent.at(-1).type, 'side');
   });
 });
+
+describe('a build\'s cases, in chunks on both workers', () => {
+  beforeEach(() => { made.length = 0; });
+  /** `n` cases whose bytes come when `release(i)` is called (or fail with `fail(i)`). */
+  const pendingCases = (n) => {
+    const gates = [];
+    const cases = Array.from({ length: n }, (_, i) => ({
+      bytes: new Promise((resolve, reject) => { gates[i] = { resolve: () => resolve(new ArrayBuffer(4)), reject }; }),
+      options: { caseName: `c${i}` },
+    }));
+    return { cases, release: (i) => gates[i].resolve(), fail: (i, error) => gates[i].reject(error) };
+  };
+  const buildsSent = () => made.flatMap((w) => w.sent.filter((m) => m.type === 'build'));
+  const answerBuild = (message) => {
+    const w = made.find((x) => x.sent.includes(message));
+    w.onmessage({ data: { id: message.id, result: message.cases.map((c) => ({ cases: [{ name: c.options.caseName }] })), coreMs: 1, heapBytes: MB } });
+  };
+  const tick = () => new Promise((resolve) => setTimeout(resolve));
+
+  test('each chunk of 64 goes as soon as its bytes are in, to the workers in turn; the results in case order; progress as chunks finish', async () => {
+    const engine = createEngine('');
+    const { cases, release } = pendingCases(130);
+    const shares = [];
+    const result = engine.build(cases, {}, (share) => shares.push(share));
+    for (let i = 64; i < 128; i++) release(i); // the second chunk's bytes first
+    await tick();
+    assert.deepEqual(buildsSent().map((m) => m.cases[0].options.caseName), ['c64']);
+    for (let i = 0; i < 64; i++) release(i);
+    for (const i of [128, 129]) release(i);
+    await tick();
+    const sent = buildsSent();
+    assert.deepEqual(sent.map((m) => m.cases.length), [64, 64, 2]);
+    assert.equal(new Set(made.filter((w) => w.sent.some((m) => m.type === 'build'))).size, 2, 'both workers');
+    for (const m of [...sent].reverse()) answerBuild(m); // quick chunks: no progress of their own
+    const results = await result;
+    assert.deepEqual(results.map((r) => r.cases[0].name), cases.map((c) => c.options.caseName));
+    assert.equal(shares.at(-1), 1);
+    assert.ok(shares.length >= 3, `a share per chunk done: ${shares}`);
+  });
+
+  test('a newer action, or a file that cannot be read, sends no more chunks; the read\'s error is the build\'s', async () => {
+    const engine = createEngine('');
+    let wanted = true;
+    const superseded = pendingCases(128);
+    const stale = engine.build(superseded.cases, {}, null, () => wanted);
+    wanted = false;
+    for (let i = 0; i < 128; i++) superseded.release(i);
+    await assert.rejects(stale, (error) => error.kind === 'superseded');
+    assert.equal(buildsSent().length, 0);
+
+    const unreadable = pendingCases(192);
+    const failing = engine.build(unreadable.cases, {});
+    unreadable.fail(70, new Error('cannot read c70: gone'));
+    for (let i = 0; i < 192; i++) if (i !== 70) unreadable.release(i);
+    await assert.rejects(failing, /cannot read c70: gone/);
+    await tick();
+    assert.ok(buildsSent().length <= 1, `at most the chunk read before the failure: ${buildsSent().length}`);
+  });
+});

@@ -944,6 +944,9 @@ int main(int argc, char **argv) {
    * than hand it back and fault it in again (a build of 2,500 cases made
    * 5,600 brk calls and 2,500 maps, a sixth of its time). */
   mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  /* Setting one fixes the other, which would then map and unmap every
+   * block from 128 KB: big blocks come from the heap up to 32 MB. */
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
 #endif
 #ifdef __wasi__
   /* A WASI program starts in "/": the Node wrapper passes the shell's

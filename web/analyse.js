@@ -124,7 +124,6 @@ export async function analyseBuild(current = begin()) {
   if (!build) return;
   if (build.data) return showBuild(build);
   showMessage('loading', `Reading ${build.cases.length} cases of ${build.name}…`);
-  showProgress('Loading the files');
   const { stats } = page;
   stats.firstCardPainted = 0;
   try {
@@ -133,10 +132,10 @@ export async function analyseBuild(current = begin()) {
     // its files come.
     const bytes = readable.map((c) => c.dump.file.arrayBuffer());
     Promise.all(bytes).then(() => { stats.read = performance.now(); }, () => {});
-    showProgress('Analysing', 0);
+    showProgress('Reading and analysing', 0);
     const results = await page.engine.build(readable.map((c, i) => ({
       bytes: bytes[i], options: { dumpName: c.dump.name, ptoText: c.pto, caseName: c.name, dumpPath: c.path, planner: c.planner, lifetimes: c.lifetimes },
-    })), { backend: $('backend').value || null }, (share) => current() && showProgress('Analysing', share));
+    })), { backend: $('backend').value || null }, (share) => current() && showProgress('Reading and analysing', share), current);
     if (!current()) return;
     stats.modelled = performance.now();
     let next = 0;

@@ -361,19 +361,28 @@ export function createEngine(source) {
      *  case's build JSON, in order. The cases go to both workers in
      *  chunks, each as soon as its bytes are read: reading thousands of
      *  files is the browser's slowest part, and the models are made
-     *  meanwhile. `onProgress(share)`: the share of cases read. */
-    build: async (cases, options, onProgress = null) => {
+     *  meanwhile. `onProgress(share)`: the share of cases read. A chunk
+     *  whose bytes come once `wanted()` is false (a newer action took
+     *  over), or once a file could not be read, is not sent. */
+    build: async (cases, options, onProgress = null, wanted = () => true) => {
       const chunks = [];
       for (let at = 0; at < cases.length; at += BUILD_CHUNK_CASES) chunks.push(cases.slice(at, at + BUILD_CHUNK_CASES));
       const shares = chunks.map(() => 0);
-      const told = (k) => onProgress && ((share) => {
+      const tell = (k, share) => {
         shares[k] = share * chunks[k].length;
-        onProgress(shares.reduce((a, b) => a + b, 0) / cases.length);
-      });
+        onProgress?.(shares.reduce((a, b) => a + b, 0) / cases.length);
+      };
+      let failed = false;
       const results = await Promise.all(chunks.map(async (chunk, k) => {
-        const bytes = await Promise.all(chunk.map((c) => c.bytes));
+        const bytes = await Promise.all(chunk.map((c) => c.bytes)).catch((error) => {
+          failed = true;
+          throw error;
+        });
+        if (failed || !wanted()) throw new EngineError({ kind: 'superseded', message: 'a newer request took over' });
         const message = { type: 'build', cases: chunk.map((c, i) => ({ ...c, bytes: bytes[i] })), options };
-        return request(message, bytes, undefined, told(k), k % WORKERS);
+        const result = await request(message, bytes, undefined, (share) => tell(k, share), k % WORKERS);
+        tell(k, 1); // a quick chunk says nothing on its way
+        return result;
       }));
       return results.flat();
     },
