@@ -147,7 +147,7 @@ describe('line inspector', () => {
     assert.deepEqual(await panel.locator('.tile-link').allInnerTexts(), ['c', 'b']);
     const highlighted = async () => (await card.locator('.box.at-line').evaluateAll((n) => n.map((b) => b.dataset.tile))).sort();
     assert.deepEqual(await highlighted(), ['b', 'c']);
-    assert.match(page.url(), /#fn=kernel&line=10$/);
+    assert.match(page.url(), /#fn=kernel&file=32_after_AllocateMemoryAddr\.py&line=10$/);
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('ArrowUp');
     assert.match(await panel.locator('.panel-head').textContent(), /^Line 8 · 1 tile live/);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { anomalyList, cycle, liveAt, neighbourBox, searchModel, stepsBetween, stepValue, tileMatcher } from '../web/insight.js';
-import { dumpSource, embedOptions, formatLink, fullPageUrl, parseLink } from '../web/link.js';
+import { dumpSource, embedOptions, formatLink, fullPageUrl, linkWanted, parseLink } from '../web/link.js';
 import { bodyLine, dumpWith, model, tileType } from './helpers.mjs';
 
 const vec = (name, base, offset, size, value = 'pl.tile.load(x)') => `${name}: ${tileType('Vec', base, offset, size)} = ${value}`;
@@ -117,10 +117,17 @@ describe('anomalies and search', () => {
 
 describe('deep links', () => {
   test('a view round-trips through the hash, defaults left out', () => {
-    const view = { fn: 'k proj', side: 'new', tile: 'a<b>', line: 42, zoom: 2.56, axis: 'used', hidden: ['Mat', 'Left'] };
+    const view = { fn: 'k proj', file: null, side: 'new', tile: 'a<b>', line: 42, zoom: 2.56, axis: 'used', hidden: ['Mat', 'Left'] };
     const hash = formatLink(view);
     assert.equal(hash, '#fn=k+proj&tile=a%3Cb%3E&line=42&zoom=2.56&axis=used&hide=Mat%2CLeft');
     assert.deepEqual(parseLink(hash), view);
+    // A dump from disk: the link names it, for a fresh tab to ask for.
+    const named = formatLink({ fn: 'f', file: '32_after_AllocateMemoryAddr.py', tile: 't' });
+    assert.equal(named, '#fn=f&file=32_after_AllocateMemoryAddr.py&tile=t');
+    assert.equal(parseLink(named).file, '32_after_AllocateMemoryAddr.py');
+    assert.equal(linkWanted(parseLink(named)),
+      'This link shows f\'s map in 32_after_AllocateMemoryAddr.py, tile t pinned. Open that dump here (drop it, or Open dump…) and the link\'s view is applied to it.');
+    assert.match(linkWanted(parseLink('#fn=f&line=9')), /^This link shows f's map, line 9 marked\. Open the dump it was copied from here/);
     // A compare view's old map: side=old; the new one is the default.
     assert.equal(formatLink({ fn: 'f', side: 'old', tile: 't' }), '#fn=f&side=old&tile=t');
     assert.equal(parseLink('#fn=f&side=old').side, 'old');
@@ -131,7 +138,7 @@ describe('deep links', () => {
 
   test('malformed parts are dropped, not trusted', () => {
     assert.deepEqual(parseLink('#fn=f&line=-3&zoom=abc&axis=sideways&hide='),
-      { fn: 'f', side: 'new', tile: null, line: null, zoom: 1, axis: 'limit', hidden: [] });
+      { fn: 'f', file: null, side: 'new', tile: null, line: null, zoom: 1, axis: 'limit', hidden: [] });
     // Zoom stays within the buttons' range (0.2x to 64x).
     assert.deepEqual([parseLink('#fn=f&zoom=1e9').zoom, parseLink('#fn=f&zoom=0.001').zoom, parseLink('#fn=f&zoom=-2').zoom], [64, 0.2, 1]);
     assert.equal(parseLink('#zoom=2'), null);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { finish, launch, openPage, settled } from './browser.mjs';
+import { drop, finish, fixture, launch, openPage, settled } from './browser.mjs';
 import { corpus } from './helpers.mjs';
 
 let env;
@@ -69,6 +69,35 @@ describe('a folder without its AllocateMemoryAddr dump', () => {
     assert.match(await message(page), /its compile stopped before AllocateMemoryAddr placed memory \(its last dump is 31_after_MemoryReuse\.py/);
     await page.selectOption('#pass', 'LowerPipelineLoops');
     await page.waitForFunction(() => /predates AllocateMemoryAddr|no compute function/.test(document.getElementById('message').innerText));
+    await finish(page);
+  });
+});
+
+describe('a link copied from a dropped dump, opened in a fresh tab', () => {
+  test('names the dump and the view it asks for, and applies the view once that dump is dropped', async () => {
+    const dump = 'decode_fwd__41_after_MaterializeRuntimeScopes.py';
+    const source = await openPage(env.browser, env.url);
+    await drop(source, [fixture(`real/${dump}`)]);
+    await settled(source);
+    // The hash a user copies names the dump.
+    await source.evaluate(() => { location.hash = ''; });
+    const card = source.locator('.card[data-function="down_proj"]');
+    await card.locator('.card-toggle').click();
+    await card.locator('.box').first().click();
+    await source.waitForFunction(() => location.hash.includes('tile='));
+    const hash = await source.evaluate(() => location.hash);
+    assert.match(hash, new RegExp(`^#fn=down_proj&file=${dump.replace(/[.]/g, '\\.')}&tile=`));
+    await finish(source);
+
+    const page = await openPage(env.browser, `${env.url}${hash}`);
+    const wanted = page.locator('#message .link-wanted');
+    await wanted.waitFor();
+    assert.match(await wanted.innerText(), new RegExp(`^This link shows down_proj's map in ${dump.replace(/[.]/g, '\\.')}, tile \\S+ pinned\\. Open that dump here`));
+    await drop(page, [fixture(`real/${dump}`)]);
+    await page.waitForSelector('.card.open[data-function="down_proj"] .box.pinned');
+    const tile = new URLSearchParams(hash.slice(1)).get('tile');
+    assert.equal(new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get('tile'), tile, 'the same tile pinned');
+    assert.equal(await page.locator('#message').isHidden(), true);
     await finish(page);
   });
 });

@@ -82,7 +82,7 @@ function linkChanged(card, side = null) {
   page.linkPending = true;
   queueMicrotask(() => {
     page.linkPending = false;
-    const hash = page.current ? formatLink({ ...page.current.viewState(), side: page.currentSide, inCase: page.openCase }) : '';
+    const hash = page.current ? formatLink({ ...page.current.viewState(), file: page.dumpName, side: page.currentSide, inCase: page.openCase }) : '';
     if (hash !== location.hash) history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
     if (page.fullView) page.fullView.href = fullPageUrl(location.href);
   });
@@ -144,6 +144,9 @@ export function cardMaker(model, columns, unseen = false) {
  */
 export function showModel(model, current = () => true, hash = location.hash) {
   leaveView();
+  // A dump from the user's disk: its links name it, for a fresh tab to ask
+  // for (a site's ?dump= or the CLI's page brings its dump along).
+  page.dumpName = page.input?.file ? model.dump : null;
   const wanted = parseLink(hash); // read before the first card rewrites it
   // Embedded in a docs page: the linked function's map alone.
   const shownFns = page.embed ? [model.functions.find((fn) => fn.name === wanted?.fn) ?? model.functions[0]].filter(Boolean) : model.functions;
@@ -264,6 +267,7 @@ function compareSummaryLine(data) {
 export function showCompare(data, onSwap = null, labels = sideLabels({ name: data.old.dump }, { name: data.new.dump })) {
   [data.old.dump, data.new.dump] = labels;
   [data.diff.old.dump, data.diff.new.dump] = labels;
+  page.dumpName = null; // two dumps: a link names neither
   // Read before the first card rewrites it. A comparison opens on its
   // summary however it was asked for: the hash a single dump's card wrote
   // (no side) names a view of that dump, not of this.

@@ -4,13 +4,15 @@
 import { ZOOM_MAX, ZOOM_MIN } from './layout.js';
 
 /**
- * The hash for a view: `#fn=<function>&side=old&tile=<name>&line=<n>&zoom=<z>&axis=used&hide=Mat,Left`
- * (`side`: which map of a compare view). Keys with default values are
- * left out; '' when nothing is open.
+ * The hash for a view: `#fn=<function>&file=<dump>&side=old&tile=<name>&line=<n>&zoom=<z>&axis=used&hide=Mat,Left`
+ * (`file`: the dump's name, which a fresh tab asks for; `side`: which map
+ * of a compare view). Keys with default values are left out; '' when
+ * nothing is open.
  */
-export function formatLink({ fn, side = null, tile, line, zoom = 1, axis = 'limit', hidden = [], inCase = null } = {}) {
+export function formatLink({ fn, file = null, side = null, tile, line, zoom = 1, axis = 'limit', hidden = [], inCase = null } = {}) {
   if (!fn) return inCase ? buildHash(inCase, null) : '';
   const params = new URLSearchParams(inCase ? { case: inCase, fn } : { fn });
+  if (file) params.set('file', file);
   if (side === 'old') params.set('side', 'old');
   if (tile) params.set('tile', tile);
   if (line) params.set('line', String(line));
@@ -32,7 +34,8 @@ export function parseLink(hash) {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   const fn = params.get('fn');
   if (!fn) return null;
-  const view = { fn, side: params.get('side') === 'old' ? 'old' : 'new', tile: params.get('tile') || null, line: null, zoom: 1, axis: 'limit', hidden: [] };
+  const view = { fn, file: params.get('file') || null, side: params.get('side') === 'old' ? 'old' : 'new', tile: params.get('tile') || null,
+    line: null, zoom: 1, axis: 'limit', hidden: [] };
   const line = Number(params.get('line'));
   if (Number.isInteger(line) && line > 0) view.line = line;
   const zoom = Number(params.get('zoom'));
@@ -40,6 +43,15 @@ export function parseLink(hash) {
   if (params.get('axis') === 'used') view.axis = 'used';
   view.hidden = (params.get('hide') || '').split(',').filter(Boolean);
   return view;
+}
+
+/** What a link opened in a fresh tab, with no dump, asks for: the
+ * function's map and what it pins, of the dump it names. */
+export function linkWanted(view) {
+  const pinned = view.tile ? `, tile ${view.tile} pinned` : view.line ? `, line ${view.line} marked` : '';
+  const of = view.file ? ` in ${view.file}` : '';
+  return `This link shows ${view.fn}'s map${of}${pinned}. Open ${view.file ? 'that dump' : 'the dump it was copied from'} here ` +
+    '(drop it, or Open dump…) and the link\'s view is applied to it.';
 }
 
 /**

@@ -8,8 +8,8 @@ import { copyLink } from './export.js';
 import { Finder } from './finder.js';
 import { listenForDrops, listenToHistory, listenToInputs, openLinkedDump } from './input.js';
 import { listenToFinder, onKey } from './keys.js';
-import { embedOptions } from './link.js';
-import { showMessage } from './messages.js';
+import { embedOptions, linkWanted, parseLink } from './link.js';
+import { showLinkWanted, showMessage } from './messages.js';
 import { $, page } from './page-state.js';
 import { rehearseWhenIdle } from './rehearsal.js';
 import { ShortcutsOverlay } from './shortcuts.js';
@@ -66,7 +66,11 @@ function start() {
     $('backend').disabled = true;
     $('backend').title = 'This page was written by the CLI for one backend; run it with -b to change it';
   } else {
-    openLinkedDump();
+    openLinkedDump().then((opened) => {
+      // A link copied from a dropped dump: no dump comes with it.
+      const wanted = !opened && parseLink(location.hash);
+      if (wanted && !page.embed) showLinkWanted(linkWanted(wanted));
+    });
   }
   fillBackends();
   if (!embedded) rehearseWhenIdle();

@@ -27,6 +27,14 @@ export function showNotes(model) {
   if (more > 0) box.append(el('p', {}, `and ${more} more notes`));
 }
 
+/** The welcome, on a fresh tab whose link names a view: what it asks
+ * for, above the welcome's own words. */
+export function showLinkWanted(text) {
+  const box = $('message');
+  box.querySelector('.link-wanted')?.remove();
+  box.prepend(el('p', { class: 'link-wanted', role: 'status' }, text));
+}
+
 /** Shows a message of `kind` ('loading', 'note', 'error', or 'empty': a
  * dump with nothing on chip, told as a note) instead of the map; an error
  * or an empty dump takes the dump shown away with it. */

@@ -12,6 +12,7 @@ export const page = {
   // the comparison names it by.
   input: null,
   base: null,
+  dumpName: null, // the dump from disk whose cards show (links name it), or null
   // The folder the pass pickers read again: { entries, name, inBuild },
   // kept when its dump is refused; null when no folder is open.
   folder: null,
