@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { drop, finish, fixture, launch, openPage, settled } from './browser.mjs';
-import { corpus } from './helpers.mjs';
+import { corpus, root, run } from './helpers.mjs';
+
+const wide = join(root, 'tests', 'fixtures', 'compiler-e2d0f78', 'wide');
 
 let env;
 let work;
@@ -98,6 +100,28 @@ describe('a link copied from a dropped dump, opened in a fresh tab', () => {
     const tile = new URLSearchParams(hash.slice(1)).get('tile');
     assert.equal(new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get('tile'), tile, 'the same tile pinned');
     assert.equal(await page.locator('#message').isHidden(), true);
+    await finish(page);
+  });
+});
+
+describe('a DSA dump whose mark is an in-place handoff', () => {
+  test('the peak panel names the handoff and offers no move that raises the mark; --summary saves nothing, never less', async () => {
+    const dir = join(wide, 'ops.test_fillpad__FillpadMaxProgram__dsa');
+    const summary = run([dir, '--summary']).stdout;
+    const [row] = summary.split('\n').filter((line) => /^fillpad_max_kernel\s+Vec\s+tile__ssa_v0/.test(line));
+    assert.match(row, /\s16384\s+0\s+16384\s+0$/, 'hwm 16384, lowest gap 0, hwm then 16384, saved 0');
+    const page = await openPage(env.browser, env.url);
+    await page.setInputFiles('#folder', dir);
+    await settled(page);
+    const card = page.locator('.card.open');
+    await card.locator('.pill[data-space="Vec"]').click();
+    const peak = card.locator('.panel-peak');
+    assert.equal(await peak.locator('.panel-mark').innerText(),
+      'The mark is the end of tile__ssa_v0 at [0, 16384), lines 10–11. It hands its bytes over in place to padded_tile__ssa_v0, bound on line 11, which reads it last.');
+    const whatIf = await peak.locator('.panel-what-if').innerText();
+    assert.match(whatIf, /already sits in the lowest gap free over its lifetime: no move lowers the mark/);
+    assert.doesNotMatch(await peak.innerText(), /higher/);
+    assert.equal(await page.locator('#anomaly-count').innerText(), 'no anomalies');
     await finish(page);
   });
 });

@@ -69,10 +69,15 @@ function markSetter(fn, space, onTile) {
   }
   const box = fn.boxes[by.box];
   const atPeak = (space.peak_boxes ?? []).includes(by.box);
-  return el('p', { class: 'panel-mark' }, 'The mark is the end of ',
-    el('button', { class: 'tile-link', title: 'Pin this tile', onclick: () => onTile(by.box) }, box.name),
+  const link = (i) => el('button', { class: 'tile-link', title: 'Pin this tile', onclick: () => onTile(i) }, fn.boxes[i].name);
+  // An in-place handoff (model.md §7) is named as one: no conflict, nothing to move.
+  const handoff = box.in_place_to !== undefined ? [' It hands its bytes over in place to ', link(box.in_place_to),
+    `, bound on line ${fn.boxes[box.in_place_to].start}, which reads it last.`]
+    : box.in_place_from !== undefined ? [' It took over the bytes of ', link(box.in_place_from), ' in place: its statement reads that tile last.']
+      : [];
+  return el('p', { class: 'panel-mark' }, 'The mark is the end of ', link(by.box),
     ` at ${byteRange(box.offset, box.size)}, lines ${box.start}–${box.end}`,
-    atPeak ? '.' : ', not live on the peak line.');
+    atPeak ? '.' : ', not live on the peak line.', ...handoff);
 }
 
 /** The core's what-if: the mark's tile (with its base's other tiles)

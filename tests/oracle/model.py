@@ -688,12 +688,15 @@ def build_model(module, lines, dump_name, backend):
         # In-place handoffs only where the dump's name says a planner placed it (§7).
         placed = "_after_" in dump_name and pass_stage(dump_name) != "other"
         starts = {node.lineno for node in ast.walk(fn) if isinstance(node, ast.stmt) and node is not fn} if placed else set()
-        boxes = make_boxes(tiles, starts, loop_spans(fn))
+        loops = loop_spans(fn)
+        boxes = make_boxes(tiles, starts, loops)
         if refused_unallocated(fn, tiles, boxes, dump_name):
             stale.append(fn.name)
         functions.append({"name": fn.name, "ftype": ftype, "src_start": src_start, "src_end": src_end,
                           "source": lines[src_start - 1:src_end],
-                          "spaces": make_spaces(boxes, capacity), "boxes": boxes})
+                          "spaces": make_spaces(boxes, capacity), "boxes": boxes,
+                          # Not the model's: what hands_over reads, for tests that need its time (what-if).
+                          "statement_starts": sorted(starts), "loops": [list(span) for span in loops]})
     if not any(f["boxes"] for f in functions):
         return {"error": "no_tiles"}
     if stale:

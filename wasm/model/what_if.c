@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "memory_map.h"
+#include "model/function_tiles.h"
 
 static int64_t aligned(int64_t offset) {
   return (offset + MM_ALIGNMENT - 1) / MM_ALIGNMENT * MM_ALIGNMENT;
@@ -29,15 +30,41 @@ static int compare_spans(const span *a, const span *b) { return (a->lo > b->lo) 
 #define MM_SORT_COMPARE compare_spans
 #include "base/sort_impl.h"
 
-/* What holds `space` on any of lines first..last: the boxes of other
- * bases live then, and every placed window. */
-static span *holders(const mm_function *fn, const char *space, uint32_t first, uint32_t last,
+/* The lifetime a place is sought for: lines first..last, and, where a
+ * planner placed the dump, the same in the planners' time (from..to,
+ * mm__lifetime_points), where an input the binding statement reads last
+ * hands its bytes over (model.md §7) and so holds nothing. */
+typedef struct lifetime {
+  uint32_t first, last;
+  bool by_time;
+  uint64_t from, to;
+} lifetime;
+
+static lifetime lifetime_of(const mm_function *fn, uint32_t first, uint32_t last, bool by_time) {
+  lifetime when = {first, last, by_time, 0, 0};
+  if (by_time) mm__lifetime_points(fn, first, last, &when.from, &when.to);
+  return when;
+}
+
+/* Whether box `b` holds its bytes during `when`. A slot of a
+ * multi-buffered allocation hands nothing over: its lines count. */
+static bool holds_during(const mm_function *fn, const mm_box *b, const lifetime *when) {
+  if (!(b->start <= when->last && b->end >= when->first)) return false;
+  if (!when->by_time || b->tile->slot_count > 1) return true;
+  uint64_t from, to;
+  mm__lifetime_points(fn, b->start, b->end, &from, &to);
+  return from <= when->to && when->from <= to;
+}
+
+/* What holds `space` during `when`: the boxes of other bases, and every
+ * placed window. */
+static span *holders(const mm_function *fn, const char *space, const lifetime *when,
                      const char *moving, size_t *count) {
   span *spans = mm__alloc((fn->box_count + fn->window_count + 1) * sizeof *spans);
   size_t n = 0;
   for (size_t i = 0; spans && i < fn->box_count; i++) {
     const mm_box *b = &fn->boxes[i];
-    if (in_space(b->tile, space, moving) && b->start <= last && b->end >= first)
+    if (in_space(b->tile, space, moving) && holds_during(fn, b, when))
       spans[n++] = (span){b->tile->offset, b->tile->offset + b->tile->size};
   }
   for (size_t i = 0; spans && i < fn->window_count; i++) {
@@ -50,10 +77,14 @@ static span *holders(const mm_function *fn, const char *space, uint32_t first, u
   return spans;
 }
 
-int64_t mm__lowest_fit(const mm_function *fn, const char *space, int64_t size, uint32_t first,
-                       uint32_t last, const char *moving) {
+/* The lowest MM_ALIGNMENT-aligned offset where `size` bytes of `space`
+ * share no byte with what holds it during `when`; boxes of base `moving`
+ * (NULL: none) are left out, as the tile being moved. Always found (above
+ * everything, at worst); -1 only when out of memory. */
+static int64_t lowest_fit(const mm_function *fn, const char *space, int64_t size,
+                          const lifetime *when, const char *moving) {
   size_t n;
-  span *spans = holders(fn, space, first, last, moving, &n);
+  span *spans = holders(fn, space, when, moving, &n);
   if (!spans || !sort_spans(spans, n)) {
     mm__dealloc(spans);
     return -1;
@@ -67,7 +98,9 @@ int64_t mm__lowest_fit(const mm_function *fn, const char *space, int64_t size, u
   return at;
 }
 
-int64_t mm__mark_without(const mm_function *fn, const char *space, const char *moving) {
+/* The high-water mark of `space` (windows included) without the boxes of
+ * base `moving`. */
+static int64_t mark_without(const mm_function *fn, const char *space, const char *moving) {
   int64_t mark = 0;
   for (size_t i = 0; i < fn->box_count; i++) {
     const mm_tile *t = fn->boxes[i].tile;
@@ -107,13 +140,19 @@ static bool what_if(const mm_function *fn, mm_space_usage *u) {
     moved++;
   }
   int64_t size = high - low;
-  int64_t to = mm__lowest_fit(fn, u->space, size, first, last, mark->base);
+  lifetime when = lifetime_of(fn, first, last, fn->planner_placed && mark->slot_count <= 1);
+  int64_t to = lowest_fit(fn, u->space, size, &when, mark->base);
   if (to < 0) return false;
-  int64_t rest = mm__mark_without(fn, u->space, mark->base);
+  int64_t rest = mark_without(fn, u->space, mark->base);
+  int64_t then = to + size > rest ? to + size : rest;
+  /* A move that raises the mark is offered only to a tile that must
+   * move: one sharing bytes while live. */
+  const mm_box *box = &fn->boxes[u->hwm_box - 1];
+  if (then > u->hwm_all && !box->conflict && !box->window_partner_total) return true;
   u->what_if_box = u->hwm_box;
   u->what_if_moved = moved;
   u->what_if_offset = to;
-  u->what_if_hwm = to + size > rest ? to + size : rest;
+  u->what_if_hwm = then;
   return true;
 }
 
@@ -130,9 +169,11 @@ bool mm_model_fit(const mm_model *model, size_t function, const char *space, int
       bytes > ((int64_t)1 << 53))
     return false;
   const mm_function *fn = mm__vec_at(&model->functions, function);
-  int64_t offset = mm__lowest_fit(fn, space, bytes, first, last, NULL);
+  /* A tile asked about has no statement: its lines count whole. */
+  lifetime when = lifetime_of(fn, first, last, false);
+  int64_t offset = lowest_fit(fn, space, bytes, &when, NULL);
   if (offset < 0) return false;
-  int64_t mark = mm__mark_without(fn, space, NULL);
+  int64_t mark = mark_without(fn, space, NULL);
   uint64_t capacity = mm_backend_capacity(model->backend, space, strlen(space));
   *out = (mm_fit){.offset = offset,
                   .hwm = offset + bytes > mark ? offset + bytes : mark,
