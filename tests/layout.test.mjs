@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { chooseInFolder } from '../web/core.js';
 import { compareNumbers, passesIn, poolNames, resolveFolder } from '../web/folder.js';
 import {
-  MIN_LANE, anchorAfterZoom, baseFactor, clampSplit, formatBytes, formatZoom, layoutLanes, mentionRanges, stepZoom, usage, defaultSplit, linesInView,
+  MIN_LANE, anchorAfterZoom, baseFactor, clampSplit, formatBytes, formatZoom, layoutLanes, mentionRanges, stepZoom, usage, defaultSplit, linesInView, exportLines,
 } from '../web/layout.js';
 import { loadCore } from './helpers.mjs';
 
@@ -105,6 +105,18 @@ describe('an exported image\'s lines and the source pane\'s width', () => {
     assert.deepEqual(linesInView(27, 400, 100, 1000), { first: 101, last: 121 });
     assert.deepEqual(linesInView(0, 400, 100, 105), { first: 100, last: 105 });
     assert.deepEqual(linesInView(5000, 400, 100, 105), { first: 105, last: 105 });
+  });
+
+  test('exportLines: the lines in view widened to each space\'s peak line and the lines of its mark\'s tile or window', () => {
+    const fn = {
+      src_start: 100, src_end: 400,
+      spaces: [{ space: 'Vec', peak_live: 64, peak_line: 350, hwm_set_by: { box: 0 } },
+        { space: 'Mat', peak_live: 0, peak_line: 390, hwm_set_by: { reserved: 0 } }],
+      boxes: [{ start: 90, end: 130 }], reserved: [{ line: 105 }],
+    };
+    assert.deepEqual(exportLines({ first: 200, last: 220 }, fn), { first: 105, last: 350 },
+      'Vec\'s peak (350), its mark\'s tile (130; line 90 is before the function), Mat\'s window (105); no peak of 0 bytes');
+    assert.deepEqual(exportLines({ first: 100, last: 400 }, fn), { first: 100, last: 400 });
   });
 
   test('defaultSplit: the longest line, at most 720 px and 45 % of the card', () => {

@@ -2,7 +2,7 @@
 // finding held in Chromium: the folders, links, exports and figures a
 // user meets first.
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -122,6 +122,29 @@ describe('a DSA dump whose mark is an in-place handoff', () => {
     assert.match(whatIf, /already sits in the lowest gap free over its lifetime: no move lowers the mark/);
     assert.doesNotMatch(await peak.innerText(), /higher/);
     assert.equal(await page.locator('#anomaly-count').innerText(), 'no anomalies');
+    await finish(page);
+  });
+});
+
+describe('an exported image and the lines its notes name', () => {
+  test('Save SVG of a card scrolled to its top still shows the peak line its notes cite', async () => {
+    const page = await openPage(env.browser, env.url, { height: 700 });
+    await drop(page, [fixture('real/decode_fwd__41_after_MaterializeRuntimeScopes.py')]);
+    await settled(page);
+    const card = page.locator('[data-function="rope_qkv"]');
+    await card.locator('.card-toggle').click();
+    await page.waitForSelector('.card.open[data-function="rope_qkv"] .viewport');
+    await card.locator('.viewport').evaluate((v) => { v.scrollTop = 0; });
+    await card.locator('.share-menu summary').click();
+    const [download] = await Promise.all([page.waitForEvent('download'), card.locator('.save-svg').click()]);
+    const path = join(work, 'rope_qkv.svg');
+    await download.saveAs(path);
+    const svg = readFileSync(path, 'utf8');
+    const [, first, last] = /· lines (\d+)–(\d+)</.exec(svg).map(Number);
+    const cited = [...svg.matchAll(/Peak of \w+: [^<]* live on line (\d+)\./g)].map((m) => Number(m[1]));
+    assert.ok(cited.length >= 1, 'the notes cite a peak');
+    for (const line of cited) assert.ok(first <= line && line <= last, `peak line ${line} in the image's lines ${first}–${last}`);
+    assert.ok(Math.max(...cited) - 1455 > 40, 'a peak past the first screenful: the test means something');
     await finish(page);
   });
 });

@@ -5,7 +5,7 @@ import { el } from './dom.js';
 import { LONE_SIDE } from './card-side.js';
 import { anomalyChips, lifetimeNotice, spacePills, unplacedNotice } from './card-head.js';
 import { idleHolds } from './insight.js';
-import { GUTTER_WIDTH, clampSplit, defaultSplit, linesInView } from './layout.js';
+import { GUTTER_WIDTH, clampSplit, defaultSplit, exportLines, linesInView } from './layout.js';
 import { MapInput } from './map-input.js';
 import { MapView } from './map-view.js';
 import { idlePanel, linePanel } from './panels.js';
@@ -286,11 +286,13 @@ export class Card {
     else this.element.scrollIntoView({ block: 'start' });
   }
 
-  /** What an exported image shows: the lines in view, the axis, the
-   * spaces shown, the zoom, the lanes' width at zoom 1. */
+  /** What an exported image shows: the lines in view and every line its
+   * notes name, the axis, the spaces shown, the zoom, the lanes' width at
+   * zoom 1. */
   exportView() {
     const v = this.viewport;
-    const { first, last } = linesInView(v.scrollTop, v.clientHeight, this.fn.src_start, this.fn.src_end);
+    const inView = linesInView(v.scrollTop, v.clientHeight, this.fn.src_start, this.fn.src_end);
+    const { first, last } = exportLines(inView, this.fn);
     return {
       first, last, axis: this.state.axis, hidden: [...this.state.hidden], zoom: this.state.zoom,
       mapWidth: this.shared.mapWidth() - GUTTER_WIDTH, profile: this.state.profile,

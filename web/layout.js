@@ -117,6 +117,28 @@ export function linesInView(scrollTop, clientHeight, srcStart, srcEnd) {
   return { first: Math.min(first, srcEnd), last: Math.max(Math.min(last, srcEnd), Math.min(first, srcEnd)) };
 }
 
+/**
+ * The lines an exported image shows: those in view (`inView`, as
+ * linesInView gives them), widened to every line its notes name (they
+ * name every space, svg_notes.c): each space's peak line, and the lines
+ * of the tile (or the line of the window) whose end is its mark.
+ */
+export function exportLines(inView, fn) {
+  let { first, last } = inView;
+  const name = (line) => {
+    if (!(line >= fn.src_start && line <= fn.src_end)) return;
+    first = Math.min(first, line);
+    last = Math.max(last, line);
+  };
+  for (const space of fn.spaces) {
+    if (space.peak_live > 0) name(space.peak_line);
+    const by = space.hwm_set_by;
+    if (by?.box != null && fn.boxes?.[by.box]) [fn.boxes[by.box].start, fn.boxes[by.box].end].forEach(name);
+    if (by?.reserved != null && fn.reserved?.[by.reserved]) name(fn.reserved[by.reserved].line);
+  }
+  return { first, last };
+}
+
 /** A box's place in its lane: left and width as % of the lane, top and height in px. */
 export function boxGeometry(box, lane, srcStart) {
   return {
