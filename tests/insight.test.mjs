@@ -138,7 +138,7 @@ describe('deep links', () => {
 
   test('malformed parts are dropped, not trusted', () => {
     assert.deepEqual(parseLink('#fn=f&line=-3&zoom=abc&axis=sideways&hide='),
-      { fn: 'f', file: null, side: 'new', tile: null, line: null, zoom: 1, axis: 'limit', hidden: [] });
+      { fn: 'f', file: null, side: 'new', tile: null, line: null, zoom: 1, axis: null, hidden: [] });
     // Zoom stays within the buttons' range (0.2x to 64x).
     assert.deepEqual([parseLink('#fn=f&zoom=1e9').zoom, parseLink('#fn=f&zoom=0.001').zoom, parseLink('#fn=f&zoom=-2').zoom], [64, 0.2, 1]);
     assert.equal(parseLink('#zoom=2'), null);

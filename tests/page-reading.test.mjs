@@ -402,27 +402,32 @@ describe('tiny tiles and find', () => {
     await finish(page);
   });
 
-  test('a lane its space barely uses offers the used axis, which spreads its tiles; a busy lane does not', async () => {
+  test('a card whose tiles would be slivers against capacity opens on the used axis; back on limit, a sparse lane offers it again', async () => {
     const page = await pageWith([real()], { width: 1400 });
     const card = await openCard(page, 'rope_qkv');
-    const offer = card.locator('.lane-head[data-space="Vec"] .fit-used');
-    await offer.waitFor(); // shown, not only made: its text is read as rendered
-    const percent = (await card.locator('.pill[data-space="Vec"]').innerText()).match(/[\d.]+%/)[0];
-    assert.equal(await offer.innerText(), `${percent} used: fit`, 'the pill\'s share');
+    const pressed = (axis) => card.locator(`.axis[data-axis="${axis}"]`).getAttribute('aria-pressed');
     const spread = () => card.evaluate((c) => {
       const lane = c.querySelector('.lane[data-space="Vec"]').getBoundingClientRect();
       const right = Math.max(...[...c.querySelectorAll('.lane[data-space="Vec"] .box')].map((b) => b.getBoundingClientRect().right));
       return (right - lane.left) / lane.width;
     });
-    assert.ok(await spread() < 0.25, 'drawn to the capacity, the tiles sit in the lane\'s first quarter');
-    await offer.click();
-    assert.equal(await card.locator('.axis[data-axis="used"]').getAttribute('aria-pressed'), 'true');
-    assert.equal(await page.evaluate(() => document.activeElement.dataset.axis), 'used', 'the focus lands on the axis it chose');
+    assert.equal(await pressed('used'), 'true', 'Vec uses a few percent: its tiles would be slivers');
     assert.ok(await spread() > 0.5, 'drawn to the bytes used, they spread over the lane');
+    assert.doesNotMatch(page.url(), /axis=/, 'the card\'s own default is left out of the link');
+    await card.locator('.axis[data-axis="limit"]').click();
+    assert.match(page.url(), /axis=limit/, 'the axis chosen against the default is kept');
+    assert.ok(await spread() < 0.25, 'drawn to the capacity, the tiles sit in the lane\'s first quarter');
+    const offer = card.locator('.lane-head[data-space="Vec"] .fit-used');
+    await offer.waitFor(); // shown, not only made: its text is read as rendered
+    const percent = (await card.locator('.pill[data-space="Vec"]').innerText()).match(/[\d.]+%/)[0];
+    assert.equal(await offer.innerText(), `${percent} used: fit`, 'the pill\'s share');
+    await offer.click();
+    assert.equal(await pressed('used'), 'true');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.axis), 'used', 'the focus lands on the axis it chose');
     assert.equal(await card.locator('.fit-used').count(), 0);
     const up = await openCard(page, 'up_proj');
-    assert.equal(await up.locator('.lane-head[data-space="Mat"] .fit-used').count(), 0, 'Mat uses half its capacity');
     // Left uses 1.5 %, but the axis is the card's: fitting it would widen Mat 18-fold.
+    assert.equal(await up.locator('.axis[data-axis="limit"]').getAttribute('aria-pressed'), 'true', 'a busy Mat beside: limit');
     assert.equal(await up.locator('.fit-used').count(), 0, 'no offer beside a busy space');
     await finish(page);
   });

@@ -5,7 +5,7 @@ import { el } from './dom.js';
 import { LONE_SIDE } from './card-side.js';
 import { anomalyChips, lifetimeNotice, spacePills, unplacedNotice } from './card-head.js';
 import { idleHolds } from './insight.js';
-import { GUTTER_WIDTH, clampSplit, defaultSplit, exportLines, linesInView } from './layout.js';
+import { GUTTER_WIDTH, clampSplit, defaultAxis, defaultSplit, exportLines, linesInView } from './layout.js';
 import { MapInput } from './map-input.js';
 import { MapView } from './map-view.js';
 import { idlePanel, linePanel } from './panels.js';
@@ -41,6 +41,8 @@ export class Card {
       line: null, peakSpace: null, matches: new Set(), profile: true, idle: false, hoveredWindow: null, focused: -1, counterpart: null,
     };
     this.body = null;
+    this.axisChosen = false; // by the user or a link: no default applies
+    this.defaultAxis = 'limit'; // the axis the card opened with (layout.js defaultAxis)
     this.map = null; // the MapView, once built
     // A side of a cross-core pipe: marked by the name (its body says the rest).
     this.pipes = shared.pipesOf?.(fn.name) ?? [];
@@ -95,6 +97,11 @@ export class Card {
   build() {
     const { fn, shared } = this;
     this.state.split = this.fittedSplit();
+    // The axis it opens with (a comparison's two maps keep `limit`, as one).
+    if (this.side === LONE_SIDE && !this.axisChosen) {
+      this.state.axis = defaultAxis(this.visibleSpaces(), this.ownItems, shared.mapWidth() - GUTTER_WIDTH);
+    }
+    this.defaultAxis = this.state.axis;
     // A comparison's side may show before its dump's bytes come (engine.js):
     // the lines are shown, the code when they come.
     if (!fn.source) fn.sourceReady?.then((missing) => this.sourceArrived(missing));
@@ -268,7 +275,7 @@ export class Card {
     const { state } = this;
     return {
       fn: this.fn.name, tile: state.pinned?.name ?? null, line: state.line, zoom: state.zoom, axis: state.axis,
-      hidden: [...state.hidden],
+      defaultAxis: this.defaultAxis, hidden: [...state.hidden],
     };
   }
 
@@ -277,7 +284,7 @@ export class Card {
     if (!this.state.open) this.setOpen(true);
     const known = view.hidden.filter((s) => this.spaces.has(s));
     for (const space of known) if (!this.state.hidden.has(space)) this.toggleSpace(space);
-    if (view.axis !== this.state.axis) this.setAxis(view.axis);
+    if (view.axis && view.axis !== this.state.axis) this.setAxis(view.axis);
     if (view.zoom !== this.state.zoom) this.setZoom(view.zoom);
     if (view.line !== null) this.pinLine(view.line);
     const index = view.tile ? this.fn.boxes.findIndex((b) => b.name === view.tile) : -1;
@@ -313,6 +320,7 @@ export class Card {
   }
 
   setAxis(axis) {
+    this.axisChosen = true;
     this.state.axis = axis;
     this.toolbar.showAxis(axis);
     this.layout();

@@ -46,6 +46,31 @@ export function baseFactor(spans, available) {
   return narrowest * fit < MIN_LANE ? MIN_LANE / narrowest : fit;
 }
 
+/** A box this wide (px) holds the start of its name: narrower, a sliver. */
+export const READABLE_BOX = 40;
+
+/**
+ * The x axis a card opens with: `used` when it shows more of the boxes
+ * readable (at least READABLE_BOX px wide, and within the `available` px
+ * the map has before it scrolls) than `limit` does, else `limit`. A space
+ * used at a few percent draws most tiles as slivers against its capacity;
+ * a busy one beside a sparse one would widen many times over on `used`.
+ */
+export function defaultAxis(spaces, boxes, available) {
+  const readable = (axis) => {
+    const spans = spaces.map((s) => laneExtent(s, axis, boxes)).map((e) => e.hi - e.lo);
+    const { lanes } = layoutLanes(spaces, { axis, factor: baseFactor(spans, available), boxes });
+    const lane = new Map(lanes.map((l) => [l.space, l]));
+    return boxes.filter((b) => {
+      const l = lane.get(b.space);
+      if (!l || b.size <= 0) return false;
+      const width = (b.size / l.span) * l.width;
+      return width >= READABLE_BOX && l.left + ((b.offset - l.lo) / l.span) * l.width + READABLE_BOX <= available;
+    }).length;
+  };
+  return readable('used') > readable('limit') ? 'used' : 'limit';
+}
+
 /** Lanes left to right: { space, lo, span, left, width } (bytes and px) for one factor. */
 export function layoutLanes(spaces, { axis = 'limit', factor, hidden = new Set(), boxes = [] }) {
   let left = 0;

@@ -9,7 +9,7 @@ import { ZOOM_MAX, ZOOM_MIN } from './layout.js';
  * of a compare view). Keys with default values are left out; '' when
  * nothing is open.
  */
-export function formatLink({ fn, file = null, side = null, tile, line, zoom = 1, axis = 'limit', hidden = [], inCase = null } = {}) {
+export function formatLink({ fn, file = null, side = null, tile, line, zoom = 1, axis = 'limit', defaultAxis = 'limit', hidden = [], inCase = null } = {}) {
   if (!fn) return inCase ? buildHash(inCase, null) : '';
   const params = new URLSearchParams(inCase ? { case: inCase, fn } : { fn });
   if (file) params.set('file', file);
@@ -17,7 +17,7 @@ export function formatLink({ fn, file = null, side = null, tile, line, zoom = 1,
   if (tile) params.set('tile', tile);
   if (line) params.set('line', String(line));
   if (zoom !== 1) params.set('zoom', String(Math.round(zoom * 1000) / 1000));
-  if (axis !== 'limit') params.set('axis', axis);
+  if (axis !== defaultAxis) params.set('axis', axis); // the card's own default is left out
   if (hidden.length) params.set('hide', hidden.join(','));
   return `#${params.toString()}`;
 }
@@ -35,12 +35,12 @@ export function parseLink(hash) {
   const fn = params.get('fn');
   if (!fn) return null;
   const view = { fn, file: params.get('file') || null, side: params.get('side') === 'old' ? 'old' : 'new', tile: params.get('tile') || null,
-    line: null, zoom: 1, axis: 'limit', hidden: [] };
+    line: null, zoom: 1, axis: null, hidden: [] };
   const line = Number(params.get('line'));
   if (Number.isInteger(line) && line > 0) view.line = line;
   const zoom = Number(params.get('zoom'));
   if (Number.isFinite(zoom) && zoom > 0) view.zoom = Math.min(ZOOM_MAX, Math.max(ZOOM_MIN, zoom));
-  if (params.get('axis') === 'used') view.axis = 'used';
+  if (['used', 'limit'].includes(params.get('axis'))) view.axis = params.get('axis'); // else the card's default
   view.hidden = (params.get('hide') || '').split(',').filter(Boolean);
   return view;
 }

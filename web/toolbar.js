@@ -14,7 +14,7 @@ export class Toolbar {
     this.exportMapTo = exportMap;
     this.zoomLevel = el('button', { class: 'zoom-level', title: 'Reset zoom to 1×', onclick: () => card.setZoom(1) }, '1×');
     this.axisButtons = ['limit', 'used'].map((axis) =>
-      el('button', { class: 'axis', dataset: { axis }, 'aria-pressed': String(axis === 'limit'), onclick: () => card.setAxis(axis) }, axis));
+      el('button', { class: 'axis', dataset: { axis }, 'aria-pressed': String(axis === card.state.axis), onclick: () => card.setAxis(axis) }, axis));
     this.spaceToggles = card.spaceList.map((s) =>
       el('button', { class: 'space-toggle', dataset: { space: s.space }, 'aria-pressed': 'true', onclick: () => card.toggleSpace(s.space) }, s.space));
     this.sourceButton = el('button', { class: 'source-toggle', onclick: () => card.setSource(!card.state.source) }, 'Show IR source');
