@@ -367,7 +367,7 @@ describe('--check and --summary', () => {
       const table = run([dump, '--summary']).stdout.split('\n\n')[0];
       const rows = table.trim().split('\n').slice(1).map((l) => l.trim().split(/\s+/));
       const expected = m.functions.flatMap((fn) => [...fn.spaces, ...fn.reserved_only_spaces].map((s) => [fn.name, s.space,
-        String(s.hwm_with_reserved), String(s.limit), usage(s).percent, String(s.reserved_bytes), String(s.headroom ?? '-'), String(s.peak_live), String(s.fragmentation)]));
+        String(s.hwm_with_reserved), String(s.limit), usage(s).percent.replace('–', '-'), String(s.reserved_bytes), String(s.headroom ?? '-'), String(s.peak_live), String(s.fragmentation)]));
       assert.deepEqual(rows.map((r) => r.slice(0, 9)), expected, dump);
       rowsSeen += rows.length;
     }

@@ -1,5 +1,8 @@
 // The page's pure functions (web/layout.js, web/folder.js) in Node.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 
 import { chooseInFolder } from '../web/core.js';
@@ -7,7 +10,7 @@ import { compareNumbers, passesIn, poolNames, resolveFolder } from '../web/folde
 import {
   MIN_LANE, anchorAfterZoom, baseFactor, clampSplit, formatBytes, formatZoom, layoutLanes, mentionRanges, stepZoom, usage, defaultSplit, linesInView, exportLines,
 } from '../web/layout.js';
-import { loadCore } from './helpers.mjs';
+import { dumpWith, loadCore, run, tileType } from './helpers.mjs';
 
 describe('layout', () => {
   const spaces = [{ space: 'Mat', hwm: 4096, limit: 524288 }, { space: 'Left', hwm: 1024, limit: 65536 }];
@@ -43,15 +46,29 @@ describe('layout', () => {
   test('bytes, usage and mentions', () => {
     assert.deepEqual([formatBytes(512), formatBytes(1536), formatBytes(188416), formatBytes(4480), formatBytes(1048576)],
       ['512 B', '1.5 KB', '184 KB', '4.38 KB', '1 MB']);
-    assert.deepEqual(usage({ hwm: 62260, limit: 65536 }), { fraction: 62260 / 65536, percent: '95.0%', level: 'alert', alert: true, sparse: false });
-    assert.deepEqual(usage({ hwm: 62259, limit: 65536 }), { fraction: 62259 / 65536, percent: '94.9%', level: 'warn', alert: false, sparse: false });
-    assert.deepEqual(usage({ hwm: 52428, limit: 65536 }).level, 'ok', '79.99 %');
-    assert.deepEqual([16383, 16384, 0].map((hwm) => usage({ hwm, limit: 65536 }).sparse), [true, false, false], 'under a quarter; an unused space is not offered a fit');
-    assert.deepEqual(usage({ hwm: 52429, limit: 65536 }).level, 'warn', '80.0 %');
-    assert.deepEqual([usage({ hwm: 65536, limit: 65536 }).percent, usage({ hwm: 328, limit: 65536 }).percent, usage({ hwm: 14290, limit: 65536 }).percent],
-      ['100.0%', '0.5%', '21.8%']);
+    assert.deepEqual(usage({ usage_permille: 950 }), { fraction: 0.95, percent: '95.0%', level: 'alert', alert: true, sparse: false });
+    assert.deepEqual(usage({ usage_permille: 949 }), { fraction: 0.949, percent: '94.9%', level: 'warn', alert: false, sparse: false });
+    assert.deepEqual([799, 800].map((p) => usage({ usage_permille: p }).level), ['ok', 'warn'], 'the colour agrees with the figure');
+    assert.deepEqual([249, 250, 0].map((p) => usage({ usage_permille: p }).sparse), [true, false, false], 'under a quarter; an unused space is not offered a fit');
+    assert.deepEqual(usage({ usage_permille: null }), { fraction: 0, percent: '–', level: 'ok', alert: false, sparse: false }, 'no capacity');
     assert.deepEqual(mentionRanges('t__tile = f(t__tile_1, t__tile) # t__tile', ['t__tile', 't__tile_1']),
       [[0, 7], [12, 21], [23, 30], [34, 41]]);
+  });
+});
+
+describe('usage as the core shows it (wasm/output/figures.c)', () => {
+  test('to the nearest tenth; 100.0 % only when full, 0.0 % only when empty; the same in --summary, the JSON and the page', () => {
+    // Vec holds 188416 bytes on the default backend.
+    const cases = [[49152, '26.1%'], [188384, '99.9%'], [188416, '100.0%'], [188448, '100.1%'], [32, '0.1%'], [16384, '8.7%']];
+    for (const [bytes, shown] of cases) {
+      const dir = mkdtempSync(join(tmpdir(), 'mm-usage-'));
+      const dump = join(dir, '32_after_AllocateMemoryAddr.py');
+      writeFileSync(dump, dumpWith([`t: ${tileType('Vec', 'm', 0, bytes)} = f()`, 'y = t']));
+      const space = JSON.parse(run([dump, '--json']).stdout).functions[0].spaces[0];
+      assert.equal(usage(space).percent, shown, `${bytes} B of 188416`);
+      assert.match(run([dump, '--summary']).stdout, new RegExp(`\\s${shown.replace('.', '\\.')}\\s`), `--summary, ${bytes} B`);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

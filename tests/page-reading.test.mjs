@@ -256,19 +256,27 @@ describe('the keyboard', () => {
 
 describe('card headers', () => {
   for (const width of widths) {
-    test(`at ${width} px every pill shows what is free whole, and every function's name whole`, async () => {
+    test(`at ${width} px every pill shows its usage, used / capacity and what is free, whole; every function's name whole`, async () => {
       const page = await pageWith([real()], { width });
       const cut = await page.evaluate(() => {
         const clipped = (n) => n.scrollWidth > n.clientWidth + 0.5;
+        const inside = (part, box) => {
+          const r = part.getBoundingClientRect();
+          return getComputedStyle(part).display !== 'none' && r.width > 0 && r.left >= box.left - 0.5 && r.right <= box.right + 0.5 &&
+            r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5;
+        };
         const pills = [...document.querySelectorAll('.card .pill')];
+        const parts = ['.pill-space', '.pill-percent', '.pill-bytes', '.pill-headroom'];
         return {
           pills: pills.length,
-          free: pills.filter((p) => p.querySelector('.pill-headroom')).length,
+          whole: pills.filter((p) => parts.every((s) => p.querySelector(s) && inside(p.querySelector(s), p.getBoundingClientRect()))).length,
+          shapes: pills.filter((p) => !/^\w+ \d+\.\d%\s· [\d.]+ [KMG]?B \/ [\d.]+ [KMG]?B\s· [\d.]+ [KMG]?B (free|over)$/.test(p.textContent)).map((p) => p.textContent),
           pillsCut: pills.filter(clipped).map((p) => p.textContent),
           namesCut: [...document.querySelectorAll('.card .fn-name')].filter((n) => clipped(n) || clipped(n.closest('.card-toggle'))).map((n) => n.textContent),
         };
       });
-      assert.ok(cut.pills >= 60 && cut.free === cut.pills, `${cut.free} of ${cut.pills} pills say what is free`);
+      assert.ok(cut.pills >= 60 && cut.whole === cut.pills, `${cut.whole} of ${cut.pills} pills show every part whole`);
+      assert.deepEqual(cut.shapes, [], 'each reads "Mat 50.7% · 260 KB / 512 KB · 252 KB free"');
       assert.deepEqual(cut.pillsCut, []);
       assert.deepEqual(cut.namesCut, []);
       await finish(page);

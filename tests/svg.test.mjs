@@ -52,7 +52,7 @@ describe('--svg FUNCTION', () => {
     }
     // The header: function, type, dump, backend, lines; each space's usage as the pills say it.
     assert.match(svg.texts[0], /^down_proj AIC · 41_after_MaterializeRuntimeScopes\.py · Ascend910B · lines \d+–\d+$/);
-    assert.match(svg.texts[1], /Mat 50\.7% · 260 KB \/ 512 KB/);
+    assert.match(svg.texts[1], /Mat 50\.8% · 260 KB \/ 512 KB/);
   });
 
   test('-o names the file; the reserved ring of fa_fused_aiv is drawn', () => {

@@ -65,7 +65,7 @@ describe('reserved windows on the map', () => {
   test('the pill counts the window in the high-water mark and gives the headroom', async () => {
     const page = await pageWith([ring]);
     const pill = page.locator('.pill[data-space="Vec"]');
-    assert.match(await pill.textContent(), /Vec 21\.7% · 40 KB \/ 184 KB · 144 KB free/);
+    assert.match(await pill.textContent(), /Vec 21\.7%\s· 40 KB \/ 184 KB\s· 144 KB free/);
     const title = await pill.getAttribute('title');
     assert.match(title, /reserved windows 32 KB \(32768 B\), counted in the high-water mark/);
     assert.match(title, /headroom 144 KB \(147456 B\)/);

@@ -4,8 +4,8 @@ import { el } from './dom.js';
 import { formatBytes, usage } from './layout.js';
 import { anomalyCounts, spaceHwm } from './insight.js';
 
-/** A space's pill: usage at a glance, as a figure and as the filled part
- * of the pill, in the space's colour (amber from 80 %, red from 95 %); the
+/** A space's pill: usage at a glance, as a figure and as a bar under it,
+ * in the space's colour (amber from 80 %, red from 95 %); the
  * tooltip adds the peak and the fragmentation; a click shows the peak
  * composition. `column` places it in its space's column of the page. */
 function pill(space, column, onclick) {
@@ -22,16 +22,16 @@ function pill(space, column, onclick) {
     // AllocateMemoryAddr checks a space's footprint only where a tile has a MemRef (docs/model.md §9).
     space.tiles === 0 && space.reserved_bytes ? 'reserved windows only: the compiler\'s capacity check sees no figure for this space; the map counts its windows' : null,
   ].filter(Boolean).join('\n');
-  const free = headroom === null ? null : headroom >= 0 ? ` · ${formatBytes(headroom)} free` : ` · ${formatBytes(-headroom)} over`;
+  const free = headroom === null ? null : headroom >= 0 ? `${formatBytes(headroom)} free` : `${formatBytes(-headroom)} over`;
   return el('button', {
     class: `pill ${level}`, dataset: { space: space.space }, title, onclick, tabindex: '-1',
     style: { gridColumn: String(column), '--used': `${Math.min(100, fraction * 100)}%` },
   },
-  // Short of room, the pill lets go of its bytes, then of its percent (the
-  // fill shows it): what is free, the headroom question, stays (style.css).
-  el('span', { class: 'pill-space' }, space.space), el('span', { class: 'pill-percent' }, ` ${percent}`),
-  el('span', { class: 'pill-bytes' }, ` · ${formatBytes(hwm)} / ${formatBytes(space.limit)}`),
-  free ? el('span', { class: 'pill-headroom' }, free) : null);
+  // Every part at every width: short of room they wrap, each whole (style.css).
+  // A line may break after a part's "·" (kept with the part before it).
+  el('span', { class: 'pill-space' }, space.space), ' ', el('span', { class: 'pill-percent' }, percent), '\u00a0· ',
+  el('span', { class: 'pill-bytes' }, `${formatBytes(hwm)} / ${formatBytes(space.limit)}`),
+  free ? '\u00a0· ' : null, free ? el('span', { class: 'pill-headroom' }, free) : null);
 }
 
 /** The pills of a card, one per space of `spaces`: one Tab stop, ←/→

@@ -12,11 +12,13 @@ export const SPLIT_MIN = 140;
 export const SPLIT_MAX = 2400;
 export const GUTTER_WIDTH = 56; // px: line numbers when the IR source is closed
 export const CHAR_WIDTH = 7.2; // px of one character of the monospace source font
-export const USAGE_ALERT = 0.95; // a pill turns red at this usage
-export const USAGE_WARN = 0.8; // and amber at this one
-/** Below this share of its capacity a space's tiles crowd into a corner
- * of a lane drawn to the capacity: the lane offers the 'used' axis. */
-export const USAGE_SPARSE = 0.25;
+// Usage in tenths of a percent, as the core shows it (usage_permille,
+// wasm/output/figures.h): a pill turns red from "95.0%", amber from "80.0%".
+export const USAGE_ALERT = 950;
+export const USAGE_WARN = 800;
+/** Below this usage a space's tiles crowd into a corner of a lane drawn
+ * to the capacity: the lane offers the 'used' axis. */
+export const USAGE_SPARSE = 250;
 
 /**
  * The bytes a lane covers: 0 → the capacity (`limit`) or the high-water mark
@@ -198,15 +200,16 @@ export function formatBytes(bytes) {
   return `${bytes} B`;
 }
 
-/** A pill's figures: usage as a fraction, shown with one decimal, and its
- * level: 'alert' from 95 %, 'warn' from 80 % (the high-water mark counts
- * the space's reserved windows); `sparse` below USAGE_SPARSE. */
+/** A pill's figures, from the core's usage_permille (the high-water mark,
+ * reserved windows counted, in tenths of a percent of the capacity; null
+ * without one): the figure shown ('–' without a capacity), the fill as a
+ * fraction, the level ('alert' from 95.0 %, 'warn' from 80.0 %: the
+ * colour agrees with the figure) and `sparse` below USAGE_SPARSE. */
 export function usage(space) {
-  const fraction = space.limit > 0 ? (space.hwm_with_reserved ?? space.hwm) / space.limit : 0;
-  // Floored, so the shown figure agrees with the colour: red exactly from "95.0%".
-  const percent = `${(Math.floor(fraction * 1000 + 1e-9) / 10).toFixed(1)}%`;
-  const level = fraction >= USAGE_ALERT ? 'alert' : fraction >= USAGE_WARN ? 'warn' : 'ok';
-  return { fraction, percent, level, alert: level === 'alert', sparse: fraction > 0 && fraction < USAGE_SPARSE };
+  const permille = space.usage_permille ?? null;
+  if (permille === null) return { fraction: 0, percent: '–', level: 'ok', alert: false, sparse: false };
+  const level = permille >= USAGE_ALERT ? 'alert' : permille >= USAGE_WARN ? 'warn' : 'ok';
+  return { fraction: permille / 1000, percent: `${(permille / 10).toFixed(1)}%`, level, alert: level === 'alert', sparse: permille > 0 && permille < USAGE_SPARSE };
 }
 
 /** "[4096, 135168)": bytes as the map counts them, start included, end not. */

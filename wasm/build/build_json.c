@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "build/build.h"
+#include "output/figures.h"
 #include "output/json.h"
 
 static void put_string(mm_buf *out, const char *key, const char *value) {
@@ -45,6 +46,8 @@ static void put_row(mm_buf *out, const mm_build *b, const mm_build_row *row) {
   mm__json_int(out, ",\"hwm_with_reserved\":", row->hwm);
   mm__json_int(out, ",\"limit\":", row->limit);
   mm__json_int_or_null(out, ",\"headroom\":", row->has_capacity, row->limit - row->hwm);
+  mm__json_int_or_null(out, ",\"usage_permille\":", row->has_capacity,
+                       mm__usage_permille(row->hwm, row->limit));
   mm__json_int(out, ",\"reserved_bytes\":", row->reserved);
   mm__json_int(out, ",\"peak_live\":", row->peak_live);
   mm__json_int(out, ",\"peak_line\":", row->peak_line);

@@ -22,7 +22,7 @@ static void put_row(mm_table *t, const mm_build *b, const mm_build_row *row) {
   snprintf(cells[3], MM_CELL, "%.47s", row->space);
   snprintf(cells[4], MM_CELL, "%s%lld", row->at_least ? ">=" : "", (long long)row->hwm);
   snprintf(cells[5], MM_CELL, "%lld", (long long)row->limit);
-  snprintf(cells[6], MM_CELL, "%.1f%%", mm__usage_percent(row->hwm, row->limit));
+  mm__usage_cell(cells[6], MM_CELL, row->hwm, row->limit, row->has_capacity);
   snprintf(cells[7], MM_CELL, "%lld", (long long)row->reserved);
   if (row->has_capacity)
     snprintf(cells[8], MM_CELL, "%lld", (long long)(row->limit - row->hwm));

@@ -33,13 +33,13 @@ static void cell_pair(char *cell, int64_t a, bool has_a, int64_t b, bool has_b) 
     snprintf(cell, MM_CELL, "%s -> %s", left, right);
 }
 
-/* Usage with one decimal, rounded down as the page and --summary show it. */
+/* Usage as the page and --summary show it ("-" where the side has no
+ * such space). */
 static void usage_text(char *text, size_t size, const mm_space_usage *u) {
-  if (!u || u->limit <= 0) {
+  if (!u)
     snprintf(text, size, "-");
-    return;
-  }
-  snprintf(text, size, "%.1f%%", mm__usage_percent(u->hwm_all, u->limit));
+  else
+    mm__usage_cell(text, size, u->hwm_all, u->limit, u->limit > 0); /* a side keeps no more */
 }
 
 static void change_text(char *cell, int64_t before, int64_t after) {

@@ -26,7 +26,7 @@ static void space_row(mm_table *t, const mm_function *fn, const mm_space_usage *
   snprintf(cells[2], MM_CELL, "%s%lld%s", least ? ">=" : "", (long long)mark,
            u->reserved_only ? "*" : "");
   snprintf(cells[3], MM_CELL, "%lld", (long long)u->limit);
-  snprintf(cells[4], MM_CELL, "%.1f%%", mm__usage_percent(mark, u->limit));
+  mm__usage_cell(cells[4], MM_CELL, mark, u->limit, u->has_capacity);
   snprintf(cells[5], MM_CELL, "%lld", (long long)u->reserved_bytes);
   if (u->has_capacity)
     snprintf(cells[6], MM_CELL, "%lld", (long long)(u->limit - mark));

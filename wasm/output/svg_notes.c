@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "output/figures.h"
 #include "output/svg.h"
 
 static const struct {
@@ -45,8 +46,9 @@ static void put_title(mm_buf *out, const svg_view *v) {
   mm__buf_puts(out, "</tspan></text>\n");
 }
 
-/* A pill's parts (web/card-head.js): usage floored to one decimal, red
- * from 95 %, amber from 80 %; the high-water mark of capacity; headroom. */
+/* A pill's parts (web/card-head.js): usage to one decimal, red from
+ * 95.0 %, amber from 80.0 % (figures.h); the high-water mark of capacity;
+ * headroom. */
 typedef struct pill {
   char usage[16], bytes[112], free[64];
   const char *usage_colour, *free_colour;
@@ -55,9 +57,11 @@ typedef struct pill {
 
 static void pill_of(pill *p, const svg_view *v, const mm_space_usage *s) {
   const svg_palette *pal = v->palette;
-  double fraction = s->limit > 0 ? (double)s->hwm_all / (double)s->limit : 0;
-  p->usage_colour = fraction >= 0.95 ? pal->alert : fraction >= 0.8 ? pal->warn : pal->fg;
-  snprintf(p->usage, sizeof p->usage, " %.1f%%", (double)(int64_t)(fraction * 1000 + 1e-9) / 10);
+  int64_t permille = mm__usage_permille(s->hwm_all, s->limit);
+  p->usage_colour = permille >= MM_USAGE_ALERT_PERMILLE  ? pal->alert
+                    : permille >= MM_USAGE_WARN_PERMILLE ? pal->warn
+                                                         : pal->fg;
+  snprintf(p->usage, sizeof p->usage, " %.1f%%", (double)permille / 10.0);
   char hwm[48], limit[48], room[48];
   snprintf(p->bytes, sizeof p->bytes, " · %s / %s", mm__svg_size(hwm, s->hwm_all),
            mm__svg_size(limit, s->limit));

@@ -2,7 +2,6 @@
  * build_text.c), and usage as they print it. */
 #include "output/text_table.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,9 +39,4 @@ void mm__table_init(mm_table *t, int columns, int first_number, const char *cons
   mm_table_row *head = mm__table_add(t);
   for (int c = 0; head && c < columns; c++)
     snprintf((*head)[c], MM_CELL, "%s", headers[c]);
-}
-
-double mm__usage_percent(int64_t hwm, int64_t limit) {
-  double fraction = limit > 0 ? (double)hwm / (double)limit : 0;
-  return floor(fraction * 1000 + 1e-9) / 10;
 }

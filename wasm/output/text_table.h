@@ -5,6 +5,7 @@
 #define MM_TEXT_TABLE_H
 
 #include "base/arena.h"
+#include "output/figures.h" /* mm__usage_percent, for the tables' usage column */
 
 enum { MM_MAX_COLUMNS = 13, MM_CELL = 96 };
 typedef char mm_table_row[MM_MAX_COLUMNS][MM_CELL];
@@ -21,9 +22,5 @@ void mm__table_init(mm_table *t, int columns, int first_number, const char *cons
 mm_table_row *mm__table_add(mm_table *t);
 /* Writes the table, columns as wide as their widest cell, and frees it. */
 void mm__table_put(mm_buf *out, mm_table *t);
-
-/* `hwm` as a percentage of `limit` with one decimal, rounded down as the
- * page's pills show it (94.96 % is not yet 95.0 %); 0 without a limit. */
-double mm__usage_percent(int64_t hwm, int64_t limit);
 
 #endif
