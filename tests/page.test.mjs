@@ -152,12 +152,20 @@ describe('getting a dump in', () => {
     const dump = { name: 'mk__47_after_MaterializeValidShapeSymbols.py', text: readFileSync(join(root, 'tests', 'fixtures', 'pypto-e2d0f78', 'mk__47_after_MaterializeValidShapeSymbols.py'), 'utf8') };
     const page = await pageWith([dump]);
     assert.match(await page.locator('#message').innerText(), /memory_planner=PTOAS/);
+    assert.doesNotMatch(await page.locator('#message').innerText(), /--lifetimes/, 'the page names its own button, not the CLI\'s flag');
     await page.locator('button.draw-lifetimes').click();
     await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
     assert.match(await page.locator('.lifetime-notice').innerText(), /No addresses in this dump \(ptoas assigns them\).*Vec 64 KB, 120 KB free above it/s);
+    // Its offsets are the packing's, and look it: pills give the least needed, boxes say packed.
+    const card = page.locator('.card.open').first();
+    assert.match(await card.locator('.pill[data-space="Vec"]').innerText(), /^Vec ≥ \d+\.\d%\s· ≥ 64 KB \/ 184 KB\s· ≤ 120 KB free$/);
+    assert.equal(await card.locator('.pill.packed').count(), await card.locator('.pill').count());
+    assert.match(await card.locator('.lane-head').first().innerText(), /packed by lifetime/);
+    assert.ok((await card.locator('.box .box-size').allInnerTexts()).every((t) => /· packed$/.test(t)), 'no address range on a packed box');
+    await card.locator('.box').first().hover();
+    assert.match(await page.locator('.tooltip').innerText(), /packed at \[\d+, \d+\).*no dump holds its address/s);
     assert.equal(await page.locator('.window-band').count(), 1, 'the ring; ptoas holds the pinned pipe over its loop, not as a window');
     // Saved as SVG, it is the map drawn by lifetime, not the refusal.
-    const card = page.locator('.card.open').first();
     await card.locator('.share-menu summary').click();
     const [download] = await Promise.all([page.waitForEvent('download'), card.locator('.save-svg').click()]);
     const svg = readFileSync(await download.path(), 'utf8');

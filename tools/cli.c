@@ -613,6 +613,9 @@ int cli_report(const mm_error *error, const char *dump) {
     fprintf(stderr, "error: %s\n", error->message);
   else /* a refusal of the whole dump: which dump, still */
     fprintf(stderr, "error: %s: %s\n", dump, error->message);
+  /* The core says it can be drawn anyway; how is the command line's to say. */
+  if (error->status == MM_ERR_UNALLOCATED)
+    fprintf(stderr, "note: give --lifetimes to draw it by size and lifetime\n");
   return 1;
 }
 

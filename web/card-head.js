@@ -10,27 +10,33 @@ import { anomalyCounts, spaceHwm } from './insight.js';
  * composition. `column` places it in its space's column of the page. */
 function pill(space, column, onclick) {
   const { percent, level, fraction } = usage(space);
-  const hwm = spaceHwm(space);
-  const headroom = space.headroom ?? null;
+  // Drawn by lifetime (a ptoas build): no dump holds the addresses, so the
+  // pill gives the least any placement needs, and the most it leaves free.
+  const packed = space.lower_bound != null;
+  const hwm = packed ? space.lower_bound : spaceHwm(space);
+  const headroom = packed ? space.headroom_above_lower_bound ?? null : space.headroom ?? null;
+  const least = packed ? '≥ ' : '';
   const title = [
-    `${space.space}: high-water mark ${formatBytes(hwm)} (${hwm} B) of ${formatBytes(space.limit)} (${percent})`,
+    packed ? `${space.space}: needs at least ${formatBytes(hwm)} (${hwm} B) of ${formatBytes(space.limit)} (${percent}): placed by ptoas, whose addresses no dump holds; the map packs the buffers by when they live`
+      : `${space.space}: high-water mark ${formatBytes(hwm)} (${hwm} B) of ${formatBytes(space.limit)} (${percent})`,
     space.reserved_bytes ? `reserved windows ${formatBytes(space.reserved_bytes)} (${space.reserved_bytes} B), counted in the high-water mark` : null,
-    headroom === null ? null : `headroom ${formatBytes(headroom)} (${headroom} B): capacity minus high-water mark`,
+    headroom === null ? null : packed ? `at most ${formatBytes(headroom)} (${headroom} B) free: capacity minus the least needed`
+      : `headroom ${formatBytes(headroom)} (${headroom} B): capacity minus high-water mark`,
     `peak live ${formatBytes(space.peak_live)} (${space.peak_live} B) on line ${space.peak_line}`,
     `fragmentation ${formatBytes(space.fragmentation)} (${space.fragmentation} B): high-water mark minus peak live`,
     `${space.tiles} tiles on ${space.bases} bases · click for the tiles live at the peak`,
     // AllocateMemoryAddr checks a space's footprint only where a tile has a MemRef (docs/model.md §9).
     space.tiles === 0 && space.reserved_bytes ? 'reserved windows only: the compiler\'s capacity check sees no figure for this space; the map counts its windows' : null,
   ].filter(Boolean).join('\n');
-  const free = headroom === null ? null : headroom >= 0 ? `${formatBytes(headroom)} free` : `${formatBytes(-headroom)} over`;
+  const free = headroom === null ? null : headroom >= 0 ? `${packed ? '≤ ' : ''}${formatBytes(headroom)} free` : `${least}${formatBytes(-headroom)} over`;
   return el('button', {
-    class: `pill ${level}`, dataset: { space: space.space }, title, onclick, tabindex: '-1',
+    class: `pill ${level}${packed ? ' packed' : ''}`, dataset: { space: space.space }, title, onclick, tabindex: '-1',
     style: { gridColumn: String(column), '--used': `${Math.min(100, fraction * 100)}%` },
   },
   // Every part at every width: short of room they wrap, each whole (style.css).
   // A line may break after a part's "·" (kept with the part before it).
-  el('span', { class: 'pill-space' }, space.space), ' ', el('span', { class: 'pill-percent' }, percent), '\u00a0· ',
-  el('span', { class: 'pill-bytes' }, `${formatBytes(hwm)} / ${formatBytes(space.limit)}`),
+  el('span', { class: 'pill-space' }, space.space), ' ', el('span', { class: 'pill-percent' }, `${least}${percent}`), '\u00a0· ',
+  el('span', { class: 'pill-bytes' }, `${least}${formatBytes(hwm)} / ${formatBytes(space.limit)}`),
   free ? '\u00a0· ' : null, free ? el('span', { class: 'pill-headroom' }, free) : null);
 }
 

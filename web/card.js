@@ -52,7 +52,8 @@ export class Card {
       el('span', { class: 'caret', 'aria-hidden': 'true' }), el('span', { class: 'fn-name' }, fn.name),
       el('span', { class: 'ftype' }, fn.ftype), pipeMark);
     this.matchChip = el('span', { class: 'match-count', hidden: true });
-    this.element = el('section', { class: 'card', dataset: { function: fn.name } },
+    // Drawn by lifetime: its offsets are the map's packing, styled apart.
+    this.element = el('section', { class: fn.planned === false ? 'card packed' : 'card', dataset: { function: fn.name } },
       el('header', { class: 'card-head' }, this.toggle,
         spacePills(this.spaceList, shared.spaceColumn, (space) => this.showPeak(space)),
         el('span', { class: 'chips' }, anomalyChips(fn), this.matchChip)));

@@ -215,6 +215,10 @@ export function usage(space) {
 /** "[4096, 135168)": bytes as the map counts them, start included, end not. */
 export const byteRange = (start, size) => `[${start}, ${start + size})`;
 
+/** Where a box sits, as text: its bytes, or in a function drawn by
+ * lifetime (`packed`) the place the map's packing gave it. */
+export const placeText = (box, packed) => (packed ? `packed at ${byteRange(box.offset, box.size)}` : byteRange(box.offset, box.size));
+
 /**
  * Where `names` occur as whole identifiers in `text`: sorted, non-overlapping
  * [start, end) ranges (for marking the pinned tile in the IR source).

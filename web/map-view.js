@@ -6,7 +6,7 @@ import { clear, el } from './dom.js';
 import { inConflict, placedWindows, spaceHwm } from './insight.js';
 import {
   GUTTER_WIDTH, HEADER_HEIGHT, MIN_BOX, ROW_HEIGHT, SPLIT_MAX, SPLIT_MIN, TICK_CHUNK,
-  anchorAfterZoom, baseFactor, boxGeometry, byteRange, formatBytes, laneExtent, lanePercent, layoutLanes, slotText, tickLayers, usage, useRuns, visibleLines,
+  anchorAfterZoom, baseFactor, boxGeometry, byteRange, formatBytes, laneExtent, lanePercent, layoutLanes, placeText, slotText, tickLayers, usage, useRuns, visibleLines,
 } from './layout.js';
 import {
   SPLITTER_WIDTH, ghostGeometry, isSliver, mapHeight, nearestBox, openingScroll, scrollLeftToShow, scrollTopForLine, scrollTopToShow, tickChunksInView,
@@ -163,6 +163,7 @@ export class MapView {
       },
       el('span', { class: 'lane-name' }, lane.space),
       el('span', { class: 'lane-figures' }, `${formatBytes(lane.lo)} … ${formatBytes(lane.lo + lane.span)}`),
+      fn.planned === false ? el('span', { class: 'lane-packed', title: 'No dump holds these addresses (ptoas assigns them): the buffers are packed by when they live' }, 'packed by lifetime') : null,
       this.fitOffer(space, lane));
       const beyond = lane.lo < 0 || lane.lo + lane.span > space.limit;
       const laneEl = el('div', { class: 'lane', dataset: { space: lane.space } },
@@ -258,9 +259,10 @@ export class MapView {
     if (isSliver(box, lane)) classes.push('sliver');
     if (box.slots?.runtime) classes.push('slotted');
     const tall = box.end - box.start >= 1;
+    const packed = this.card.fn.planned === false; // its offsets are the map's packing
     const node = el('div', {
       class: classes.join(' '), tabindex: '-1', role: 'button', dataset: { tile: box.name, index },
-      'aria-label': `${box.name}${box.aliases.length ? ` +${box.aliases.length}` : ''} ${byteRange(box.offset, box.size)} · ${formatBytes(box.size)}, ${box.space}, lines ${box.start} to ${box.end}${box.slots ? `, ${slotText(box)}` : ''}`,
+      'aria-label': `${box.name}${box.aliases.length ? ` +${box.aliases.length}` : ''} ${placeText(box, packed)} · ${formatBytes(box.size)}, ${box.space}, lines ${box.start} to ${box.end}${box.slots ? `, ${slotText(box)}` : ''}`,
       style: {
         left: `${g.left}%`, width: `max(${MIN_BOX}px, ${g.width}%)`, top: `${g.top}px`, height: `${g.height}px`,
         ...(box.slots?.runtime ? { '--slots': String(box.slots.count) } : {}),
@@ -270,7 +272,7 @@ export class MapView {
     el('span', { class: 'box-name' }, el('span', { class: 'box-label' }, box.name),
       box.slots?.index != null ? el('span', { class: 'box-slot' }, `[${box.slots.index}]`) : null,
       box.aliases.length ? el('span', { class: 'box-aliases' }, `+${box.aliases.length}`) : null),
-    tall ? el('span', { class: 'box-size' }, `${byteRange(box.offset, box.size)} · ${formatBytes(box.size)}`) : null,
+    tall ? el('span', { class: 'box-size' }, packed ? `${formatBytes(box.size)} · packed` : `${byteRange(box.offset, box.size)} · ${formatBytes(box.size)}`) : null,
     // A sliver's name shown beside it when found or pinned: it cannot hold it.
     el('span', { class: 'sliver-flag', 'aria-hidden': 'true' }, box.name));
     this.laneEls.get(box.space).lane.append(node);

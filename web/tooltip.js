@@ -1,6 +1,6 @@
 // The one tooltip of the page: a box's facts, as text, near the pointer.
 import { clear, el } from './dom.js';
-import { byteRange, formatBytes, slotText } from './layout.js';
+import { byteRange, formatBytes, placeText, slotText } from './layout.js';
 import { conflictPartners, inConflict } from './insight.js';
 import { windowFacts } from './reserved.js';
 
@@ -39,7 +39,7 @@ export function boxFacts(box, space, fn = null) {
     ['shape', `${box.shape.length ? `[${box.shape.join(', ')}]` : '–'} ${box.dtype || ''}`.trim()],
     ['op', box.op || '–'],
     ['base', box.base],
-    ['bytes', `${byteRange(box.offset, box.size)}, ${formatBytes(box.size)}`],
+    ['bytes', `${placeText(box, fn?.planned === false)}, ${formatBytes(box.size)}${fn?.planned === false ? ' (no dump holds its address: ptoas assigns it)' : ''}`],
     ['live', `lines ${box.start}–${box.end}`],
     ['used on', usesText(box)],
   ];

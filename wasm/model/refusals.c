@@ -76,18 +76,18 @@ static const char *unallocated_message(mm_pass_stage stage, mm_planner planner) 
   if (stage == MM_PASS_AFTER && planner == MM_PLANNER_PTOAS)
     return ": its build ran no AllocateMemoryAddr, so it planned memory with "
            "memory_planner=PTOAS: ptoas assigns the addresses after the last dump, and no dump "
-           "holds them. --lifetimes draws each tile by size and lifetime, with the least any "
+           "holds them. It can still be drawn by size and lifetime, with the least any "
            "placement needs.";
   if (stage == MM_PASS_AFTER)
     return ", and at those offsets tiles of different bases share bytes while both are live: "
            "this pass runs after AllocateMemoryAddr, so most likely the build planned memory with "
            "memory_planner=PTOAS, which skips MemoryReuse and AllocateMemoryAddr: ptoas assigns "
-           "the addresses, and no dump holds them. --lifetimes draws each tile by size and "
+           "the addresses, and no dump holds them. It can still be drawn by size and "
            "lifetime, with the least any placement needs. (Opened from its build folder, a dump "
            "of a build that ran AllocateMemoryAddr is drawn as it is.)";
   return ", so the dump predates AllocateMemoryAddr. Use the dump written after "
          "AllocateMemoryAddr (or a later pass); a build with memory_planner=PTOAS has none "
-         "(ptoas assigns the addresses): --lifetimes draws its tiles by size and lifetime.";
+         "(ptoas assigns the addresses): it can still be drawn by size and lifetime.";
 }
 
 bool mm__refuse_unallocated(const mm_model *model, mm_planner planner, mm_error *error) {

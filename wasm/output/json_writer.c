@@ -236,8 +236,9 @@ static void put_space(mm_buf *out, const mm_function *fn, const mm_space_usage *
                                                                      : ",\"fits\":false}");
   }
   mm__json_int_or_null(out, ",\"headroom\":", u->has_capacity, u->limit - u->hwm_all);
+  /* Drawn by lifetime, a function's usage is the least it needs. */
   mm__json_int_or_null(out, ",\"usage_permille\":", u->has_capacity,
-                       mm__usage_permille(u->hwm_all, u->limit));
+                       mm__usage_permille(fn->by_lifetime ? u->lower_bound : u->hwm_all, u->limit));
   if (fn->by_lifetime) { /* no addresses: the least any placement needs */
     mm__json_int(out, ",\"lower_bound\":", u->lower_bound);
     mm__json_int(out, ",\"lower_bound_line\":", mm__lower_bound_line(fn, u));
