@@ -148,3 +148,34 @@ describe('an exported image and the lines its notes name', () => {
     await finish(page);
   });
 });
+
+describe('a dump\'s spaces ranked, least headroom first', () => {
+  test('the core\'s by_headroom is the order of the dump as a build of one case; the page shows it, a row opens the function on that peak', async () => {
+    const dump = join(corpus, 'real', 'decode_fwd__41_after_MaterializeRuntimeScopes.py');
+    const model = JSON.parse(run([dump, '--json']).stdout);
+    // A dump with a threshold is a build of one case: its rows in the build's order.
+    const out = join(work, 'one-case.json');
+    run([dump, '--check', '--min-headroom', '*=0', '--json', '-o', out]);
+    const asBuild = JSON.parse(readFileSync(out, 'utf8'));
+    assert.deepEqual(model.by_headroom.map(([f, space]) => `${model.functions[f].name} ${space}`),
+      asBuild.rows.map((r) => `${r.function} ${r.space}`), 'one order, the build overview\'s');
+    // Seven functions tie at Right full: the ranking puts them first, in source order.
+    assert.deepEqual(model.by_headroom.slice(0, 7).map(([f, s]) => [model.functions[f].name, s]),
+      ['down_proj', 'gate_proj', 'k_proj', 'out_proj', 'q_proj', 'up_proj', 'v_proj'].map((n) => [n, 'Right']));
+    const page = await openPage(env.browser, env.url);
+    await drop(page, [fixture('real/decode_fwd__41_after_MaterializeRuntimeScopes.py')]);
+    await settled(page);
+    const ranking = page.locator('.ranking');
+    assert.match(await ranking.locator('summary').innerText(), /^Every space of the 38 functions, least headroom first \(\d+ rows\)$/);
+    await ranking.locator('summary').click();
+    const rows = await ranking.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+    assert.deepEqual(rows.slice(0, 2), [['down_proj', 'AIC', 'Right', '64 KB', '64 KB', '100.0%', '0 B', '64 KB', '0 B'],
+      ['gate_proj', 'AIC', 'Right', '64 KB', '64 KB', '100.0%', '0 B', '64 KB', '0 B']]);
+    assert.equal(rows.length, Math.min(100, model.by_headroom.length));
+    await ranking.locator('tbody tr').nth(3).locator('button').click();
+    const card = page.locator('.card[data-function="out_proj"]');
+    await card.locator('.panel-peak').waitFor();
+    assert.match(await card.locator('.panel-peak h2').innerText(), /^Peak of Right/);
+    await finish(page);
+  });
+});

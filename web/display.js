@@ -8,6 +8,7 @@ import { sideLabels } from './diff.js';
 import { clear, el } from './dom.js';
 import { exportMap, fitTile } from './export.js';
 import { formatLink, fullPageUrl, parseLink } from './link.js';
+import { rankingElement } from './ranking.js';
 import { progressBar, showNotes } from './messages.js';
 import { overviewElement } from './overview.js';
 import { pipesOf } from './pipes.js';
@@ -159,7 +160,11 @@ export function showModel(model, current = () => true, hash = location.hash) {
   const linked = wanted ? shownFns.findIndex((fn) => fn.name === wanted.fn) : -1;
   const first = !wanted ? Math.min(1, shownFns.length) : linked >= 0 ? linked + 1 : shownFns.length;
   page.cards = shownFns.slice(0, first).map(makeCard);
-  replaceView([...backToBuild(), ...summary(model)], model, page.cards.map((c) => c.element), false);
+  // Which space of which function is fullest: the core's ranking, closed until asked for.
+  const ranking = page.embed ? null : rankingElement(model, {
+    onOpen: (name, space) => page.cards.find((c) => c.fn.name === name)?.showPeak(space),
+  });
+  replaceView([...backToBuild(), ...summary(model)], model, [ranking, ...page.cards.map((c) => c.element)].filter(Boolean), false);
   $('legend').hidden = false;
   // Only the first card is opened: the others are built when opened.
   page.cards[0]?.element.classList.add('shown-first');

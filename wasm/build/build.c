@@ -12,6 +12,7 @@
 #include "model/liveness.h"
 #include "model/model.h"
 #include "output/check_text.h"
+#include "output/figures.h"
 #include "output/text_table.h"
 
 #define NO_FUNCTION UINT32_MAX
@@ -369,15 +370,14 @@ typedef struct row_ref {
   uint32_t index;
 } row_ref;
 
+static mm_headroom_key key_of(const mm_build_row *r) {
+  return (mm_headroom_key){r->has_capacity,   r->limit - r->hwm, r->case_index,
+                           r->function_index, (uint32_t)r->rank, r->space};
+}
+
 static int compare_rows(const row_ref *x, const row_ref *y) {
-  const mm_build_row *a = x->row, *b = y->row;
-  if (a->has_capacity != b->has_capacity) return a->has_capacity ? -1 : 1;
-  int64_t ha = a->limit - a->hwm, hb = b->limit - b->hwm;
-  if (a->has_capacity && ha != hb) return ha < hb ? -1 : 1;
-  if (a->case_index != b->case_index) return a->case_index < b->case_index ? -1 : 1;
-  if (a->function_index != b->function_index) return a->function_index < b->function_index ? -1 : 1;
-  if (a->rank != b->rank) return a->rank < b->rank ? -1 : 1;
-  int c = strcmp(a->space, b->space);
+  mm_headroom_key a = key_of(x->row), b = key_of(y->row);
+  int c = mm__headroom_compare(&a, &b);
   return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 

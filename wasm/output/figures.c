@@ -2,6 +2,7 @@
 #include "output/figures.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int64_t mm__usage_permille(int64_t hwm, int64_t limit) {
   if (limit <= 0) return 0;
@@ -16,6 +17,15 @@ int64_t mm__usage_permille(int64_t hwm, int64_t limit) {
 
 double mm__usage_percent(int64_t hwm, int64_t limit) {
   return (double)mm__usage_permille(hwm, limit) / 10.0;
+}
+
+int mm__headroom_compare(const mm_headroom_key *a, const mm_headroom_key *b) {
+  if (a->has_capacity != b->has_capacity) return a->has_capacity ? -1 : 1;
+  if (a->has_capacity && a->headroom != b->headroom) return a->headroom < b->headroom ? -1 : 1;
+  if (a->group != b->group) return a->group < b->group ? -1 : 1;
+  if (a->function != b->function) return a->function < b->function ? -1 : 1;
+  if (a->rank != b->rank) return a->rank < b->rank ? -1 : 1;
+  return strcmp(a->space, b->space);
 }
 
 void mm__usage_cell(char *buf, size_t len, int64_t hwm, int64_t limit, bool has_capacity) {

@@ -22,6 +22,20 @@ int64_t mm__usage_permille(int64_t hwm, int64_t limit);
 /* The same as a percentage (one decimal), for text. */
 double mm__usage_percent(int64_t hwm, int64_t limit);
 
+/* A space's place in a table least headroom first (a build's rows, a
+ * dump's ranking): spaces with a capacity first, by headroom (capacity
+ * minus the mark: the least needed, for a function drawn by lifetime);
+ * then by case, function and space rank and name. */
+typedef struct mm_headroom_key {
+  bool has_capacity;
+  int64_t headroom;
+  uint32_t group, function, rank; /* group: the case of a build */
+  const char *space;
+} mm_headroom_key;
+
+/* <0, 0 or >0 as `a` comes before, with or after `b` in that order. */
+int mm__headroom_compare(const mm_headroom_key *a, const mm_headroom_key *b);
+
 /* The usage as a table cell: "26.1%", or "-" for a space without a
  * capacity (the JSON's null), into `buf` of `len` bytes. */
 void mm__usage_cell(char *buf, size_t len, int64_t hwm, int64_t limit, bool has_capacity);

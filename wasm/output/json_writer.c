@@ -743,6 +743,7 @@ static void json_model_at(mm_buf *out, const mm_model *model, unsigned flags, co
   }
   mm__buf_putc(out, ']');
   put_pipes(out, model);
+  mm__json_ranking(out, model);
   mm__buf_putc(out, '}');
 }
 

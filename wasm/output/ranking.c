@@ -1,0 +1,54 @@
+/* ranking.c: a dump's spaces, least headroom first (model.md §14,
+ * "by_headroom"), in the order a build's rows take (figures.h): the
+ * question "which space of which function is fullest" answered once. */
+#include <string.h>
+
+#include "model/backends.h"
+#include "output/figures.h"
+#include "output/json.h"
+
+typedef struct ranked {
+  mm_headroom_key key;
+  const char *space;
+} ranked;
+
+static int compare_ranked(const ranked *a, const ranked *b) {
+  return mm__headroom_compare(&a->key, &b->key);
+}
+
+#define MM_SORT_NAME sort_ranked
+#define MM_SORT_TYPE ranked
+#define MM_SORT_COMPARE compare_ranked
+#include "base/sort_impl.h"
+
+void mm__json_ranking(mm_buf *out, const mm_model *model) {
+  size_t n = 0;
+  for (size_t i = 0; i < model->functions.len; i++)
+    n += ((const mm_function *)mm__vec_at(&model->functions, i))->space_count;
+  ranked *all = mm__alloc((n + 1) * sizeof *all);
+  if (!all) {
+    out->failed = true;
+    return;
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < model->functions.len; i++) {
+    const mm_function *fn = mm__vec_at(&model->functions, i);
+    for (size_t s = 0; s < fn->space_count; s++) {
+      const mm_space_usage *u = &fn->spaces[s];
+      int64_t mark = fn->by_lifetime ? u->lower_bound : u->hwm_all;
+      all[k++] = (ranked){
+          {u->has_capacity, u->limit - mark, 0, (uint32_t)i, mm__space_rank(u->space), u->space},
+          u->space};
+    }
+  }
+  if (!sort_ranked(all, n)) out->failed = true;
+  mm__buf_puts(out, ",\"by_headroom\":[");
+  for (size_t j = 0; j < n && !out->failed; j++) {
+    mm__json_int(out, j ? ",[" : "[", all[j].key.function);
+    mm__buf_putc(out, ',');
+    mm__json_string(out, all[j].space);
+    mm__buf_putc(out, ']');
+  }
+  mm__buf_putc(out, ']');
+  mm__dealloc(all);
+}
