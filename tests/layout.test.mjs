@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { chooseInFolder } from '../web/core.js';
 import { compareNumbers, passesIn, poolNames, resolveFolder } from '../web/folder.js';
 import {
-  MIN_LANE, anchorAfterZoom, baseFactor, clampSplit, formatBytes, formatZoom, layoutLanes, mentionRanges, stepZoom, usage, defaultSplit, linesInView, exportLines,
+  MIN_LANE, anchorAfterZoom, baseFactor, clampSplit, formatBytes, formatZoom, layoutLanes, mentionRanges, stepZoom, usage, defaultSplit, linesInView, exportLines, elideToMention,
 } from '../web/layout.js';
 import { dumpWith, loadCore, run, tileType } from './helpers.mjs';
 
@@ -122,6 +122,16 @@ describe('an exported image\'s lines and the source pane\'s width', () => {
     assert.deepEqual(linesInView(27, 400, 100, 1000), { first: 101, last: 121 });
     assert.deepEqual(linesInView(0, 400, 100, 105), { first: 100, last: 105 });
     assert.deepEqual(linesInView(5000, 400, 100, 105), { first: 105, last: 105 });
+  });
+
+  test('elideToMention: a use past the column is brought into it, the line\'s head kept; a near one is left', () => {
+    const line = '            c_acc_l0_a: pl.Tile[[16, 16], pl.BF16, pl.MemRef(mem_mat_18, 0, 512), pl.Mem.Left] = pl.tile.extract(a0_v2_inline39__tile, 0, 0)';
+    const at = line.indexOf('a0_v2_inline39__tile');
+    assert.equal(elideToMention(line, at, 70, 20), '            c_acc_l0_a: … pl.tile.extract(a0_v2_inline39__tile, 0, 0)');
+    assert.equal(elideToMention(line, at, 60, 20), '            c_acc_l0_a: … extract(a0_v2_inline39__tile, 0, 0)', 'the call without its module');
+    assert.equal(elideToMention(line, at, 40, 20), '             … extract(a0_v2_inline39__tile, 0, 0)', 'the indent alone when the name leaves no room');
+    assert.equal(elideToMention(line, at, 200, 20), line, 'it fits');
+    assert.equal(elideToMention(line, -1, 60, 20), line, 'no mention');
   });
 
   test('exportLines: the lines in view widened to each space\'s peak line and the lines of its mark\'s tile or window', () => {

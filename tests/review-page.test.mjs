@@ -179,3 +179,30 @@ describe('a dump\'s spaces ranked, least headroom first', () => {
     await finish(page);
   });
 });
+
+describe('the IR source beside a pinned tile', () => {
+  test('the lines that use the tile are marked apart from those it is only live on, and each use shows in the column', async () => {
+    const page = await openPage(env.browser, env.url, { width: 1400 });
+    await drop(page, [fixture('real/decode_fwd__41_after_MaterializeRuntimeScopes.py')]);
+    await settled(page);
+    const card = page.locator('.card[data-function="down_proj"]');
+    await card.locator('.card-toggle').click();
+    await card.locator('.box[data-tile="a0_v2_inline39__tile"]').click();
+    const rows = card.locator('.source-window .row');
+    await card.locator('.source-window .row.use').first().waitFor();
+    const facts = await rows.evaluateAll((rs) => rs.filter((r) => r.classList.contains('live') || r.classList.contains('use')).map((r) => {
+      const mark = r.querySelector('mark');
+      const window = r.closest('.source-window').getBoundingClientRect();
+      return { line: Number(r.dataset.line), use: r.classList.contains('use'), text: r.querySelector('.code').textContent,
+        title: r.querySelector('.code').title, markShown: mark ? mark.getBoundingClientRect().right <= window.right + 0.5 : null };
+    }));
+    assert.deepEqual(facts.filter((f) => f.use).map((f) => f.line), [59, 63, 65], 'its binding and its two reads');
+    assert.deepEqual(facts.filter((f) => !f.use).map((f) => f.line), [60, 61, 62, 64], 'live only');
+    for (const f of facts.filter((x) => x.use)) {
+      assert.equal(f.markShown, true, `line ${f.line}: the mention is in the column: "${f.text}"`);
+      assert.ok(f.title.includes('a0_v2_inline39__tile'), 'the whole line on hover');
+    }
+    assert.match(facts.find((f) => f.line === 63).text, /^\s+c_acc_v2_inline38__tile_l0_a: … (pl\.tile\.)?extract\(a0_v2_inline39__tile/);
+    await finish(page);
+  });
+});

@@ -363,6 +363,7 @@ export class Card {
   setSplit(width) {
     this.splitMoved = true;
     this.state.split = clampSplit(width);
+    this.map.source.refresh();
     this.map.applyColumns();
     this.map.draw();
   }

@@ -220,6 +220,33 @@ export const byteRange = (start, size) => `[${start}, ${start + size})`;
 export const placeText = (box, packed) => (packed ? `packed at ${byteRange(box.offset, box.size)}` : byteRange(box.offset, box.size));
 
 /**
+ * A source line shown in `room` characters when the pinned tile's first
+ * mention (`length` characters at `at`) ends past them: its head (the
+ * indent and the name it binds, up to the colon; the indent alone if that
+ * is still too long) kept, then " … ", then the text from the word the
+ * mention is in, so the use reads in the column. Else the line.
+ */
+export function elideToMention(text, at, room, length = 0) {
+  if (at < 0 || at + length <= room) return text;
+  const indent = text.length - text.trimStart().length;
+  const colon = text.indexOf(':', indent);
+  const named = Math.min(colon > indent ? colon + 1 : indent + 24, indent + 40);
+  // From the word the mention is in (the call it is an argument of), if
+  // near; or that call without its module (`pl.tile.`).
+  const space = text.lastIndexOf(' ', at - 1);
+  const word = space >= 0 && at - space <= 32 ? space + 1 : Math.max(0, at - 12);
+  const dot = text.lastIndexOf('.', at - 1);
+  const call = dot >= word ? dot + 1 : word;
+  const tries = [[named, word], [named, call], [indent, call]];
+  for (const [head, start] of tries) {
+    const from = Math.max(head, start);
+    const elided = from <= head + 3 ? text : `${text.slice(0, head)} … ${text.slice(from)}`;
+    if (elided.length - text.length + at + length <= room || head === indent) return elided;
+  }
+  return text;
+}
+
+/**
  * Where `names` occur as whole identifiers in `text`: sorted, non-overlapping
  * [start, end) ranges (for marking the pinned tile in the IR source).
  */

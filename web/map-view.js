@@ -5,7 +5,7 @@
 import { clear, el } from './dom.js';
 import { inConflict, placedWindows, spaceHwm } from './insight.js';
 import {
-  GUTTER_WIDTH, HEADER_HEIGHT, MIN_BOX, ROW_HEIGHT, SPLIT_MAX, SPLIT_MIN, TICK_CHUNK,
+  CHAR_WIDTH, GUTTER_WIDTH, HEADER_HEIGHT, MIN_BOX, ROW_HEIGHT, SPLIT_MAX, SPLIT_MIN, TICK_CHUNK,
   anchorAfterZoom, baseFactor, boxGeometry, byteRange, formatBytes, laneExtent, lanePercent, layoutLanes, placeText, slotText, tickLayers, usage, useRuns, visibleLines,
 } from './layout.js';
 import {
@@ -27,6 +27,7 @@ export class MapView {
     const { fn } = card;
     this.card = card;
     this.source = new SourceColumn(fn, card.shared.sourceLabel);
+    this.source.columnChars = () => Math.floor((this.state.split - GUTTER_WIDTH - 16) / CHAR_WIDTH);
     this.source.onDrift((dy) => { this.viewport.scrollTop += dy; });
     this.laneHeads = el('div', { class: 'lane-heads' });
     this.lanesArea = el('div', {
@@ -345,7 +346,7 @@ export class MapView {
   /** The live lines of `box` (null: none) across the lanes and the left
    * column, and its ghost. */
   showLive(box) {
-    this.source.setLive(box ? [box.start, box.end] : null);
+    this.source.setLive(box ? [box.start, box.end] : null, box?.uses ?? []);
     this.updateBand(box);
     this.drawGhost(box);
   }

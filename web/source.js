@@ -2,7 +2,7 @@
 // drawn as a window that follows the map's vertical scroll and renders only
 // the rows in view. Long lines scroll sideways inside it; the numbers stay.
 import { clear, el } from './dom.js';
-import { CHAR_WIDTH, ROW_HEIGHT, longestLine, mentionRanges } from './layout.js';
+import { CHAR_WIDTH, ROW_HEIGHT, elideToMention, longestLine, mentionRanges } from './layout.js';
 
 export class SourceColumn {
   /** `label`: its name for assistive technology (a compare view's maps differ). */
@@ -15,8 +15,16 @@ export class SourceColumn {
     this.range = null;
     this.rowsByLine = new Map(); // line -> row element, for the lines drawn
     this.live = null; // [start, end] highlighted
+    this.uses = new Set(); // the lines of those that use the tile, marked apart
     this.marks = []; // names to mark
     this.pinnedLine = null;
+    this.columnChars = () => Infinity; // characters the open column shows (the card's split)
+  }
+
+  /** The column's width changed: its rows are made again (a line that
+   * uses the pinned tile is shortened to its mention to fit). */
+  refresh() {
+    this.range = null;
   }
 
   /** The browser may scroll the window itself to show a row (find in
@@ -47,9 +55,13 @@ export class SourceColumn {
   /** The live lines and the pinned line change the classes of the rows
    * drawn, not the rows: a hover then costs a restyle, not rows made and
    * laid out again for every tile the pointer crosses. */
-  setLive(range) {
+  setLive(range, uses = []) {
     this.live = range;
-    for (const [line, row] of this.rowsByLine) row.classList.toggle('live', this.isLive(line));
+    this.uses = new Set(uses);
+    for (const [line, row] of this.rowsByLine) {
+      row.classList.toggle('live', this.isLive(line));
+      row.classList.toggle('use', this.uses.has(line));
+    }
   }
 
   setPinnedLine(line) {
@@ -104,16 +116,21 @@ export class SourceColumn {
   makeRow(line) {
     const { src_start: start, source } = this.fn;
     const text = source?.[line - start] ?? '';
-    const classes = ['row', this.isLive(line) && 'live', line === this.pinnedLine && 'pinned-line'].filter(Boolean).join(' ');
-    // The code is made when the column is open (setOpen redraws the rows).
+    const classes = ['row', this.isLive(line) && 'live', this.uses.has(line) && 'use', line === this.pinnedLine && 'pinned-line']
+      .filter(Boolean).join(' ');
+    // The code is made when the column is open (setOpen redraws the rows);
+    // a line cut by the column's width shows whole on hover.
     return el('div', { class: classes, dataset: { line }, style: { top: `${(line - start) * ROW_HEIGHT}px` } },
       el('span', { class: 'ln' }, String(line)),
-      this.element.classList.contains('open') ? el('span', { class: 'code' }, ...this.codeParts(text)) : null);
+      this.element.classList.contains('open') ? el('span', { class: 'code', title: text.trim() }, ...this.codeParts(text)) : null);
   }
 
-  /** The text of a line, with the pinned tile's mentions in <mark>. */
-  codeParts(text) {
-    if (!this.marks.length || !this.element.classList.contains('open')) return [text];
+  /** The text of a line, with the pinned tile's mentions in <mark>; a
+   * line whose first mention lies past the column is shortened to it. */
+  codeParts(full) {
+    if (!this.marks.length || !this.element.classList.contains('open')) return [full];
+    const [first] = mentionRanges(full, this.marks);
+    const text = first ? elideToMention(full, first[0], this.columnChars(), first[1] - first[0]) : full;
     const parts = [];
     let at = 0;
     for (const [from, to] of mentionRanges(text, this.marks)) {
