@@ -98,15 +98,26 @@ describe('two dumps dropped', () => {
     await finish(page);
   });
 
-  test('the first changed card: both maps, pills old → new, a lane per space on one byte scale', async () => {
+  test('the first changed card: both maps, pills old → new, a lane per changed space on one byte scale, in view', async () => {
     const page = await compared([dump35, dump41]);
     const card = page.locator('.compare-card.open');
     assert.equal(await card.getAttribute('data-function'), 'down_proj');
     assert.deepEqual(await card.locator('.compare-pill').allInnerTexts(),
       ['Mat 260 KB → 260 KB same', 'Left 1 KB → 1 KB same', 'Right 64 KB → 64 KB same', 'Acc 64 KB → 64 KB same']);
-    for (const space of ['Mat', 'Left', 'Right', 'Acc']) {
+    // Tiles changed in Left, Right and Acc, none in Mat: the maps open on
+    // those three (a 512 KB Mat beside them put them off-screen).
+    for (const space of ['Left', 'Right', 'Acc']) {
       const [a, b] = await Promise.all(['old', 'new'].map((side) => rect(card.locator(`.compare-side.${side} .lane[data-space="${space}"]`))));
       assert.ok(Math.abs(a.width - b.width) < 0.5, `${space}: ${a.width} and ${b.width} px`);
+      for (const side of ['old', 'new']) {
+        const [lane, viewport] = await Promise.all([rect(card.locator(`.compare-side.${side} .lane[data-space="${space}"]`)),
+          rect(card.locator(`.compare-side.${side} .viewport`))]);
+        assert.ok(lane.x + lane.width <= viewport.x + viewport.width + 0.5, `${side} ${space} in view: ${JSON.stringify(lane)}`);
+      }
+    }
+    for (const side of ['old', 'new']) {
+      assert.equal(await card.locator(`.compare-side.${side} .lane[data-space="Mat"]`).count(), 0, 'Mat: nothing changed');
+      assert.equal(await card.locator(`.compare-side.${side} .space-toggle[data-space="Mat"]`).getAttribute('aria-pressed'), 'false', 'a click away');
     }
     // A tile that lives shorter in NEW is marked on both sides.
     const tile = 'c_acc_v2_inline38__tile_l0_a_1';

@@ -6,7 +6,7 @@
 import { Card } from './card.js';
 import { appendInTasks } from './card-groups.js';
 import { clear, el } from './dom.js';
-import { anomalyChange, boxIndex, changeClasses, changeNotes, changeStops, compareSummary, hwmChange, shownFunctions, signedBytes } from './diff.js';
+import { anomalyChange, boxIndex, changeClasses, changeNotes, changeStops, changedSpaces, compareSummary, hwmChange, shownFunctions, signedBytes } from './diff.js';
 import { cycle } from './insight.js';
 import { ROW_HEIGHT, formatBytes } from './layout.js';
 import { boxFacts } from './tooltip.js';
@@ -25,6 +25,7 @@ function emptySpace(other) {
 }
 
 const spacesOf = (fn) => (fn ? [...fn.spaces, ...(fn.reserved_only_spaces ?? [])] : []);
+
 
 /** The items of `fn` that set lane extents, and (axis limit) its capacities. */
 function extentItems(fn, axis) {
@@ -151,8 +152,23 @@ export class CompareCard {
     });
     this.body = el('div', { class: 'compare-body', style: { '--compare-gap': `${GAP}px` } }, columns);
     this.element.append(this.body);
+    this.showChangedSpaces();
     if (this.matches) this.setMatches(this.matches.indices, this.matches.nameMatches);
     this.alignMaps();
+  }
+
+  /** Each map opens on the spaces that changed (a high-water mark, a
+   * tile moved, resized, added or removed, longer or shorter), when some
+   * did not: on one byte scale a 512 KB Mat left the changes in Left,
+   * Right and Acc off-screen on both sides. The others are a click away
+   * (show:), on both sides at once. */
+  showChangedSpaces() {
+    const card = this.sides.old ?? this.sides.new;
+    if (!card) return;
+    const changed = changedSpaces(this.fnDiff);
+    const quiet = card.spaceList.map((s) => s.space).filter((s) => !changed.has(s));
+    if (!changed.size || !quiet.length) return;
+    for (const space of quiet) card.toggleSpace(space); // mirrored to the other side
   }
 
   /** Keeps line N of both maps at one height: what sits above a map (a

@@ -152,3 +152,10 @@ export function sideLabels(old, neu) {
   }
   return [`${old.name} (old)`, `${old.name} (new)`];
 }
+/** The spaces of a function's comparison where something changed: its
+ * high-water mark, peak or capacity, or a tile on either side. */
+export function changedSpaces(fnDiff) {
+  const changed = new Set(fnDiff.spaces.filter((s) => s.changed).map((s) => s.space));
+  for (const tile of fnDiff.tiles ?? []) for (const side of [tile.old, tile.new]) if (side) changed.add(side.space);
+  return changed;
+}
