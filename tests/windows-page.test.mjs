@@ -185,7 +185,8 @@ describe('uses and idle spans on the map', () => {
     const panel = card.locator('.idle-panel');
     const rows = await panel.locator('li').allInnerTexts();
     assert.equal(rows.length, 1, rows.join('\n'));
-    assert.match(rows[0], /^a\s+4 KB\s+idle lines 12–16 \(5\)\s+live 10–17, 3 uses\s+20 KB × lines/);
+    assert.match(rows[0], /^a\s+Vec\s+4 KB idle for 5 lines\s+lines 12–16\s+live 10–17, 3 uses$/, 'the space, and what the hold is in words');
+    assert.equal(await panel.locator('li .num').getAttribute('title'), '20 KB × lines held idle', 'the product that orders the list, on hover');
     // Closed by keyboard, the focus goes back to the button that opened it.
     await panel.locator('.panel-close').focus();
     await page.keyboard.press('Enter');

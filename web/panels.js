@@ -123,17 +123,19 @@ export function idlePanel(fn, holds, handlers) {
     el('div', { class: 'panel-head' },
       el('strong', {}, 'Held while idle'),
       el('span', { class: 'muted' }, holds.length
-        ? ' · the tiles whose lifetime holds the most bytes × lines between two uses: that span blocks reuse'
+        ? ' · the tiles that hold the most bytes for the most lines between two uses: that span blocks reuse'
         : ' · every tile is used on each line of its lifetime or next to it'),
       el('button', { class: 'panel-close', 'aria-label': 'Close the idle list', title: 'Close', onclick: handlers.onClose }, '×')),
     el('ol', { class: 'panel-tiles' }, holds.map(({ index, box }) => {
       const lines = box.idle[1] - box.idle[0] + 1;
+      // "128 KB idle for 10 lines" reads as what it is; the product orders the list.
       return el('li', { dataset: { index } },
         el('button', { class: 'tile-link', title: 'Pin this tile', onclick: () => handlers.onTile(index) }, box.name),
-        el('span', { class: 'num' }, formatBytes(box.size)),
-        el('span', { class: 'muted' }, `idle lines ${box.idle[0]}–${box.idle[1]} (${lines})`),
-        el('span', { class: 'muted' }, `live ${box.start}–${box.end}, ${plural(box.uses.length, 'use')}`),
-        el('span', { class: 'muted' }, `${formatBytes(box.idle_bytes_lines)} × lines`));
+        el('span', { class: 'idle-space' }, box.space),
+        el('span', { class: 'num', title: `${formatBytes(box.idle_bytes_lines)} × lines held idle` },
+          `${formatBytes(box.size)} idle for ${plural(lines, 'line')}`),
+        el('span', { class: 'muted' }, `lines ${box.idle[0]}–${box.idle[1]}`),
+        el('span', { class: 'muted' }, `live ${box.start}–${box.end}, ${plural(box.uses.length, 'use')}`));
     })));
 }
 
