@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { drop, finish, fixture, launch, openPage, settled } from './browser.mjs';
-import { corpus, root, run } from './helpers.mjs';
+import { corpus, dumpWith, root, run, tileType } from './helpers.mjs';
 
 const wide = join(root, 'tests', 'fixtures', 'compiler-e2d0f78', 'wide');
 
@@ -203,6 +203,34 @@ describe('the IR source beside a pinned tile', () => {
       assert.ok(f.title.includes('a0_v2_inline39__tile'), 'the whole line on hover');
     }
     assert.match(facts.find((f) => f.line === 63).text, /^\s+c_acc_v2_inline38__tile_l0_a: … (pl\.tile\.)?extract\(a0_v2_inline39__tile/);
+    await finish(page);
+  });
+});
+
+describe('long names', () => {
+  test('a function\'s name wraps after an underscore, never inside a word', async () => {
+    const name = 'deepseek_v3_2_decode_front_attention_with_pinned_and_unbound_slots_kernel';
+    const text = dumpWith([`t: ${tileType('Vec', 'm', 0, 1024)} = f()`, 'y = t'], { name });
+    const page = await openPage(env.browser, env.url, { width: 1024 });
+    await drop(page, [{ name: '32_after_AllocateMemoryAddr.py', text }]);
+    await settled(page);
+    const breaks = await page.locator('.card .fn-name').evaluate((node) => {
+      // Where each line of the name ends: the character before a new line's first.
+      const chars = [];
+      const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+      for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+        for (let i = 0; i < t.length; i++) {
+          const range = document.createRange();
+          range.setStart(t, i);
+          range.setEnd(t, i + 1);
+          chars.push({ c: t.data[i], top: range.getBoundingClientRect().top });
+        }
+      }
+      return chars.flatMap((ch, i) => (i && ch.top > chars[i - 1].top + 1 ? [chars[i - 1].c] : []));
+    });
+    assert.ok(breaks.length >= 1, 'the name wraps at 1024 px');
+    assert.deepEqual([...new Set(breaks)], ['_'], `each line ends after an underscore: ${breaks.join(' ')}`);
+    assert.equal(await page.locator('.card .fn-name').innerText().then((t) => t.replace(/\s/g, '')), name);
     await finish(page);
   });
 });

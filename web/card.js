@@ -1,7 +1,7 @@
 // One collapsible card per compute function: it holds the card's view state
 // (open, zoom, axis, spaces shown, pinned tile and line, panels) and the
 // actions that change it, and joins the header, toolbar, map and panels.
-import { el } from './dom.js';
+import { el, identifier } from './dom.js';
 import { LONE_SIDE } from './card-side.js';
 import { anomalyChips, lifetimeNotice, spacePills, unplacedNotice } from './card-head.js';
 import { idleHolds } from './insight.js';
@@ -49,7 +49,7 @@ export class Card {
     const pipeMark = this.pipes.length
       ? el('span', { class: 'pipe-mark', title: this.pipes.map((p) => pipeText(p, fn.name)).join('\n') }, '⇄') : null;
     this.toggle = el('button', { class: 'card-toggle', 'aria-expanded': 'false', title: fn.name, onclick: () => this.setOpen(!this.state.open) },
-      el('span', { class: 'caret', 'aria-hidden': 'true' }), el('span', { class: 'fn-name' }, fn.name),
+      el('span', { class: 'caret', 'aria-hidden': 'true' }), el('span', { class: 'fn-name' }, identifier(fn.name)),
       el('span', { class: 'ftype' }, fn.ftype), pipeMark);
     this.matchChip = el('span', { class: 'match-count', hidden: true });
     // Drawn by lifetime: its offsets are the map's packing, styled apart.

@@ -5,7 +5,7 @@
 // (docs/model.md §15); diff.js reads it.
 import { Card } from './card.js';
 import { appendInTasks } from './card-groups.js';
-import { clear, el } from './dom.js';
+import { clear, el, identifier } from './dom.js';
 import { anomalyChange, boxIndex, changeClasses, changeNotes, changeStops, changedSpaces, compareSummary, hwmChange, shownFunctions, signedBytes } from './diff.js';
 import { cycle } from './insight.js';
 import { ROW_HEIGHT, formatBytes } from './layout.js';
@@ -101,7 +101,7 @@ export class CompareCard {
     this.body = null;
     const { name, ftype, status } = this.fnDiff;
     this.toggle = el('button', { class: 'card-toggle', 'aria-expanded': 'false', title: name, onclick: () => this.setOpen(!this.open) },
-      el('span', { class: 'caret', 'aria-hidden': 'true' }), el('span', { class: 'fn-name' }, name),
+      el('span', { class: 'caret', 'aria-hidden': 'true' }), el('span', { class: 'fn-name' }, identifier(name)),
       el('span', { class: 'ftype' }, ftype), el('span', { class: `status status-${status}` }, statusText[status]));
     this.element = el('section', { class: 'card compare-card', dataset: { function: name, status } },
       el('header', { class: 'card-head' }, this.toggle, el('span', { class: 'compare-pills' }, this.anomalyChips(),

@@ -32,3 +32,11 @@ export function el(tag, props = {}, ...children) {
 export function clear(node) {
   while (node.firstChild) node.firstChild.remove();
 }
+
+/** An identifier as nodes that may break after each underscore or dot
+ * (`deepseek_v3_2_decode_front` wraps as `deepseek_v3_2_` /
+ * `decode_front`, not inside a word): text with <wbr> between the parts. */
+export function identifier(name) {
+  const parts = String(name).split(/(?<=[_.])/);
+  return parts.flatMap((part, i) => (i ? [document.createElement('wbr'), part] : [part]));
+}

@@ -4,7 +4,7 @@
 // function type and space; a row opens its case's map. mergeCases,
 // sortOverview and filterOverview are pure (tested in Node);
 // overviewElement draws them.
-import { el } from './dom.js';
+import { el, identifier } from './dom.js';
 import { formatBytes, usage } from './layout.js';
 
 /** Rows drawn at first, and added by each "Show more": a build of
@@ -103,8 +103,8 @@ export function overviewElement(build, { onOpen }) {
   const rowClass = (row) => [row.problems + row.unplaced > 0 ? 'conflict' : '', row.at_least ? 'least' : ''].join(' ').trim() || null;
   const rowNode = (row) => el('tr', { class: rowClass(row), title: rowTitle(row), dataset: { case: row.case } },
     overviewCells(row).map((text, c) => el('td', { class: OVERVIEW_COLUMNS[c][2] ? 'num' : null },
-      c === 2 ? el('button', { class: 'link', title: `Open ${row.case}'s map at ${row.function}`, onclick: () => onOpen(row.case, row.function) }, text)
-        : c === 0 ? el('button', { class: 'link', title: `Open ${row.case}'s map`, onclick: () => onOpen(row.case, null) }, text)
+      c === 2 ? el('button', { class: 'link', title: `Open ${row.case}'s map at ${row.function}`, onclick: () => onOpen(row.case, row.function) }, identifier(text))
+        : c === 0 ? el('button', { class: 'link', title: `Open ${row.case}'s map`, onclick: () => onOpen(row.case, null) }, identifier(text))
           : text)));
   const draw = () => {
     const shown = sortOverview(filterOverview(build.rows, state.filter), state.key, state.descending);

@@ -2,7 +2,7 @@
 // reserved window live on the pinned line, bytes and the largest free gap
 // per space), from a pill a space's peak composition, and the tiles held
 // longest while idle. DOM only; the figures come from insight.js and the core.
-import { el } from './dom.js';
+import { el, identifier } from './dom.js';
 import { byteRange, formatBytes, windowKind } from './layout.js';
 import { cardSpaces, inConflict, liveAt, parseSize, peakTiles, peakWindows, whatIf } from './insight.js';
 import { oneMoreSlot } from './reserved.js';
@@ -13,7 +13,7 @@ const share = (part, whole) => (whole > 0 ? `${((part / whole) * 100).toFixed(1)
 function tileRows(tiles, whole, onTile) {
   return el('ol', { class: 'panel-tiles' }, tiles.map(({ index, box }) =>
     el('li', { dataset: { index } },
-      el('button', { class: 'tile-link', title: 'Pin this tile', onclick: () => onTile(index) }, box.name),
+      el('button', { class: 'tile-link', title: 'Pin this tile', onclick: () => onTile(index) }, identifier(box.name)),
       el('span', { class: 'num' }, formatBytes(box.size)),
       el('span', { class: 'muted' }, `${share(box.size, whole)} ${byteRange(box.offset, box.size)}`),
       el('span', { class: 'muted' }, `lines ${box.start}–${box.end}`),
@@ -69,7 +69,7 @@ function markSetter(fn, space, onTile) {
   }
   const box = fn.boxes[by.box];
   const atPeak = (space.peak_boxes ?? []).includes(by.box);
-  const link = (i) => el('button', { class: 'tile-link', title: 'Pin this tile', onclick: () => onTile(i) }, fn.boxes[i].name);
+  const link = (i) => el('button', { class: 'tile-link', title: 'Pin this tile', onclick: () => onTile(i) }, identifier(fn.boxes[i].name));
   // An in-place handoff (model.md §7) is named as one: no conflict, nothing to move.
   const handoff = box.in_place_to !== undefined ? [' It hands its bytes over in place to ', link(box.in_place_to),
     `, bound on line ${fn.boxes[box.in_place_to].start}, which reads it last.`]
@@ -130,7 +130,7 @@ export function idlePanel(fn, holds, handlers) {
       const lines = box.idle[1] - box.idle[0] + 1;
       // "128 KB idle for 10 lines" reads as what it is; the product orders the list.
       return el('li', { dataset: { index } },
-        el('button', { class: 'tile-link', title: 'Pin this tile', onclick: () => handlers.onTile(index) }, box.name),
+        el('button', { class: 'tile-link', title: 'Pin this tile', onclick: () => handlers.onTile(index) }, identifier(box.name)),
         el('span', { class: 'idle-space' }, box.space),
         el('span', { class: 'num', title: `${formatBytes(box.idle_bytes_lines)} × lines held idle` },
           `${formatBytes(box.size)} idle for ${plural(lines, 'line')}`),

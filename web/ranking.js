@@ -2,7 +2,7 @@
 // order a build's overview takes, docs/model.md §14) as a table above the
 // cards, closed until asked for; a row opens its function on that space's
 // peak. rankingRows is pure (tested in Node); rankingElement draws it.
-import { el } from './dom.js';
+import { el, identifier } from './dom.js';
 import { formatBytes, usage } from './layout.js';
 
 /** Rows drawn at first, then all: a dump of thousands of functions has
@@ -33,7 +33,7 @@ const HEADS = [['function', false], ['type', false], ['space', false], ['high-wa
 function rowNode(row, onOpen) {
   const least = row.least ? '≥ ' : '';
   const cells = [
-    el('button', { class: 'link', title: `Open ${row.function} on its ${row.space} peak`, onclick: () => onOpen(row.function, row.space) }, row.function),
+    el('button', { class: 'link', title: `Open ${row.function} on its ${row.space} peak`, onclick: () => onOpen(row.function, row.space) }, identifier(row.function)),
     row.ftype, row.space, least + formatBytes(row.mark), row.headroom === null ? '–' : formatBytes(row.limit), least + row.percent,
     row.headroom === null ? '–' : `${row.least ? '≤ ' : ''}${formatBytes(row.headroom)}`, least + formatBytes(row.peak),
     row.fragmentation === null ? '–' : formatBytes(row.fragmentation),
