@@ -234,3 +234,56 @@ describe('long names', () => {
     await finish(page);
   });
 });
+
+describe('slot rules and window labels', () => {
+  // Two pinned allocations, one of 2 × 2 KB at the lane's end, and a tile
+  // of a runtime slot index drawn over both slots of the other.
+  const SLOTS = `# pypto.program: slots
+import pypto.language as pl
+
+@pl.program
+class slots:
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def ring_aiv(a__ssa_v0: pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 16384)]) -> pl.Tensor[[64, 64], pl.FP32]:
+        mem_vec_1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 8192)
+        scratch: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096, pinned=True)
+        pinned_and_unbound_slots: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 32768, pinned=True)
+        x__tile: pl.Tile[[32, 64], pl.FP32, pl.MemRef(mem_vec_1, pl.const(0, pl.INT64), 8192), pl.Mem.Vec] = pl.tile.load(a__ssa_v0, [0, 0], [32, 64], [32, 64], target_memory=pl.Mem.Vec)
+        for i__idx_v0 in pl.range(8):
+            hi__tile: pl.Tile[[32, 64], pl.FP32, pl.MemRef(pinned_and_unbound_slots, 8192 + (i__idx_v0 + 1) % 2 * 8192, 8192, slots=2)[(i__idx_v0 + 1) % 2], pl.Mem.Vec] = pl.tile.exp(x__tile)
+            s__tile: pl.Tile[[16, 64], pl.FP32, pl.MemRef(scratch, pl.const(40960, pl.INT64), 2048, slots=2)[0], pl.Mem.Vec] = pl.tile.add(hi__tile, x__tile)
+        out__tile: pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 16384)] = pl.tile.store(x__tile, [0, 0], a__ssa_v0)
+        return out__tile
+`;
+
+  for (const width of [1024, 1400]) {
+    test(`at ${width} px: a slotted tile's labels sit on a chip above its rules; window labels are whole, inside the lane, apart`, async () => {
+      const page = await openPage(env.browser, env.url, { width });
+      await drop(page, [{ name: 'slots_35_after_AllocateMemoryAddr.py', text: SLOTS }]);
+      await settled(page);
+      for (const axis of ['used', 'limit']) {
+        await page.locator(`.axis[data-axis="${axis}"]`).click();
+        const facts = await page.evaluate(() => {
+          const lane = document.querySelector('.lane[data-space="Vec"]').getBoundingClientRect();
+          const view = document.querySelector('.card.open .viewport').getBoundingClientRect();
+          const labels = [...document.querySelectorAll('.window-label')].map((l) => ({ text: l.textContent, r: l.getBoundingClientRect(), cut: l.scrollWidth > l.clientWidth + 0.5 }));
+          const box = document.querySelector('.box.slotted');
+          const chip = box.querySelector('.box-name');
+          return {
+            labels, right: Math.min(lane.right, view.right), left: lane.left,
+            chip: getComputedStyle(chip).backgroundColor, chipRight: chip.getBoundingClientRect().right, box: box.getBoundingClientRect(),
+          };
+        });
+        assert.equal(facts.labels.length, 2);
+        for (const l of facts.labels) {
+          assert.equal(l.cut, false, `${l.text}: whole`);
+          assert.ok(l.r.left >= facts.left - 0.5 && l.r.right <= facts.right + 0.5, `${axis}: ${l.text} inside the lane`);
+        }
+        const [a, b] = facts.labels.map((l) => l.r);
+        assert.ok(a.right <= b.left + 0.5 || b.right <= a.left + 0.5 || a.bottom <= b.top || b.bottom <= a.top, `${axis}: the two labels apart`);
+        assert.notEqual(facts.chip, 'rgba(0, 0, 0, 0)', 'the name on a chip, not on the rules');
+      }
+      await finish(page);
+    });
+  }
+});

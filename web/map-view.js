@@ -12,11 +12,17 @@ import {
   SPLITTER_WIDTH, ghostGeometry, isSliver, mapHeight, nearestBox, openingScroll, scrollLeftToShow, scrollTopForLine, scrollTopToShow, tickChunksInView,
 } from './map-geometry.js';
 import { ProfileLayer, peakMark } from './profile.js';
-import { windowBand } from './reserved.js';
+import { labelPlaces, windowBand } from './reserved.js';
 import { SourceColumn } from './source.js';
 
 /** px: a lane head narrower than this has no room for the fit offer. */
 const FIT_OFFER_PX = 240;
+
+/** The bands of a lane's windows, their labels placed apart. */
+const windowBands = (items, lane, space) => {
+  const places = labelPlaces(items, lane);
+  return items.map(({ index, window }) => windowBand(window, index, lane, space, places.get(index)));
+};
 
 /** Whether `box` is live on dump line `line` (null: no line). */
 const liveOn = (box, line) => line !== null && box.start <= line && line <= box.end;
@@ -169,7 +175,7 @@ export class MapView {
       const beyond = lane.lo < 0 || lane.lo + lane.span > space.limit;
       const laneEl = el('div', { class: 'lane', dataset: { space: lane.space } },
         el('div', { class: 'hwm-rule', title: `high-water mark ${formatBytes(spaceHwm(space))}`, style: { left: `${lanePercent(lane, spaceHwm(space))}%` } }),
-        placedWindows(fn, lane.space).map(({ index, window }) => windowBand(window, index, lane, space)),
+        windowBands(placedWindows(fn, lane.space), lane, space),
         // Past the capacity (or before 0): marked, so boxes there read as out of bounds.
         beyond ? el('div', { class: 'capacity-rule', title: `capacity ${formatBytes(space.limit)}`, style: { left: `${lanePercent(lane, space.limit)}%` } }) : null,
         beyond ? el('div', { class: 'out-of-bounds', style: { left: `${lanePercent(lane, space.limit)}%`, right: '0' } }) : null,

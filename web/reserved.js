@@ -38,15 +38,43 @@ export function windowFacts(window, space) {
 export const windowInConflict = (window) =>
   Boolean(window.conflicts_with.length || window.over_capacity || window.overlaps_reserved !== undefined);
 
+/** About how wide a window's label is, in px (its 11 px font, ~6.5 px a
+ * character, a chip's padding; it wraps past 40 characters). */
+const labelWidth = (window) => Math.min(window.name.length + 3 + windowKind(window).length, 40) * 6.5 + 10;
+
+/**
+ * Where each window's label goes in `lane`: `end` when it would run past
+ * the lane's end (it reaches left instead), and a `row` so that no two
+ * labels cover each other (a later one that would meet an earlier one's
+ * goes a row down). `items`: placedWindows' { index, window } in order.
+ * Pure: a Map from index to { end, row }.
+ */
+export function labelPlaces(items, lane) {
+  const taken = []; // per row, the [from, to] px spans used
+  const places = new Map();
+  for (const { index, window } of items) {
+    const at = (lanePercent(lane, window.base) / 100) * lane.width;
+    const width = labelWidth(window);
+    const end = at + width > lane.width;
+    const span = end ? [(lanePercent(lane, window.base + window.size) / 100) * lane.width - width, (lanePercent(lane, window.base + window.size) / 100) * lane.width] : [at, at + width];
+    let row = 0;
+    while ((taken[row] ?? []).some(([a, b]) => a < span[1] && span[0] < b)) row++;
+    (taken[row] ??= []).push(span);
+    places.set(index, { end, row });
+  }
+  return places;
+}
+
 /** The band of window `index` in `lane` (of `space`): a Tab stop whose
- * focus shows its tooltip, Enter its line. */
-export function windowBand(window, index, lane, space) {
+ * focus shows its tooltip, Enter its line. `place`: its label's
+ * (labelPlaces). */
+export function windowBand(window, index, lane, space, place = { end: false, row: 0 }) {
   const left = lanePercent(lane, window.base);
   const more = oneMoreSlot(window, space);
   return el('div', {
-    class: windowInConflict(window) ? 'window-band conflict' : 'window-band',
+    class: ['window-band', windowInConflict(window) && 'conflict', place.end && 'label-end'].filter(Boolean).join(' '),
     dataset: { window: index }, tabindex: '0', role: 'button',
     'aria-label': `${window.kind === 'pinned' ? 'pinned allocation' : 'reserved window'} ${window.name}, ${windowKind(window)}, bytes ${span(window)}${more ? `; one more slot: ${more}` : ''}`,
-    style: { left: `${left}%`, width: `${lanePercent(lane, window.base + window.size) - left}%` },
+    style: { left: `${left}%`, width: `${lanePercent(lane, window.base + window.size) - left}%`, '--label-row': String(place.row) },
   }, el('span', { class: 'window-label' }, window.name, el('span', { class: 'window-kind' }, ` · ${windowKind(window)}`)));
 }
