@@ -130,7 +130,7 @@ describe('a 50 MB dump', () => {
     // on the whole model's.
     assert.equal(await page.locator('.card.open .box.pinned').getAttribute('data-tile'), first.pinned);
     const summary = await page.textContent('#summary');
-    assert.match(summary, new RegExp(`${fns} compute functions · ${tiles} tiles`));
+    assert.match(summary, new RegExp(`${fns} compute functions\\s· ${tiles} tiles`));
     assert.equal(await page.locator('.card').count(), fns);
     assert.ok(await page.locator('.card.open .box').count() > 0);
 

@@ -40,11 +40,11 @@ async function inViewBelowBar(page, locator) {
 
 describe('the top bar', () => {
   for (const width of widths) {
-    test(`${width < 1400 ? 'two rows' : 'one row'} at ${width} px, a long dump name cut and whole in the title, the backend whole`, async () => {
+    test(`${width < 1920 ? 'two rows' : 'one row'} at ${width} px: the pass, the counts and the backend whole, a long dump name cut and whole in the title`, async () => {
       const page = await pageWith([longName()], { width });
       const bar = await rect(page.locator('#topbar'));
-      // Below 1400 px the controls take a second row rather than hide the backend.
-      assert.ok(bar.height <= (width < 1400 ? 92 : 56), `the bar is ${bar.height} px`);
+      // Below 1920 px the controls take a second row rather than hide the summary.
+      assert.ok(bar.height <= (width < 1920 ? 92 : 56), `the bar is ${bar.height} px`);
       const summary = page.locator('#summary');
       assert.ok((await rect(summary)).height <= 24, 'the summary keeps to one line');
       // A name that is no `NN_after_<Pass>.py` names no pass.
@@ -59,7 +59,9 @@ describe('the top bar', () => {
           backend: bar.querySelector('.backend-info').textContent };
       });
       assert.ok(shown.inside, `"assumed" is in view at ${width} px`);
-      assert.equal(shown.backend, ' · Ascend910B (a2a3) assumed');
+      assert.equal(shown.backend, '\u00a0· Ascend910B (a2a3) assumed', 'a space before the dot ("695 tiles· Ascend" had none)');
+      const parts = await summary.locator('.summary-part').evaluateAll((ps) => ps.map((p) => ({ text: p.textContent, cut: p.scrollWidth > p.clientWidth + 0.5 })));
+      assert.deepEqual(parts, [{ text: '\u00a0· 38 compute functions', cut: false }, { text: '\u00a0· 695 tiles', cut: false }], 'the counts whole');
       await finish(page);
     });
   }
@@ -68,8 +70,10 @@ describe('the top bar', () => {
     const plain = await pageWith([fixture('real/norm_rope.py')]);
     assert.doesNotMatch(await plain.locator('#summary').innerText(), /pass/);
     await finish(plain);
-    const named = await pageWith([{ ...real(), name: '41_after_MaterializeRuntimeScopes.py' }]);
-    assert.match(await named.locator('#summary').innerText(), /^41_after_MaterializeRuntimeScopes\.py · pass MaterializeRuntimeScopes · /);
+    const named = await pageWith([{ ...real(), name: '41_after_MaterializeRuntimeScopes.py' }], { width: 1024 });
+    assert.match(await named.locator('#summary').textContent(), /^41_after_MaterializeRuntimeScopes\.py\s· pass MaterializeRuntimeScopes\s· /);
+    const pass = await named.locator('.summary-pass').evaluate((p) => p.scrollWidth <= p.clientWidth + 0.5 && p.getBoundingClientRect().width > 0);
+    assert.ok(pass, 'the pass whole at 1024 px, the name giving way first');
     await finish(named);
   });
 

@@ -48,27 +48,29 @@ export function relayoutOnResize() {
 }
 
 
-/** The top bar's one line about the dump; its full text is the title
- * (the line ends in an ellipsis where the bar is narrow). */
+/** The top bar's one line about the dump; its full text is the title.
+ * Where the bar is narrow only the dump's name is cut (an ellipsis): the
+ * pass, the counts and the backend every capacity rests on stay whole. */
 function summary(model) {
   const tiles = model.functions.reduce((n, f) => n + (f.box_count ?? f.boxes.length), 0);
   const { backend } = model;
   const fns = `${model.functions.length} compute function${model.functions.length === 1 ? '' : 's'}`;
   // The core reads a pass from an `NN_after_<Pass>.py` name; any other
   // name is its own pass_name, which says nothing the name does not.
-  const pass = model.pass_name !== model.dump.replace(/\.py$/, '') ? ` · pass ${model.pass_name}` : '';
-  const parts = [model.dump + pass, fns, `${tiles} tile${tiles === 1 ? '' : 's'}`,
+  const pass = model.pass_name !== model.dump.replace(/\.py$/, '') ? `pass ${model.pass_name}` : '';
+  const parts = [model.dump + (pass ? ` · ${pass}` : ''), fns, `${tiles} tile${tiles === 1 ? '' : 's'}`,
     `${backend.name} (${backend.arch})${backend.detected ? '' : ' assumed: no -b and no ptoas/*.pto target arch'}`];
   $('summary').title = parts.join(' · ');
-  // The backend stays whole however narrow the bar: every capacity and
-  // headroom on the page depends on it, assumed or not.
+  // Each part after the name opens with its separator, its first space a
+  // no-break one: a flex item's leading space would collapse ("tiles·").
+  const part = (text, cls = null) => el('span', { class: cls ? `summary-part ${cls}` : 'summary-part' }, `\u00a0· ${text}`);
   return [
-    el('span', { class: 'summary-text' },
+    el('span', { class: 'summary-text dump-summary' },
       el('span', { class: 'dump-name' }, model.dump),
-      pass ? el('span', {}, pass) : null,
-      el('span', {}, ` · ${fns}`),
-      el('span', {}, ` · ${tiles} tile${tiles === 1 ? '' : 's'}`)),
-    el('span', { class: 'backend-info' }, ` · ${backend.name} (${backend.arch})`,
+      pass ? part(pass, 'summary-pass') : null,
+      part(fns),
+      part(`${tiles} tile${tiles === 1 ? '' : 's'}`)),
+    el('span', { class: 'backend-info' }, `\u00a0· ${backend.name} (${backend.arch})`,
       backend.detected ? null : el('span', { class: 'assumed' }, ' assumed')),
   ];
 }
