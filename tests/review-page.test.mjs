@@ -2,6 +2,7 @@
 // finding held in Chromium: the folders, links, exports and figures a
 // user meets first.
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -284,6 +285,42 @@ class slots:
         assert.notEqual(facts.chip, 'rgba(0, 0, 0, 0)', 'the name on a chip, not on the rules');
       }
       await finish(page);
+    });
+  }
+});
+
+describe('accessibility of the views this review added or changed (axe-core)', () => {
+  const axeSource = () => readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  /** axe's violations on `page` (its CSP bypassed: axe is injected as a script). */
+  async function violations(page) {
+    await page.addScriptTag({ content: axeSource() });
+    return page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+      .map((v) => `${v.id}: ${v.help} (${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')})`));
+  }
+  const unplaced = dumpWith([`t: ${tileType('Vec', 'm', 0, 1024)} = f()`, 'u: pl.Tile[[16, 64], pl.FP32, pl.MemRef(m2, 7 * i, 512), pl.Mem.Vec] = f(t)', 'y = u']);
+
+  for (const colorScheme of ['light', 'dark']) {
+    test(`${colorScheme}: a tile not placed, the ranking open, a tile pinned with its uses, the idle panel; a ptoas card; a build's overview`, async () => {
+      const page = await env.browser.newPage({ viewport: { width: 1400, height: 900 }, colorScheme, bypassCSP: true });
+      await page.goto(env.url);
+      await drop(page, [{ name: '32_after_AllocateMemoryAddr.py', text: unplaced }]);
+      await page.waitForSelector('.anomaly.unplaced');
+      assert.deepEqual(await violations(page), [], 'the "not placed" chip');
+      await drop(page, [fixture('real/decode_fwd__41_after_MaterializeRuntimeScopes.py')]);
+      await page.waitForSelector('#cards[data-complete="true"] .card.open .box');
+      await page.locator('.ranking summary').click();
+      const card = page.locator('.card[data-function="down_proj"]');
+      await card.locator('.card-toggle').click();
+      await card.locator('.box[data-tile="a0_v2_inline39__tile"]').click();
+      await card.locator('.idle-toggle').click();
+      assert.deepEqual(await violations(page), [], 'ranking, uses, idle panel');
+      await page.setInputFiles('#folder', join(wide, 'ex.beginner.01_hello_world__tile_add__ptoas'));
+      await page.waitForSelector('.card.packed .box');
+      assert.deepEqual(await violations(page), [], 'a packed card');
+      await page.setInputFiles('#folder', wide);
+      await page.waitForSelector('.overview-table tbody tr', { timeout: 60_000 });
+      assert.deepEqual(await violations(page), [], 'the build overview');
+      await page.close();
     });
   }
 });

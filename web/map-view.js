@@ -269,7 +269,8 @@ export class MapView {
     const packed = this.card.fn.planned === false; // its offsets are the map's packing
     const node = el('div', {
       class: classes.join(' '), tabindex: '-1', role: 'button', dataset: { tile: box.name, index },
-      'aria-label': `${box.name}${box.aliases.length ? ` +${box.aliases.length}` : ''} ${placeText(box, packed)} · ${formatBytes(box.size)}, ${box.space}, lines ${box.start} to ${box.end}${box.slots ? `, ${slotText(box)}` : ''}`,
+      // The label starts with the text the box shows (its name, then its bytes).
+      'aria-label': `${box.name}${box.aliases.length ? ` +${box.aliases.length}` : ''} ${packed ? `${formatBytes(box.size)} · ${placeText(box, packed)}` : `${byteRange(box.offset, box.size)} · ${formatBytes(box.size)}`}, ${box.space}, lines ${box.start} to ${box.end}${box.slots ? `, ${slotText(box)}` : ''}`,
       style: {
         left: `${g.left}%`, width: `max(${MIN_BOX}px, ${g.width}%)`, top: `${g.top}px`, height: `${g.height}px`,
         ...(box.slots?.runtime ? { '--slots': String(box.slots.count) } : {}),
@@ -279,6 +280,7 @@ export class MapView {
     el('span', { class: 'box-name' }, el('span', { class: 'box-label' }, box.name),
       box.slots?.index != null ? el('span', { class: 'box-slot' }, `[${box.slots.index}]`) : null,
       box.aliases.length ? el('span', { class: 'box-aliases' }, `+${box.aliases.length}`) : null),
+    ' ', // read as two words, as drawn on two lines
     tall ? el('span', { class: 'box-size' }, packed ? `${formatBytes(box.size)} · packed` : `${byteRange(box.offset, box.size)} · ${formatBytes(box.size)}`) : null,
     // A sliver's name shown beside it when found or pinned: it cannot hold it.
     el('span', { class: 'sliver-flag', 'aria-hidden': 'true' }, box.name));
