@@ -324,3 +324,24 @@ describe('accessibility of the views this review added or changed (axe-core)', (
     });
   }
 });
+
+describe('the build overview read at 1024 px', () => {
+  test('every column in view, the headings in words, a full space red as its pill is', async () => {
+    const page = await openPage(env.browser, env.url, { width: 1024 });
+    await page.setInputFiles('#folder', wide);
+    await page.waitForSelector('.overview-table tbody tr', { timeout: 60_000 });
+    const fit = await page.locator('.overview-scroll').evaluate((s) => ({
+      table: s.querySelector('table').getBoundingClientRect().width, room: s.clientWidth,
+      last: s.querySelector('thead th:last-child').getBoundingClientRect().right, right: s.getBoundingClientRect().right,
+    }));
+    assert.ok(fit.table <= fit.room + 0.5 && fit.last <= fit.right + 0.5, `the table ${fit.table} px in ${fit.room}: conflicts and unplaced in view`);
+    assert.deepEqual(await page.locator('.overview-table thead th').allInnerTexts().then((t) => t.map((h) => h.replace(/\u00ad/g, '').replace(/\s+/g, ' ').replace(/ [▲▼]$/, ''))),
+      ['case', 'backend', 'function', 'type', 'space', 'high-water mark', 'capacity', 'usage', 'headroom', 'peak live', 'fragmentation', 'conflicts', 'unplaced']);
+    const full = page.locator('.overview-table tbody tr', { hasText: '100.0%' }).first();
+    assert.match(await full.getAttribute('class'), /\balert\b/);
+    const red = await full.locator('td.num').nth(2).evaluate((td) => getComputedStyle(td).color);
+    const plain = await page.locator('.overview-table tbody tr:not(.alert):not(.conflict) td.num').first().evaluate((td) => getComputedStyle(td).color);
+    assert.notEqual(red, plain, 'the usage of a full space is red');
+    await finish(page);
+  });
+});

@@ -15,8 +15,8 @@ export const OVERVIEW_PAGE_ROWS = 300;
 /** The columns: the row's key, its heading, whether it sorts as a number. */
 export const OVERVIEW_COLUMNS = [
   ['case', 'case', false], ['backend', 'backend', false], ['function', 'function', false], ['ftype', 'type', false],
-  ['space', 'space', false], ['hwm_with_reserved', 'hwm', true], ['limit', 'capacity', true], ['usage', 'usage', true],
-  ['headroom', 'headroom', true], ['peak_live', 'peak live', true], ['fragmentation', 'fragmentation', true],
+  ['space', 'space', false], ['hwm_with_reserved', 'high-water mark', true], ['limit', 'capacity', true], ['usage', 'usage', true],
+  ['headroom', 'headroom', true], ['peak_live', 'peak live', true], ['fragmentation', 'frag\u00admentation', true],
   ['problems', 'conflicts', true], ['unplaced', 'unplaced', true],
 ];
 
@@ -100,7 +100,9 @@ export function overviewElement(build, { onOpen }) {
   const moreBar = el('div', { class: 'overview-more-bar' }, more, all);
   const heads = OVERVIEW_COLUMNS.map(([key, name, numeric]) => el('th', { scope: 'col', class: numeric ? 'num' : null,
     'aria-sort': key === state.key ? 'ascending' : 'none' }, el('button', { class: 'sort', onclick: () => sortBy(key) }, name)));
-  const rowClass = (row) => [row.problems + row.unplaced > 0 ? 'conflict' : '', row.at_least ? 'least' : ''].join(' ').trim() || null;
+  // Red as its pill would be: a problem in it, or usage from 95.0 %.
+  const rowClass = (row) => [row.problems + row.unplaced > 0 ? 'conflict' : '', usage(row).alert ? 'alert' : '', row.at_least ? 'least' : '']
+    .filter(Boolean).join(' ') || null;
   const rowNode = (row) => el('tr', { class: rowClass(row), title: rowTitle(row), dataset: { case: row.case } },
     overviewCells(row).map((text, c) => el('td', { class: OVERVIEW_COLUMNS[c][2] ? 'num' : null },
       c === 2 ? el('button', { class: 'link', title: `Open ${row.case}'s map at ${row.function}`, onclick: () => onOpen(row.case, row.function) }, identifier(text))
