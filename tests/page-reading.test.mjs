@@ -432,7 +432,7 @@ describe('tiny tiles and find', () => {
     const offer = card.locator('.lane-head[data-space="Vec"] .fit-used');
     await offer.waitFor(); // shown, not only made: its text is read as rendered
     const percent = (await card.locator('.pill[data-space="Vec"]').innerText()).match(/[\d.]+%/)[0];
-    assert.equal(await offer.innerText(), `${percent} used: fit`, 'the pill\'s share');
+    assert.equal(await offer.innerText(), `${percent} used: widen`, 'the pill\'s share');
     await offer.click();
     assert.equal(await pressed('used'), 'true');
     assert.equal(await page.evaluate(() => document.activeElement.dataset.axis), 'used', 'the focus lands on the axis it chose');

@@ -386,7 +386,7 @@ describe('selecting a tile and the IR source', () => {
     assert.equal(await box.evaluate((n) => n.classList.contains('pinned')), true);
     assert.equal(await page.locator('.chip').innerText(), 'pinned left__tile ×');
     assert.equal(await page.locator('.left-column.open').count(), 1);
-    assert.equal(await page.locator('.source-toggle').innerText(), 'Hide IR source');
+    assert.equal(await page.locator('.source-toggle').getAttribute('aria-pressed'), 'true', 'the IR source toggle pressed');
     const marks = await page.locator('.row mark').allTextContents();
     assert.ok(marks.includes('left__tile') && marks.includes('t__tile_1'), marks.join());
     // Hovering another box shows its tooltip but keeps the pinned lines.

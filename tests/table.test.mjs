@@ -19,7 +19,7 @@ describe('the Table', () => {
     assert.ok(placed.length > 0);
     assert.equal(rows.length, fa.boxes.length + placed.length);
     const ring = rows.find((r) => r.cells[0] === placed[0].name);
-    assert.match(ring.cells[8], new RegExp(`one more slot: HWM .* \\(${placed[0].one_more_slot_hwm} B\\)`));
+    assert.match(ring.cells[8], new RegExp(`one more slot: high-water mark .* \\(${placed[0].one_more_slot_hwm} B\\)`));
   });
 
   test('size sorts by bytes (4 KB after 512 B), both ways, equal sizes keeping their order', () => {

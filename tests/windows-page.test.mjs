@@ -58,7 +58,7 @@ describe('reserved windows on the map', () => {
     assert.match(text, /c2v_ring/);
     assert.match(text, /\[0, 32768\), 32 KB/);
     assert.match(text, /cross-core ring, 4 × 8 KB/);
-    assert.match(text, /one more slot\s+HWM 48 KB \(49152 B\) of 184 KB: fits/);
+    assert.match(text, /one more slot\s+high-water mark 48 KB \(49152 B\) of 184 KB: fits/);
     await finish(page);
   });
 
@@ -83,7 +83,7 @@ describe('reserved windows on the map', () => {
     assert.equal(await windowRow.count(), 1);
     assert.match(await windowRow.innerText(), /c2v_ring\s+32 KB\s+80\.0% \[0, 32768\)\s+all lines\s+cross-core ring/);
     // Will one more slot fit? Answered in the panel, not only on hover.
-    assert.equal(await windowRow.locator('.window-more').innerText(), 'one more slot: HWM 48 KB (49152 B) of 184 KB: fits');
+    assert.equal(await windowRow.locator('.window-more').innerText(), 'one more slot: high-water mark 48 KB (49152 B) of 184 KB: fits');
     assert.deepEqual(await peak.locator('.panel-tiles .tile-link').allInnerTexts(), ['a', 'b']);
     await finish(page);
   });
@@ -98,11 +98,11 @@ describe('reserved windows on the map', () => {
     await page.keyboard.press('Shift+Tab');
     const band = card.locator('.window-band');
     assert.ok(await band.evaluate((b) => b === document.activeElement), 'Shift+Tab from the tile reaches the ring');
-    assert.match(await band.getAttribute('aria-label'), /c2v_ring.*one more slot: HWM 48 KB \(49152 B\) of 184 KB: fits$/);
-    assert.match(await page.locator('.tooltip').innerText(), /one more slot\s+HWM 48 KB \(49152 B\) of 184 KB: fits/);
+    assert.match(await band.getAttribute('aria-label'), /c2v_ring.*one more slot: high-water mark 48 KB \(49152 B\) of 184 KB: fits$/);
+    assert.match(await page.locator('.tooltip').innerText(), /one more slot\s+high-water mark 48 KB \(49152 B\) of 184 KB: fits/);
     await page.keyboard.press('Enter');
     assert.match(await card.locator('.panel-head').innerText(), /^Line 8/);
-    assert.match(await card.locator('.panel').innerText(), /one more slot: HWM 48 KB \(49152 B\) of 184 KB: fits/);
+    assert.match(await card.locator('.panel').innerText(), /one more slot: high-water mark 48 KB \(49152 B\) of 184 KB: fits/);
     await finish(page);
   });
 
@@ -115,7 +115,7 @@ describe('reserved windows on the map', () => {
     assert.ok(ringRow, 'the reserved window has a row');
     assert.deepEqual(ringRow.slice(1, 6), ['Vec', '(reserved)', '32 KB', '[0, 32768)', 'all lines']);
     // The same words as the peak panel's and the tooltip's.
-    assert.match(ringRow[8], /^cross-core ring, 4 × 8 KB; one more slot: HWM 48 KB \(49152 B\) of 184 KB: fits$/);
+    assert.match(ringRow[8], /^cross-core ring, 4 × 8 KB; one more slot: high-water mark 48 KB \(49152 B\) of 184 KB: fits$/);
     const size = card.locator('.box-table th', { hasText: 'size' });
     const sizes = async () => (await rows()).map((r) => r[4].match(/\[(\d+), (\d+)\)/).slice(1).reduce((a, b) => b - a));
     await size.locator('button').click();

@@ -210,8 +210,8 @@ export class MapView {
         this.card.setAxis('used');
         this.card.toolbar.focusAxis('used'); // this button is gone
       },
-      title: `${space.space} uses ${percent} of its capacity: draw the x axis to the bytes used`,
-    }, `${percent} used: fit`);
+      title: `${space.space} uses ${percent} of its capacity: span the lanes to the bytes used, which widens its tiles`,
+    }, `${percent} used: widen`);
   }
 
   placeLane(head, laneEl, lane) {

@@ -12,7 +12,7 @@ export function oneMoreSlot(window, space) {
   if (!window.one_more_slot_hwm) return null;
   const fits = window.one_more_slot_fits;
   const verdict = fits === undefined ? '' : fits ? ': fits' : ': does not fit';
-  return `HWM ${formatBytes(window.one_more_slot_hwm)} (${window.one_more_slot_hwm} B) of ${formatBytes(space.limit)}${verdict}`;
+  return `high-water mark ${formatBytes(window.one_more_slot_hwm)} (${window.one_more_slot_hwm} B) of ${formatBytes(space.limit)}${verdict}`;
 }
 
 /** The tooltip's facts and notes for a window. */

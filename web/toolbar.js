@@ -13,11 +13,12 @@ export class Toolbar {
     this.card = card;
     this.exportMapTo = exportMap;
     this.zoomLevel = el('button', { class: 'zoom-level', title: 'Reset zoom to 1×', onclick: () => card.setZoom(1) }, '1×');
-    this.axisButtons = ['limit', 'used'].map((axis) =>
-      el('button', { class: 'axis', dataset: { axis }, 'aria-pressed': String(axis === card.state.axis), onclick: () => card.setAxis(axis) }, axis));
+    this.axisButtons = [['limit', 'capacity'], ['used', 'used']].map(([axis, word]) =>
+      el('button', { class: 'axis', dataset: { axis }, 'aria-pressed': String(axis === card.state.axis), onclick: () => card.setAxis(axis) }, word));
     this.spaceToggles = card.spaceList.map((s) =>
       el('button', { class: 'space-toggle', dataset: { space: s.space }, 'aria-pressed': 'true', onclick: () => card.toggleSpace(s.space) }, s.space));
-    this.sourceButton = el('button', { class: 'source-toggle', onclick: () => card.setSource(!card.state.source) }, 'Show IR source');
+    this.sourceButton = el('button', { class: 'source-toggle', 'aria-pressed': 'false', title: 'Show the IR source beside the map',
+      onclick: () => card.setSource(!card.state.source) }, 'IR source');
     this.tableButton = el('button', { class: 'table-toggle', 'aria-pressed': 'false', onclick: () => card.setTable(!card.state.table) }, 'Table');
     this.profileButton = el('button', {
       class: 'profile-toggle', 'aria-pressed': 'true', title: 'Live bytes per line, drawn from byte 0 in each lane',
@@ -42,7 +43,8 @@ export class Toolbar {
         el('button', { class: 'zoom-out', 'aria-label': 'Zoom out', onclick: () => card.setZoom(stepZoom(card.state.zoom, -1)) }, '−'),
         this.zoomLevel,
         el('button', { class: 'zoom-in', 'aria-label': 'Zoom in', onclick: () => card.setZoom(stepZoom(card.state.zoom, 1)) }, '+')),
-      el('span', { class: 'group' }, el('span', { class: 'label' }, 'x axis:'), this.axisButtons),
+      el('span', { class: 'group', title: 'What a lane spans: 0 to the capacity, or 0 to the bytes used (the high-water mark)' },
+        el('span', { class: 'label' }, 'lanes span:'), this.axisButtons),
       el('span', { class: 'group' }, el('span', { class: 'label' }, 'show:'), this.spaceToggles),
       el('span', { class: 'group' }, this.sourceButton, this.tableButton, this.profileButton, this.idleButton),
       this.shareMenu ? el('span', { class: 'group' }, this.shareMenu, this.shareStatus) : null,
@@ -83,8 +85,8 @@ export class Toolbar {
   }
 
   showSource(open) {
-    this.sourceButton.textContent = open ? 'Hide IR source' : 'Show IR source';
     this.sourceButton.setAttribute('aria-pressed', String(open));
+    this.sourceButton.title = open ? 'Hide the IR source' : 'Show the IR source beside the map';
   }
 
   /** The IR source cannot be shown: its bytes never came (the file gone

@@ -170,7 +170,7 @@ static void put_window_line(svg_para *p, const mm_window *w, const mm_space_usag
            mm__svg_size(size, w->size), (long long)w->base, (long long)(w->base + w->size));
   run(p, text, SVG_PLAIN);
   if (!w->grown_hwm) return;
-  snprintf(text, sizeof text, " · one more slot: HWM %s (%lld B) of %s%s",
+  snprintf(text, sizeof text, " · one more slot: high-water mark %s (%lld B) of %s%s",
            mm__svg_size(grown, w->grown_hwm), (long long)w->grown_hwm,
            mm__svg_size(limit, s->limit),
            !s->has_capacity           ? ""
