@@ -217,8 +217,10 @@ describe('Firefox: a whole build, pipes and the fit', () => {
     await page.waitForSelector(`${card} .panel-fit button`);
     await page.click(`${card} .panel-fit button`);
     await page.waitForFunction((c) => /^lowest gap/.test(document.querySelector(`${c} .fit-answer`)?.textContent ?? ''), {}, card);
-    const line = await page.$eval(`${card} .panel-fit input[type="number"]`, (n) => n.value);
-    const cli = run([join(corpus, 'real', 'decode_fwd__41_after_MaterializeRuntimeScopes.py'), '--fit', `Vec:8K:${line}-${line}`, '--function', 'fa_fused_aiv']).stdout;
+    // Opened from the pill: the question starts from the tile that sets Vec's mark.
+    const [size, first, last] = await page.$eval(`${card} .panel-fit`, (f) => [f.querySelector('input[type="text"]').value,
+      f.querySelector('.fit-first').value, f.querySelector('.fit-last').value]);
+    const cli = run([join(corpus, 'real', 'decode_fwd__41_after_MaterializeRuntimeScopes.py'), '--fit', `Vec:${size}:${first}-${last}`, '--function', 'fa_fused_aiv']).stdout;
     const [, offset, end] = /free then is \[(\d+), (\d+)\)/.exec(cli);
     assert.match(await text(page, `${card} .fit-answer`), new RegExp(`^lowest gap free then: \\[${offset}, ${end}\\)`));
     await finish(page);

@@ -345,3 +345,31 @@ describe('the build overview read at 1024 px', () => {
     await finish(page);
   });
 });
+
+describe('the first card and the peak panel at 1024 px', () => {
+  test('no empty band under the first card\'s toolbar; a pill\'s peak leaves the map most of the window; its fit question starts from the mark\'s tile', async () => {
+    const page = await openPage(env.browser, env.url, { width: 1024, height: 768 });
+    await drop(page, [fixture('real/decode_fwd__41_after_MaterializeRuntimeScopes.py')]);
+    await settled(page);
+    // The pin's slot shares a row with the toolbar's controls: no row of its own, empty.
+    const rows = await page.locator('.card.open .toolbar').evaluate((t) => {
+      const tops = (nodes) => [...new Set(nodes.map((n) => Math.round(n.getBoundingClientRect().top)))];
+      return { controls: tops([...t.children].filter((c) => !c.classList.contains('pin-slot'))), slot: tops([t.querySelector('.pin-slot')]) };
+    });
+    assert.ok(rows.controls.includes(rows.slot[0]), `the pin's slot on a row of controls: ${JSON.stringify(rows)}`);
+    const card = page.locator('.card[data-function="down_proj"]');
+    await card.locator('.card-toggle').click();
+    await card.locator('.pill[data-space="Mat"]').click();
+    await card.locator('.panel-peak').waitFor();
+    const shown = await card.locator('.viewport').evaluate((v) => {
+      const r = v.getBoundingClientRect();
+      return Math.min(r.bottom, innerHeight) - Math.max(r.top, document.getElementById('topbar').getBoundingClientRect().bottom);
+    });
+    assert.ok(shown >= 0.4 * 768, `${shown} px of map in a 768 px window`);
+    const form = card.locator('.panel-fit');
+    assert.deepEqual([await form.locator('select').inputValue(), await form.locator('input[type="text"]').inputValue(),
+      await form.locator('.fit-first').inputValue(), await form.locator('.fit-last').inputValue()], ['Mat', '128K', '79', '86'],
+    'the space clicked, and w_k_inline65__tile, which sets its mark');
+    await finish(page);
+  });
+});

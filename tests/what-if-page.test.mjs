@@ -50,10 +50,16 @@ describe('pipes and what-if on the page', () => {
     assert.match(whatIf, new RegExp(`^What if ${fn.boxes[space.what_if.box].name}.* moved to the lowest gap free over its lifetime, \\[${space.what_if.offset}, \\d+\\)\\? The mark would be ${esc(formatBytes(space.what_if.hwm_with_reserved))}, .* lower\\.$`));
     // The inspector's form, for the pinned peak line, against the CLI.
     const form = card.locator('.panel-fit');
+    // From the pill it opens on that space's mark: the tile's size and lines; asked of the peak line here.
+    const mark = fn.boxes[space.hwm_set_by.box];
+    assert.deepEqual([await form.locator('select').inputValue(), await form.locator('input[type="text"]').inputValue(),
+      await form.locator('.fit-first').inputValue(), await form.locator('.fit-last').inputValue()],
+    [space.space, mark.size % 1024 ? String(mark.size) : `${mark.size / 1024}K`, String(mark.start), String(mark.end)], 'prefilled from the mark\'s tile');
     await form.locator('select').selectOption(space.space);
     await form.locator('input[type="text"]').fill('96');
     const last = Math.min(fn.src_end, space.peak_line + 3);
-    await form.locator('input[type="number"]').fill(String(last));
+    await form.locator('.fit-first').fill(String(space.peak_line));
+    await form.locator('.fit-last').fill(String(last));
     await form.locator('button').click();
     await page.waitForFunction((name) => {
       const a = document.querySelector(`.card[data-function="${name}"] .fit-answer`);

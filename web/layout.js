@@ -48,8 +48,9 @@ export function baseFactor(spans, available) {
   return narrowest * fit < MIN_LANE ? MIN_LANE / narrowest : fit;
 }
 
-/** A box this wide (px) holds the start of its name: narrower, a sliver. */
-export const READABLE_BOX = 40;
+/** A box this wide (px) holds a short name ("t__tile_1"): narrower, its
+ * label is cut to a few letters. */
+export const READABLE_BOX = 64;
 
 /**
  * The x axis a card opens with: `used` when it shows more of the boxes

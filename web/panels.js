@@ -139,25 +139,40 @@ export function idlePanel(fn, holds, handlers) {
     })));
 }
 
-/** "A tile of B bytes live from this line to line L2: where does it
- * fit?", answered by the core (`onFit({ space, size, first, last })`
- * resolves to { offset, hwm_with_reserved, limit, fits }). */
-function fitForm(fn, line, onFit) {
+/** What the fit question starts from: in `space` (a pill's: its peak
+ * shown), the size and lifetime of the tile whose end is its mark, the
+ * one a user would move; else 8 KB on the pinned line. */
+export function fitPreset(fn, line, space) {
+  const box = space?.hwm_set_by?.box != null ? fn.boxes[space.hwm_set_by.box] : null;
+  if (!box) return { space: space?.space ?? null, size: '8K', first: line, last: line };
+  // As a user types a size (parseSize reads it back): 128K, not 131072.
+  const size = box.size % 1048576 === 0 ? `${box.size / 1048576}M` : box.size % 1024 === 0 ? `${box.size / 1024}K` : String(box.size);
+  return { space: space.space, size, first: box.start, last: box.end };
+}
+
+/** "A tile of B bytes live from line L1 to L2: where does it fit?",
+ * answered by the core (`onFit({ space, size, first, last })` resolves
+ * to { offset, hwm_with_reserved, limit, fits }); `preset` (fitPreset)
+ * fills it in. */
+function fitForm(fn, preset, onFit) {
   if (!onFit) return null;
   const spaces = cardSpaces(fn);
-  const space = el('select', { 'aria-label': 'Space' }, spaces.map((s) => el('option', { value: s.space }, s.space)));
-  const size = el('input', { type: 'text', value: '8K', size: '7', 'aria-label': 'Size (8192, 8K)' });
-  const last = el('input', { type: 'number', value: String(line), min: String(line), max: String(fn.src_end), 'aria-label': 'Live to line' });
+  const space = el('select', { 'aria-label': 'Space' }, spaces.map((s) => el('option', { value: s.space, selected: s.space === preset.space }, s.space)));
+  const size = el('input', { type: 'text', value: preset.size, size: '7', 'aria-label': 'Size (8192, 8K)' });
+  const first = el('input', { type: 'number', class: 'fit-first', value: String(preset.first), min: String(fn.src_start), max: String(fn.src_end), 'aria-label': 'Live from line' });
+  const last = el('input', { type: 'number', class: 'fit-last', value: String(preset.last), min: String(fn.src_start), max: String(fn.src_end), 'aria-label': 'Live to line' });
   const answer = el('span', { class: 'fit-answer', role: 'status' });
   const ask = async (event) => {
     event.preventDefault();
     const bytes = parseSize(size.value);
+    const from = Number(first.value);
     const to = Number(last.value);
     if (!bytes) return void (answer.textContent = 'a size: 8192, 8K or 1M');
-    if (!Number.isInteger(to) || to < line || to > fn.src_end) return void (answer.textContent = `a line from ${line} to ${fn.src_end}`);
+    const inFn = (n) => Number.isInteger(n) && n >= fn.src_start && n <= fn.src_end;
+    if (!inFn(from) || !inFn(to) || to < from) return void (answer.textContent = `lines from ${fn.src_start} to ${fn.src_end}, the earlier first`);
     answer.textContent = '…';
     try {
-      const fit = await onFit({ space: space.value, size: bytes, first: line, last: to });
+      const fit = await onFit({ space: space.value, size: bytes, first: from, last: to });
       const mark = `the high-water mark would be ${formatBytes(fit.hwm_with_reserved)}${fit.limit === null ? '' : ` of ${formatBytes(fit.limit)}`}`;
       answer.textContent = `lowest gap free then: ${byteRange(fit.offset, bytes)}; ${mark}: ${fit.fits ? 'fits' : 'does not fit'}`;
       answer.classList.toggle('alert', !fit.fits);
@@ -166,7 +181,7 @@ function fitForm(fn, line, onFit) {
     }
   };
   return el('form', { class: 'panel-fit', onsubmit: ask },
-    'A tile of ', size, ' in ', space, ` live from line ${line} to `, last, ' ', el('button', { type: 'submit' }, 'Where does it fit?'), ' ', answer);
+    'A tile of ', size, ' in ', space, ' live from line ', first, ' to ', last, ' ', el('button', { type: 'submit' }, 'Where does it fit?'), ' ', answer);
 }
 
 /**
@@ -180,11 +195,12 @@ export function linePanel(fn, line, peakSpace, handlers) {
   const total = groups.reduce((n, g) => n + g.tiles.length, 0);
   const peak = peakSpace ? spaces.get(peakSpace) : null;
   return el('div', { class: 'panel', role: 'region', 'aria-label': `Tiles live on line ${line}` },
+    // The question of where a tile fits shares the head's row where it has room (the map keeps its height).
     el('div', { class: 'panel-head' },
       el('strong', {}, `Line ${line}`),
       el('span', { class: 'muted' }, total ? ` · ${total} tile${total === 1 ? '' : 's'} live · ↑/↓ (Shift on a tile) move, Esc clears` : ' · no tile live here'),
+      fitForm(fn, fitPreset(fn, line, peak), handlers.onFit),
       el('button', { class: 'panel-close', 'aria-label': 'Clear the pinned line', title: 'Clear (Esc)', onclick: handlers.onClose }, '×')),
-    fitForm(fn, line, handlers.onFit),
     peak ? peakSection(fn, peak, handlers.onTile) : null,
     groups.filter((g) => g.space !== peakSpace).map((g) => spaceSection(spaces.get(g.space), g, handlers.onTile)));
 }
