@@ -208,7 +208,8 @@ describe('uses and idle spans on the map', () => {
     assert.match(title, /peak live 40\.1 KB \(41024 B\)/);
     assert.match(title, /fragmentation 0 B/);
     await card.locator('.card-toggle').click();
-    assert.equal(await card.locator('.window-band .window-label').innerText(), 'fa_fused_c2v_slot_buffer · cross-core ring, 4 × 8 KB');
+    // Its text, not innerText: a card body off screen may skip layout (content-visibility).
+    assert.equal(await card.locator('.window-band .window-label').textContent(), 'fa_fused_c2v_slot_buffer · cross-core ring, 4 × 8 KB');
     await finish(page);
   });
 });
