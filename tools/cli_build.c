@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli_commands.h"
+#include "cli_files.h"
+#include "cli_output.h"
+#include "cli_pool.h"
 
 /* Folders deeper than this under the build are not searched for cases. */
 #define MAX_DEPTH 3

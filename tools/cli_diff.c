@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli_commands.h"
+#include "cli_files.h"
+#include "cli_output.h"
 
 typedef struct side {
   const char *what; /* "old" or "new" */

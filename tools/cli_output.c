@@ -1,13 +1,14 @@
-/* cli_output.c: the command line's output files: written beside their
- * place and renamed into it when complete, the writes themselves made on a
- * second thread where there is one, while the next bytes are made. */
+/* cli_output.c: the command line's bytes written out: to a stream in
+ * pieces WASI takes, or into output files written beside their place and
+ * renamed into it when complete, the writes themselves made on a second
+ * thread where there is one, while the next bytes are made. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli_output.h"
 
 /* Native builds write a big output on a thread of their own: a 5 MB
  * dump's page spent ~4 ms of its ~35 in write(2), which then overlaps
@@ -20,6 +21,18 @@
 #else
 #define CLI_WRITER_THREAD 0
 #endif
+
+/* Writes in 1 MiB pieces: Node 20's WASI crashes the whole process (a V8
+ * fatal error or a segfault) on a single fd_write of some tens of MB. */
+bool cli_write_all(FILE *f, const char *data, size_t len) {
+  const size_t piece = (size_t)1 << 20;
+  for (size_t done = 0; done < len;) {
+    size_t n = len - done < piece ? len - done : piece;
+    if (fwrite(data + done, 1, n, f) != n) return false;
+    done += n;
+  }
+  return true;
+}
 
 #define CHUNK_BYTES ((size_t)256 * 1024)
 #define CHUNKS 4

@@ -1,9 +1,9 @@
 /* cli_page.c: the CLI's self-contained page: the offline page built by
  * `npm run build` (dist/memory-map.html) with the model's JSON placed in
- * its data element (cli.c writes the three parts one after the other, with
- * no copy of the whole), so the map shows as soon as the file opens. The JSON
- * writer escapes <, > and & inside strings, so the data cannot end the
- * element it sits in. */
+ * its data element (cli_files.c writes the three parts one after the
+ * other, with no copy of the whole), so the map shows as soon as the file
+ * opens. The JSON writer escapes <, > and & inside strings, so the data
+ * cannot end the element it sits in. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +11,8 @@
 #if defined(__linux__)
 #include <unistd.h>
 #endif
+
+#include "cli_page.h"
 
 #ifndef MM_PAGE_PATH
 #define MM_PAGE_PATH "dist/memory-map.html"

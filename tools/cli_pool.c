@@ -1,9 +1,10 @@
 /* cli_pool.c: a job run over the indices 0..count-1 on worker threads,
  * its results handed to the calling thread in index order and released
  * by the thread that made them. */
+#include <stdbool.h>
 #include <stdlib.h>
 
-#include "cli.h"
+#include "cli_pool.h"
 
 #if !defined(__wasi__)
 #include <pthread.h>

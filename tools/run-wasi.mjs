@@ -1,4 +1,4 @@
-// Runs build/wasi/memory-map.wasm (tools/cli.c) with the host's file
+// Runs build/wasi/memory-map.wasm (tools/cli_main.c) with the host's file
 // system. WASI has no working directory, so PWD tells the CLI where
 // relative paths start; MEMORY_MAP_PAGE names the page the CLI fills in.
 import { readFile } from 'node:fs/promises';
