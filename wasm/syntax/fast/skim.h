@@ -10,7 +10,8 @@
  * annotation's top level, ...) is refused untouched, and the general
  * parser reads the statement instead. A comment after a statement ends
  * with its line. The C test test_skim and the fuzzer hold the two to the
- * same model. */
+ * same model. The statements are read in skim_statements.c, their
+ * expressions in skim_expr.c. */
 #ifndef MM_SKIM_H
 #define MM_SKIM_H
 

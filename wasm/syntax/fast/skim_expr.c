@@ -1,4 +1,4 @@
-/* skim_expr.c: the fast path's expressions (skim.h): operands and
+/* skim_expr.c: the fast path's expressions (skim_expr.h): operands and
  * operators read byte by byte, with a small summary of each expression's
  * top node (a name, a dotted name, a call or subscript of one, a list, an
  * integer, a string, or something else), which is all the tile rules of
@@ -6,7 +6,50 @@
  * their reads taken (scan_lean). "Unsure" marks a summary that
  * parentheses made ambiguous; wherever a tile field would be read from
  * it, the statement goes to the general parser instead. */
-#include "syntax/fast/skim_internal.h"
+#include "syntax/fast/skim_expr.h"
+#include "rules/tile_rules.h"
+#include "rules/window_calls.h"
+
+/* Brackets and operands nest at most this deep here; deeper goes the
+ * general way (which applies CPython's limits). */
+#define MAX_NESTING 48
+
+/* The operator continuing an expression at pos: its length, or 0 when the
+ * expression ends here (also for `=`, augmented assignments and `->`). */
+static inline size_t binary_operator(const skim *k) {
+  unsigned char c = byte_at(k, k->pos), c1 = byte_at(k, k->pos + 1), c2 = byte_at(k, k->pos + 2);
+  switch (c) {
+  case '+':
+  case '%':
+  case '&':
+  case '|':
+  case '^':
+  case '@': return c1 == '=' ? 0 : 1;
+  case '-': return c1 == '=' || c1 == '>' ? 0 : 1;
+  case '*':
+  case '/':
+    if (c1 == c) return c2 == '=' ? 0 : 2;
+    return c1 == '=' ? 0 : 1;
+  case '<':
+  case '>':
+    if (c1 == c) return c2 == '=' ? 0 : 2;
+    if (c1 == '=') return 2;
+    return c == '<' && c1 == '>' ? 0 : 1;
+  case '=':
+  case '!': return c1 == '=' ? 2 : 0;
+  default: return 0;
+  }
+}
+
+/* An attribute's name s[start, end) after a dot: notes a reserved
+ * window's, an allocation's or the attributes' call (by its length first:
+ * the names are 5, 9, 14, 18 or 19 bytes). */
+static inline void note_attribute(skim *k, size_t start, size_t end) {
+  size_t n = end - start;
+  if ((n == 5 || n == 9 || n == 14 || n == 18 || n == 19) &&
+      mm__window_call_kind((const char *)k->s + start, n) != MM_WINDOW_CALL_NONE)
+    k->window_call = true;
+}
 
 /* ------------------------------------------------------- tile facts */
 

@@ -6,7 +6,11 @@
  * without reading it again: reading an annotation at a statement's top
  * level looks at its bytes and at the two after it, nothing else. Only
  * one-line annotations are kept; positions are relative to their start. */
-#include "syntax/fast/skim_internal.h"
+#include <string.h>
+
+#include "base/bytes.h"
+#include "syntax/fast/skim.h"
+#include "syntax/fast/skim_memo.h"
 
 enum {
   MEMO_BUCKETS = 128, /* by a hash of the annotation's first bytes */

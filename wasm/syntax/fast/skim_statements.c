@@ -1,9 +1,22 @@
-/* skim.c: the fast path's statements (skim.h): `name: annotation =
- * value`, the other simple statements, for headers and def parameters,
- * each read to its line end; and the tile annotation exactly as the
- * compiler prints it, matched byte for byte. */
+/* skim_statements.c: the fast path's statements (skim.h): `name:
+ * annotation = value`, the other simple statements, for headers and def
+ * parameters, each read to its line end; and the tile annotation exactly
+ * as the compiler prints it, matched byte for byte. */
 #include "base/bytes.h"
-#include "syntax/fast/skim_internal.h"
+#include "rules/tile_rules.h"
+#include "syntax/fast/skim.h"
+#include "syntax/fast/skim_expr.h"
+#include "syntax/fast/skim_memo.h"
+
+/* Whether the span holds `word` (a literal: its length is known when
+ * compiled, so no strlen runs). */
+static inline bool span_is(const skim *k, uint32_t start, uint32_t len, const char *word) {
+  return mm__span_is(text_at(k, start), len, word);
+}
+
+static inline size_t ident_end_at(const skim *k, size_t pos) {
+  return ident_run_end(k->s, pos, k->end);
+}
 
 /* ------------------------------------------------- the printed tile */
 
