@@ -112,6 +112,23 @@ typedef enum mm_planner {
   MM_PLANNER_PTOAS = 2
 } mm_planner;
 
+/* The pass a dump's file name says it was written after,
+ * `<case>__NN_after_<Pass>.py` or `NN_after_<Pass>.py` (the ".py" may be
+ * left off, as with --name): the text after its last "_after_", `*len`
+ * bytes long (`len` may be NULL); NULL when the name names no pass (no
+ * "_after_", or anything but letters, digits and '_' after it). */
+const char *mm_dump_pass(const char *name, size_t *len);
+
+/* How many folders below a build the cases are looked for: a case at
+ * build/a/b/c/ is found, one a folder deeper is not. */
+#define MM_CASE_DEPTH 3
+
+/* Whether the entry `name` of a folder (itself a folder when `is_dir`)
+ * makes that folder a case: a passes_dump/ or ptoas/ folder (a case
+ * built without dumps is still one), or a pass dump of its own (a `.py`
+ * file mm_dump_pass reads). */
+bool mm_entry_makes_case(const char *name, bool is_dir);
+
 /* What a case's folder of pass dumps says: the dump to read, who placed
  * the build's memory, and whether that dump is drawn by lifetime. */
 typedef struct mm_folder_choice {
@@ -516,10 +533,24 @@ char *mm_analyze_fit_json(const char *input, size_t len, const mm_options *optio
  * name for the message. Returns {"dump": index or null, "last": index or
  * null, "planner": "unknown", "compiler" or "ptoas", "by_lifetime": bool,
  * "instead": bool, "error": mm_folder_why's message when there is no dump,
- * else null, "note": its message when there is a dump and one, else null}, owned by the caller
- * (mm_free); NULL when out of memory. */
+ * else null, "note": its message when there is a dump and one, else null,
+ * "dump_pass": the chosen dump's pass (mm_dump_pass) or null, "passes":
+ * the passes the names hold dumps of, each once, in the order the
+ * compiler ran them}, owned by the caller (mm_free); NULL when out of
+ * memory. */
 char *mm_folder_json(const char *names, size_t len, const char *pass, const char *folder,
                      size_t *out_len);
+
+/* The cases of a dropped folder for the page, as the command line finds
+ * them on disk: `paths` are its files' paths, one a line (`len` bytes,
+ * '\n' between them), '/'-separated and each starting with the dropped
+ * folder's name. Returns {"build": bool, "cases": [{"dir", "pool":
+ * [indices], "pto": [indices]}]}: with "build" false the folder is one
+ * case (or holds none) and "cases" is it alone; the indices name the
+ * case's pass dumps to choose among (mm_folder_choose) and its .pto
+ * files, in path order. Owned by the caller (mm_free); NULL when out of
+ * memory. */
+char *mm_cases_json(const char *paths, size_t len, size_t *out_len);
 
 /* The backend table as JSON: [{"name", "arch", "capacities": {"Vec": n,
  * ...}}], spaces without a capacity left out. Owned by the caller

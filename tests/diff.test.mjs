@@ -376,7 +376,7 @@ test('a case folder with its own .pto gives each side its backend', () => {
 });
 
 describe('the page\'s reading of a comparison (web/diff.js)', async () => {
-  const { anomalyChange, boxIndex, changeNotes, changeStops, compareSummary, hwmChange, orderPair, shownFunctions, sideLabels } = await import('../web/diff.js');
+  const { anomalyChange, boxIndex, changeNotes, changeStops, compareSummary, hwmChange, shownFunctions, sideLabels } = await import('../web/diff.js');
   const tile = (name, base, offset, size) => `${name}: ${tileType('Vec', base, offset, size)} = pl.tile.create()`;
   const a = write(dumpWith([tile('a', 'mem_vec_1', 0, 512), tile('b', 'mem_vec_2', 512, 512), 'return a, b']));
   const b = write(dumpWith([tile('a', 'mem_vec_1', 1024, 512), tile('c', 'mem_vec_3', 512, 512), 'return a, c']));
@@ -416,12 +416,6 @@ describe('the page\'s reading of a comparison (web/diff.js)', async () => {
     assert.deepEqual(anomalyChange(worse), { appeared: 1, gone: 0 });
     assert.deepEqual(anomalyChange(diffOf(onto, apart).functions[0]), { appeared: 0, gone: 1 });
     assert.deepEqual(anomalyChange(fn), { appeared: 0, gone: 0 });
-  });
-
-  test('the older of two dumps: the lower pass number, else the order given', () => {
-    const pair = (x, y) => orderPair({ name: x }, { name: y }).map((d) => d.name);
-    assert.deepEqual(pair('10_after_B.py', '9_after_A.py'), ['9_after_A.py', '10_after_B.py']);
-    assert.deepEqual(pair('x.py', '3_after_A.py'), ['x.py', '3_after_A.py']);
   });
 
   test('two sides of one name are told apart: the shortest path suffix that differs, else size, time, old and new', () => {

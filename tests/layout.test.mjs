@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 
-import { chooseInFolder } from '../web/core.js';
-import { compareNumbers, passesIn, poolNames, resolveFolder } from '../web/folder.js';
+import { casesInTree, chooseInFolder } from '../web/core.js';
+import { casesOf, olderFirst, pathsOf, poolNames, resolveCase } from '../web/folder.js';
 import {
   MIN_LANE, anchorAfterZoom, baseFactor, clampSplit, formatBytes, formatZoom, layoutLanes, mentionRanges, stepZoom, usage, defaultSplit, linesInView, exportLines, elideToMention,
 } from '../web/layout.js';
@@ -78,16 +78,24 @@ describe('folder resolution', () => {
     'case/passes_dump/00_frontend.py', 'case/passes_dump/12_after_Simplify.py', 'case/ptoas/b.pto', 'case/ptoas/a.pto',
     'case/other/11_after_AllocateMemoryAddr.py'].map(entry);
 
-  /** The folder resolved as the page does: the core chooses among the names. */
-  const resolve = async (entries, pass) => resolveFolder(entries, chooseInFolder(await loadCore(), poolNames(entries), { pass, folder: 'case' }));
+  /** The folder resolved as the page does: the core finds the case and chooses among its dumps. */
+  const resolve = async (entries, pass) => {
+    const core = await loadCore();
+    const { cases: [kase] } = casesOf(entries, casesInTree(core, pathsOf(entries)));
+    return resolveCase(kase, chooseInFolder(core, poolNames(kase), { pass, folder: 'case' }));
+  };
 
   test('the highest-numbered dump of the pass, numerically, inside passes_dump/', async () => {
     const { dump, pto, passes } = await resolve(files);
     assert.equal(dump.path, 'case/passes_dump/10_after_AllocateMemoryAddr.py');
     assert.deepEqual(pto.map((p) => p.path), ['case/ptoas/a.pto', 'case/ptoas/b.pto']);
     assert.deepEqual(passes, ['AllocateMemoryAddr', 'Simplify']);
-    assert.deepEqual(passesIn(files), passes);
-    assert.ok(compareNumbers('10', '9') > 0 && compareNumbers('009', '10') < 0 && compareNumbers('', '0') < 0);
+    const older = async (x, y) => olderFirst({ name: x }, { name: y }, chooseInFolder(await loadCore(), [x, y])).map((d) => d.name);
+    assert.deepEqual(await older('10_after_B.py', '9_after_A.py'), ['9_after_A.py', '10_after_B.py'], 'numbers as numbers');
+    assert.deepEqual(await older('x.py', '3_after_A.py'), ['x.py', '3_after_A.py']);
+    assert.deepEqual(await older('a.py', 'b.py'), ['a.py', 'b.py'], 'no pass: the order given');
+    assert.deepEqual(await older('case__12_after_B.py', '009_after_A.py'), ['009_after_A.py', 'case__12_after_B.py']);
+    assert.deepEqual(await older('3_after_A.py', '3_after_A.py'), ['3_after_A.py', '3_after_A.py']);
   });
 
   test('a folder without the pass says how to get a dump', async () => {

@@ -1,4 +1,4 @@
-// The overview's pure parts (web/overview.js, web/folder.js casesIn): the
+// The overview's pure parts (web/overview.js, web/folder.js casesOf): the
 // cases a dropped build holds, as the CLI finds them, and the table's
 // order and filters against the core's own build JSON.
 import assert from 'node:assert/strict';
@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, test } from 'node:test';
 
-import { chooseInFolder } from '../web/core.js';
-import { casesIn, poolNames, resolveFolder } from '../web/folder.js';
+import { casesInTree, chooseInFolder } from '../web/core.js';
+import { casesOf, pathsOf, poolNames, resolveCase } from '../web/folder.js';
 import { filterOverview, mergeCases, sortOverview } from '../web/overview.js';
 import { makeBuild } from './build-fixture.mjs';
 import { loadCore, run } from './helpers.mjs';
@@ -32,18 +32,20 @@ function entriesOf(dir) {
   return out;
 }
 
-test('casesIn finds the cases the CLI finds, in its order, each resolving to the same dump', async () => {
+test('casesOf finds the cases the CLI finds, in its order, each resolving to the same dump', async () => {
   const cli = JSON.parse(run([build, '--json']).stdout);
-  const cases = casesIn(entriesOf(build));
-  assert.deepEqual(cases.map((c) => c.name), cli.cases.map((c) => c.name));
   const core = await loadCore();
+  const casesIn = (entries) => casesOf(entries, casesInTree(core, pathsOf(entries)));
+  const { build: isBuild, cases } = casesIn(entriesOf(build));
+  assert.ok(isBuild);
+  assert.deepEqual(cases.map((c) => c.name), cli.cases.map((c) => c.name));
   for (const [i, c] of cases.entries()) {
-    const found = resolveFolder(c.entries, chooseInFolder(core, poolNames(c.entries), { folder: c.name }));
+    const found = resolveCase(c, chooseInFolder(core, poolNames(c), { folder: c.name }));
     if (cli.cases[i].error?.status === 'unreadable') assert.ok(found.error, c.name);
     else assert.equal(found.dump.file, cli.cases[i].dump, c.name);
   }
-  assert.deepEqual(casesIn(entriesOf(join(build, 'decode_fwd'))), [], 'a case is no build');
-  assert.deepEqual(casesIn(entriesOf(join(build, 'decode_fwd', 'passes_dump'))), [], 'nor is its passes_dump/');
+  assert.equal(casesIn(entriesOf(join(build, 'decode_fwd'))).build, false, 'a case is no build');
+  assert.equal(casesIn(entriesOf(join(build, 'decode_fwd', 'passes_dump'))).build, false, 'nor is its passes_dump/');
 });
 
 test('mergeCases of each case alone gives the rows of the whole build, in its order', () => {

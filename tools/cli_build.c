@@ -11,9 +11,6 @@
 #include "cli_output.h"
 #include "cli_pool.h"
 
-/* Folders deeper than this under the build are not searched for cases. */
-#define MAX_DEPTH 3
-
 /* Whether the entry `name` of `dir` is a folder: from the listing when
  * the file system says (no stat per entry in a build of thousands). */
 static bool entry_is_dir(const char *dir, const struct dirent *entry) {
@@ -27,9 +24,9 @@ static bool entry_is_dir(const char *dir, const struct dirent *entry) {
   return is_dir;
 }
 
-/* A case folder: it has passes_dump/ or ptoas/ (a case built without
- * dumps is still a case, reported as not read), or dumps of its own.
- * One listing of the folder decides. */
+/* A case folder: an entry of it makes it one (mm_entry_makes_case: the
+ * core's rule, which the page asks too). One listing of the folder
+ * decides. */
 bool cli_is_case(const char *dir) {
   DIR *d = opendir(dir);
   if (!d) return false;
@@ -37,11 +34,8 @@ bool cli_is_case(const char *dir) {
   struct dirent *entry;
   while (!found && (entry = readdir(d)) != NULL) {
     const char *name = entry->d_name;
-    size_t n = strlen(name);
-    if (strcmp(name, "passes_dump") == 0 || strcmp(name, "ptoas") == 0)
-      found = entry_is_dir(dir, entry);
-    else
-      found = n > 3 && strcmp(name + n - 3, ".py") == 0 && strstr(name, "_after_");
+    bool folder = strcmp(name, "passes_dump") == 0 || strcmp(name, "ptoas") == 0;
+    found = mm_entry_makes_case(name, folder && entry_is_dir(dir, entry));
   }
   closedir(d);
   return found;
@@ -79,7 +73,7 @@ static bool find_cases(const char *dir, int depth, cli_cases *list) {
       if (!ok) free(sub);
       continue;
     }
-    if (depth + 1 < MAX_DEPTH) ok = find_cases(sub, depth + 1, list);
+    if (depth + 1 < MM_CASE_DEPTH) ok = find_cases(sub, depth + 1, list);
     free(sub);
   }
   closedir(d);

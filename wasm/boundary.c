@@ -13,6 +13,8 @@
 #include "model/model.h"
 #include "model/pipeline.h"
 #include "output/json.h"
+#include "rules/case_folders.h"
+#include "rules/dump_names.h"
 
 /* The page writes these structs into the heap by offset (web/core.js). */
 #if defined(__wasm32__)
@@ -298,7 +300,25 @@ static void put_folder_choice(mm_buf *out, const mm_folder_choice *choice, const
     mm__json_string(out, why);
   else
     mm__buf_puts(out, "null");
-  mm__buf_putc(out, '}');
+  size_t pass_len = 0;
+  const char *chosen = none ? NULL : mm_dump_pass(names[choice->dump], &pass_len);
+  mm__buf_puts(out, ",\"dump_pass\":");
+  if (chosen)
+    mm__json_string_n(out, chosen, pass_len);
+  else
+    mm__buf_puts(out, "null");
+  mm__buf_puts(out, ",\"passes\":[");
+  size_t *passes = mm__alloc((count ? count : 1) * sizeof *passes);
+  size_t pass_count = passes ? mm__folder_passes(names, count, passes) : 0;
+  out->failed |= !passes;
+  for (size_t i = 0; i < pass_count; i++) {
+    size_t len = 0;
+    const char *name = mm_dump_pass(names[passes[i]], &len);
+    if (i) mm__buf_putc(out, ',');
+    mm__json_string_n(out, name, len);
+  }
+  mm__dealloc(passes);
+  mm__buf_puts(out, "]}");
 }
 
 char *mm_folder_json(const char *names, size_t len, const char *pass, const char *folder,
@@ -317,6 +337,49 @@ char *mm_folder_json(const char *names, size_t len, const char *pass, const char
   } else {
     out.failed = true;
   }
+  mm__dealloc(copy);
+  mm__dealloc(list);
+  return mm__buf_finish(&out, out_len);
+}
+
+static void put_indices(mm_buf *out, const char *key, const size_t *indices, size_t count) {
+  mm__buf_puts(out, key);
+  for (size_t i = 0; i < count; i++) {
+    if (i) mm__buf_putc(out, ',');
+    mm__json_int_or_null(out, "", true, (int64_t)indices[i]);
+  }
+  mm__buf_putc(out, ']');
+}
+
+char *mm_cases_json(const char *paths, size_t len, size_t *out_len) {
+  size_t count = 1;
+  for (size_t i = 0; i < len; i++)
+    count += paths[i] == '\n';
+  char *copy = mm__alloc(len + 1);
+  const char **list = mm__alloc(count * sizeof *list);
+  mm_buf out = {0};
+  mm__cases cases = {0};
+  size_t n = 0;
+  if (copy && list) {
+    if (len) memcpy(copy, paths, len);
+    n = len ? split_lines(copy, len, list) : 0;
+  }
+  if (!copy || !list || !mm__cases_find(list, n, &cases)) {
+    out.failed = true;
+  } else {
+    mm__buf_puts(&out,
+                 cases.build ? "{\"build\":true,\"cases\":[" : "{\"build\":false,\"cases\":[");
+    for (size_t i = 0; i < cases.count; i++) {
+      const mm__case *c = &cases.cases[i];
+      mm__buf_puts(&out, i ? ",{\"dir\":" : "{\"dir\":");
+      mm__json_string_n(&out, list[c->dir_of], c->dir_len);
+      put_indices(&out, ",\"pool\":[", c->pool, c->pool_count);
+      put_indices(&out, ",\"pto\":[", c->pto, c->pto_count);
+      mm__buf_putc(&out, '}');
+    }
+    mm__buf_puts(&out, "]}");
+  }
+  mm__cases_free(&cases);
   mm__dealloc(copy);
   mm__dealloc(list);
   return mm__buf_finish(&out, out_len);

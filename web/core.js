@@ -511,6 +511,20 @@ export function chooseInFolder(core, names, { pass = 'AllocateMemoryAddr', folde
   }
 }
 
+/** The cases of a dropped folder as the core finds them (mm_cases_json):
+ * `paths` its files' '/'-separated paths from the folder's name;
+ * { build, cases: [{ dir, pool, pto }] } with indices into `paths`. */
+export function casesInTree(core, paths) {
+  const owned = [];
+  try {
+    const list = encoder.encode(paths.join('\n'));
+    const lenPtr = copyIn(core, new Uint8Array(4), owned);
+    return takeJson(core, core._mm_cases_json(copyIn(core, list, owned), list.length, lenPtr), lenPtr);
+  } finally {
+    for (const ptr of owned) core._free(ptr);
+  }
+}
+
 /** The backends the core knows: [{ name, arch, capacities: { Vec: n, ... } }]. */
 export function listBackends(core) {
   const owned = [];

@@ -117,18 +117,6 @@ export const shownFunctions = (diff, filter) => diff.functions
   .map((fn, index) => ({ fn, index }))
   .filter(({ fn }) => filter === 'all' || fn.status !== 'unchanged');
 
-/** Which of two dump names is the older: the lower pass number first
- * (`9_after_X` before `10_after_Y`), else the order given. */
-export function orderPair(a, b) {
-  const number = (name) => {
-    const m = /^(\d+)_after_/.exec(name);
-    return m ? Number(m[1]) : null;
-  };
-  const x = number(a.name);
-  const y = number(b.name);
-  return x !== null && y !== null && y < x ? [b, a] : [a, b];
-}
-
 /**
  * What the comparison calls its two sides, never the same: their names;
  * for one name, the shortest path suffix that differs (`v1/passes_dump/x.py`)

@@ -265,7 +265,7 @@ export function createEngine(source) {
    * and they are rejected (kind 'superseded'); a small one just finishes. */
   function supersede() {
     const requests = [...pending.values()];
-    if (!requests.some((r) => r.bytes >= SUPERSEDE_BYTES) || requests.some((r) => r.type === 'backends' || r.type === 'folders')) return;
+    if (!requests.some((r) => r.bytes >= SUPERSEDE_BYTES) || requests.some((r) => ['backends', 'folders', 'cases'].includes(r.type))) return;
     following.clear(); // their models are moot too
     for (let slot = 0; slot < WORKERS; slot++) stop(slot);
     pending.clear();
@@ -396,6 +396,9 @@ export function createEngine(source) {
     /** What each folder of pass dumps says (chooseInFolder in core.js):
      *  `folders` [{ names, pass, folder }]; resolves to their choices. */
     folders: (folders) => request({ type: 'folders', folders }),
+    /** The cases of a dropped folder (casesInTree in core.js): `paths`
+     *  its files' paths; resolves to mm_cases_json's answer. */
+    cases: (paths) => request({ type: 'cases', paths }),
     supersede,
   };
 }

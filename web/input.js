@@ -1,9 +1,8 @@
 // Getting dumps in: files and folders (chosen or dropped), a .pto, a pass
 // of a folder and one to compare with, the examples, a dump by URL.
 import { analyse, analyseBuild, begin } from './analyse.js';
-import { orderPair } from './diff.js';
 import { clear, el } from './dom.js';
-import { casesIn, passOf, poolNames, resolveFolder } from './folder.js';
+import { casesOf, olderFirst, pathsOf, poolNames, resolveCase } from './folder.js';
 import { buildHash, dumpSource } from './link.js';
 import { showMessage } from './messages.js';
 import { $, page } from './page-state.js';
@@ -13,6 +12,12 @@ const byName = (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 async function ptoText(files) {
   const texts = await Promise.all([...files].sort(byName).map((f) => f.text()));
   return texts.length ? texts.join('\n') : null;
+}
+
+/** Two dumps, the older first, as the core orders their names. */
+async function orderPair(a, b) {
+  const [choice] = await page.engine.folders([{ names: [a.name, b.name], pass: '', folder: '' }]);
+  return olderFirst(a, b, choice);
 }
 
 /** Files from the button or a drop: a dump, .pto files, or both. */
@@ -37,7 +42,8 @@ export async function openFiles(files, current = begin()) {
   // The input is known at once (its bytes are read by the worker): a .pto
   // dropped while they are read applies to it.
   const inputs = dumps.map((file) => ({ name: file.name, file, bytes: null, pto: null }));
-  const [older, newer] = inputs.length === 2 ? orderPair(inputs[0], inputs[1]) : [null, inputs[0]];
+  const [older, newer] = inputs.length === 2 ? await orderPair(inputs[0], inputs[1]) : [null, inputs[0]];
+  if (!current()) return;
   setLinkedDump(null);
   leaveBuild();
   page.input = newer;
@@ -61,12 +67,12 @@ function leaveBuild() {
   page.openCase = null;
 }
 
-/** Each folder `{ entries, name, pass }` resolved for its pass as the
- * core chooses among its files (one request for them all: a build has
+/** Each case `{ pool, pto, name, pass }` resolved for its pass as the
+ * core chooses among its dumps (one request for them all: a build has
  * thousands). */
-async function resolveFolders(folders) {
-  const choices = await page.engine.folders(folders.map((f) => ({ names: poolNames(f.entries), pass: f.pass, folder: f.name })));
-  return folders.map((f, i) => resolveFolder(f.entries, choices[i]));
+async function resolveCases(cases) {
+  const choices = await page.engine.folders(cases.map((c) => ({ names: poolNames(c), pass: c.pass, folder: c.name })));
+  return cases.map((c, i) => resolveCase(c, choices[i]));
 }
 
 /** A build_output/ folder of cases: each case resolved as a folder is
@@ -77,14 +83,14 @@ async function openBuild(cases, folderName, current) {
   page.input = null;
   page.base = null;
   page.openCase = null;
-  const founds = await resolveFolders(cases.map((c) => ({ ...c, pass: page.pass })));
+  const founds = await resolveCases(cases.map((c) => ({ ...c, pass: page.pass })));
   if (!current()) return;
   const resolved = await Promise.all(cases.map(async (c, i) => {
     const found = founds[i];
-    if (found.error) return { ...c, error: found.error, folder: `${folderName}/${c.name}` };
+    if (found.error) return { name: c.name, kase: c, error: found.error, folder: `${folderName}/${c.name}` };
     const pto = found.pto.length ? await ptoText(found.pto.map((e) => e.file)) : null;
-    return { ...c, dump: found.dump, pto, planner: found.planner, lifetimes: found.lifetimes,
-      path: `${folderName}/${c.name}/${found.dump.path.split('/').slice(1).join('/')}` };
+    return { name: c.name, kase: c, dump: found.dump, pto, planner: found.planner, lifetimes: found.lifetimes,
+      path: found.dump.path };
   }));
   if (!current()) return;
   page.build = { name: folderName, cases: resolved, data: null, onOpen: openCase, onBack: () => analyseBuild(begin()) };
@@ -100,28 +106,33 @@ export function openCase(name, fn, { push = true } = {}) {
   if (push) history.pushState(null, '', `${location.pathname}${location.search}${buildHash(name, fn)}`);
   page.openCase = name;
   const current = begin();
-  openFolder(found.entries, name, current, { inBuild: true }).catch(readFailed(name, current));
+  openCaseFolder(found.kase, name, current, { inBuild: true }).catch(readFailed(name, current));
 }
 
-/** A folder: resolve like the CLI, offer the passes it holds, and the
- * passes to compare with (`page.comparePass`, '' for none). A folder of
- * cases is a build: its overview. */
-export async function openFolder(entries, folderName, current = begin(), { inBuild = false } = {}) {
-  if (!inBuild) {
-    leaveBuild();
-    const cases = casesIn(entries);
-    if (cases.length) return openBuild(cases, folderName, current);
-  }
+/** A dropped folder: a build (a folder of cases, as the core finds
+ * them) opens on its overview, a case as openCaseFolder does. */
+export async function openFolder(entries, folderName, current = begin()) {
+  leaveBuild();
+  const { build, cases } = casesOf(entries, await page.engine.cases(pathsOf(entries)));
+  if (!current()) return;
+  if (build) return openBuild(cases, folderName, current);
+  return openCaseFolder(cases[0], folderName, current);
+}
+
+/** A case's folder `{ pool, pto }`: resolve like the CLI, offer the
+ * passes it holds, and the passes to compare with (`page.comparePass`,
+ * '' for none). */
+async function openCaseFolder(kase, folderName, current, { inBuild = false } = {}) {
   setLinkedDump(null);
   // The pickers read this folder again, whatever it shows: a refusal too.
-  page.folder = { entries, name: folderName, inBuild };
-  const folder = { entries, name: folderName, pass: page.pass };
-  const [resolved, other] = await resolveFolders(page.comparePass ? [folder, { ...folder, pass: page.comparePass }] : [folder]);
+  page.folder = { kase, name: folderName, inBuild };
+  const folder = { ...kase, name: folderName, pass: page.pass };
+  const [resolved, other] = await resolveCases(page.comparePass ? [folder, { ...folder, pass: page.comparePass }] : [folder]);
   if (!current()) return;
   const picker = $('pass');
   clear(picker);
   // A ptoas build opens its last pass for AllocateMemoryAddr, which it never ran: the picker shows that one.
-  const shown = resolved.dump ? passOf(resolved.dump.name) ?? page.pass : page.pass;
+  const shown = resolved.pass ?? page.pass;
   picker.append(...resolved.passes.map((p) => el('option', { value: p, selected: p === shown }, p)));
   $('pass-picker').hidden = resolved.passes.length === 0;
   const others = resolved.passes.filter((p) => p !== page.pass);
@@ -136,13 +147,13 @@ export async function openFolder(entries, folderName, current = begin(), { inBui
     return showMessage('error', `Cannot open ${folderName}`, resolved.error);
   }
   const pto = resolved.pto.length ? await ptoText(resolved.pto.map((e) => e.file)) : null;
-  const input = { ...inputOf(resolved.dump, pto, resolved), entries, folderName };
+  const input = { ...inputOf(resolved.dump, pto, resolved), folderName };
   page.input = input;
   if (page.comparePass) {
     if (other?.dump) {
-      const [older, newer] = orderPair(inputOf(other.dump, pto, other), input);
+      const [older, newer] = await orderPair(inputOf(other.dump, pto, other), input);
       page.base = older;
-      page.input = { ...newer, entries, folderName };
+      page.input = { ...newer, folderName };
     }
   }
   return current() ? analyse(current) : undefined;
@@ -159,10 +170,12 @@ const inputOf = (dump, pto, { planner, lifetimes, note }) =>
 export async function compareFiles(files, current) {
   const dumps = files.filter((f) => !f.name.endsWith('.pto'));
   leaveBuild();
-  const shown = page.input && !page.base ? { ...page.input, entries: undefined, folderName: undefined } : null;
+  const shown = page.input && !page.base ? { ...page.input, folderName: undefined } : null;
   if (dumps.length === 1 && shown) {
     const chosen = { name: dumps[0].name, file: dumps[0], bytes: null, pto: shown.pto };
-    [page.base, page.input] = orderPair(shown, chosen);
+    const pair = await orderPair(shown, chosen);
+    if (!current()) return;
+    [page.base, page.input] = pair;
     setLinkedDump(null);
     hideFolderPickers();
     return analyse(current);
@@ -228,7 +241,7 @@ function reopenFolder() {
   const { folder } = page;
   if (!folder) return;
   const current = begin();
-  openFolder(folder.entries, folder.name, current, { inBuild: folder.inBuild }).catch(readFailed(folder.name, current));
+  openCaseFolder(folder.kase, folder.name, current, { inBuild: folder.inBuild }).catch(readFailed(folder.name, current));
 }
 
 /** An action's failure to read its files, shown unless a later one took over. */

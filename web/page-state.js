@@ -6,18 +6,20 @@ export const page = {
   engine: null,
   // The dump shown or being read: { name, path (in a folder or on the site,
   // when known), bytes: ArrayBuffer, or file: File with bytes null until
-  // read, pto: string|null, entries, folderName, planner and lifetimes
+  // read, pto: string|null, folderName, planner and lifetimes
   // (who placed its build, as its folder says; drawn by lifetime) }; when comparing, `input`
   // is the new one and `base` the old (same shape), each with the `label`
   // the comparison names it by.
   input: null,
   base: null,
   dumpName: null, // the dump from disk whose cards show (links name it), or null
-  // The folder the pass pickers read again: { entries, name, inBuild },
+  // The case folder the pass pickers read again: { kase (folder.js
+  // casesOf's: its dumps' pool and .pto files), name, inBuild },
   // kept when its dump is refused; null when no folder is open.
   folder: null,
   // A build_output/ folder of cases shown as an overview: { name, cases
-  // (each { name, entries, dump, pto, path } or { name, error }), data
+  // (each { name, kase, dump, pto (its text), path } or { name, kase,
+  // error }), data
   // (overview.js mergeCases, once read), onOpen(case, fn), onBack() };
   // and the case of it open (its name), or null.
   build: null,

@@ -1,7 +1,7 @@
 // The page's worker: owns the WebAssembly core and answers requests, so a
 // big dump never stalls the page. Bundled (tools/bundle.mjs) after the
 // Emscripten glue, which defines createMemoryMapCore.
-import { analyzeCaseJson, analyzeDumpJson, analyzeSideJson, chooseInFolder, compareSidesJson, dumpSvg, fitTile, listBackends, readIntoHeap, readWhole } from './core.js';
+import { analyzeCaseJson, analyzeDumpJson, analyzeSideJson, casesInTree, chooseInFolder, compareSidesJson, dumpSvg, fitTile, listBackends, readIntoHeap, readWhole } from './core.js';
 import { warmUpDump } from './warm-up.js';
 
 let corePromise = null;
@@ -97,10 +97,13 @@ const PROGRESS_MS = 50;
 // JSON (and comparing) the rest, of which nothing is told.
 const READ_SHARE = 0.85;
 
+/** Requests of names only, answered between the others. */
+const QUICK = new Set(['backends', 'folders', 'cases']);
+
 self.onmessage = async ({ data }) => {
   const { id } = data;
   const received = performance.now();
-  if (data.type !== 'backends' && data.type !== 'folders') busy = true;
+  if (!QUICK.has(data.type)) busy = true;
   let instance = null;
   let read = null; // the bytes of the dump's File read here (or copied out of the heap): handed back with the answer
   let placed = null; // or read into the core's heap (readIntoHeap): freed after
@@ -125,6 +128,10 @@ self.onmessage = async ({ data }) => {
     }
     if (data.type === 'folders') { // quick: names only
       self.postMessage({ id, result: data.folders.map((f) => chooseInFolder(instance, f.names, f)) });
+      return;
+    }
+    if (data.type === 'cases') { // quick: paths only
+      self.postMessage({ id, result: casesInTree(instance, data.paths) });
       return;
     }
     if (data.type === 'build') { // a build's cases, one by one: the share of cases read

@@ -52,13 +52,8 @@ static bool name_dump(mm_model *model, const mm_options *options) {
   const char *dump = options && options->dump_name ? options->dump_name : "dump.py";
   size_t len = strlen(dump);
   model->dump = mm__arena_strndup(&model->arena, dump, len);
-  /* pass_name: without a leading "<digits>_after_" and the ".py" suffix */
-  size_t begin = 0, digits = 0;
-  while (digits < len && dump[digits] >= '0' && dump[digits] <= '9')
-    digits++;
-  if (digits && len - digits >= 7 && memcmp(dump + digits, "_after_", 7) == 0) begin = digits + 7;
-  size_t end = len;
-  if (end - begin >= 3 && memcmp(dump + end - 3, ".py", 3) == 0) end -= 3;
+  size_t begin = 0, end = len;
+  mm__upstream_pass_name(dump, &begin, &end);
   model->pass_name = mm__arena_strndup(&model->arena, dump + begin, end - begin);
   return model->dump && model->pass_name;
 }

@@ -2,6 +2,7 @@
  * dumps read for the one to open and who placed the build's memory. */
 #include "rules/dump_names.h"
 
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,34 +31,52 @@ static bool span_is(const char *text, size_t len, const char *word) {
   return strlen(word) == len && memcmp(text, word, len) == 0;
 }
 
+const char *mm_dump_pass(const char *name, size_t *len) {
+  const char *last = NULL;
+  for (const char *at = name; (at = strstr(at, AFTER)) != NULL; at++)
+    last = at;
+  if (!last) return NULL;
+  const char *pass = last + AFTER_LEN;
+  size_t n = strlen(pass);
+  if (n >= 3 && memcmp(pass + n - 3, ".py", 3) == 0) n -= 3;
+  /* A pass is a C++ class name: a path or another suffix is no dump. */
+  for (size_t i = 0; i < n; i++)
+    if (!(isalnum((unsigned char)pass[i]) || pass[i] == '_')) return NULL;
+  if (!n) return NULL;
+  if (len) *len = n;
+  return pass;
+}
+
+void mm__upstream_pass_name(const char *dump, size_t *begin, size_t *end) {
+  size_t len = strlen(dump), digits = 0;
+  while (digits < len && dump[digits] >= '0' && dump[digits] <= '9')
+    digits++;
+  *begin = digits && len - digits >= AFTER_LEN && memcmp(dump + digits, AFTER, AFTER_LEN) == 0
+               ? digits + AFTER_LEN
+               : 0;
+  *end = len;
+  if (*end - *begin >= 3 && memcmp(dump + *end - 3, ".py", 3) == 0) *end -= 3;
+}
+
 mm_pass_stage mm__pass_stage(const char *name) {
-  const char *pass = name, *at;
-  while ((at = strstr(pass, AFTER)) != NULL)
-    pass = at + AFTER_LEN;
-  if (pass == name) return MM_PASS_OTHER;
-  size_t len = strcspn(pass, ".");
+  size_t len = 0;
+  const char *pass = mm_dump_pass(name, &len);
+  if (!pass) return MM_PASS_OTHER;
   if (span_is(pass, len, "AllocateMemoryAddr")) return MM_PASS_ALLOCATE;
   for (size_t i = 0; i < sizeof after_allocation / sizeof *after_allocation; i++)
     if (span_is(pass, len, after_allocation[i])) return MM_PASS_AFTER;
   return MM_PASS_OTHER;
 }
 
-/* A pass dump's name, `...<digits>_after_<pass>.py`: where its "_after_"
- * begins (the last one when `pass` is NULL, else the one `pass` follows),
- * or NULL when it is none (of that pass). */
+/* A pass dump in a folder, `...<digits>_after_<pass>.py` (mm_dump_pass,
+ * and a file of Python): where its "_after_" begins, or NULL when it is
+ * none (of `pass`, when not NULL). */
 static const char *after_of(const char *name, const char *pass) {
-  size_t n = strlen(name);
-  if (n < 3 || memcmp(name + n - 3, ".py", 3) != 0) return NULL;
-  if (pass) {
-    size_t p = strlen(pass);
-    if (n < p + AFTER_LEN + 3) return NULL;
-    const char *at = name + n - 3 - p - AFTER_LEN;
-    return memcmp(at, AFTER, AFTER_LEN) == 0 && memcmp(at + AFTER_LEN, pass, p) == 0 ? at : NULL;
-  }
-  const char *last = NULL;
-  for (const char *at = name; (at = strstr(at, AFTER)) != NULL; at++)
-    last = at;
-  return last && last + AFTER_LEN < name + n - 3 ? last : NULL;
+  size_t n = strlen(name), len = 0;
+  const char *found =
+      n >= 3 && memcmp(name + n - 3, ".py", 3) == 0 ? mm_dump_pass(name, &len) : NULL;
+  if (!found || (pass && !span_is(found, len, pass))) return NULL;
+  return found - AFTER_LEN;
 }
 
 /* The dump's number: the digits right before its "_after_" (none: ""). */
@@ -97,6 +116,35 @@ static size_t latest(const char *const *names, size_t count, const char *pass, b
     }
   }
   return best;
+}
+
+size_t mm__folder_passes(const char *const *names, size_t count, size_t *out) {
+  size_t n = 0;
+  for (size_t i = 0; i < count; i++) {
+    const char *after = names[i] ? after_of(names[i], NULL) : NULL;
+    if (!after) continue;
+    size_t len = 0, seen = 0;
+    const char *pass = mm_dump_pass(names[i], &len);
+    for (; seen < n; seen++) {
+      size_t other_len = 0;
+      const char *other = mm_dump_pass(names[out[seen]], &other_len);
+      if (other_len == len && memcmp(other, pass, len) == 0) break;
+    }
+    if (seen == n)
+      out[n++] = i;
+    else if (later(names[i], after, names[out[seen]], after_of(names[out[seen]], NULL)))
+      out[seen] = i;
+  }
+  /* In the order the compiler ran them: by number (insertion: few passes). */
+  for (size_t i = 1; i < n; i++)
+    for (size_t j = i; j > 0; j--) {
+      const char *a = names[out[j - 1]], *b = names[out[j]];
+      if (!later(a, after_of(a, NULL), b, after_of(b, NULL))) break;
+      size_t swap = out[j];
+      out[j] = out[j - 1];
+      out[j - 1] = swap;
+    }
+  return n;
 }
 
 mm_folder_choice mm_folder_choose(const char *const *names, size_t count, const char *pass) {

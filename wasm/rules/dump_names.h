@@ -19,8 +19,20 @@
  * the later ones are its last word. */
 typedef enum mm_pass_stage { MM_PASS_OTHER, MM_PASS_ALLOCATE, MM_PASS_AFTER } mm_pass_stage;
 
-/* The stage of the pass `name` names after its last "_after_" (up to the
- * next '.'): MM_PASS_OTHER without one. */
+/* The stage of the pass the dump name `name` names (mm_dump_pass):
+ * MM_PASS_OTHER without one. */
 mm_pass_stage mm__pass_stage(const char *name);
+
+/* The model's `pass_name` as upstream's JSON spells it: the dump's name
+ * from `*begin` to `*end`, without a leading "<digits>_after_" and the
+ * ".py" suffix (a corpus name such as "case__32_after_X.py" keeps all but
+ * its suffix). */
+void mm__upstream_pass_name(const char *dump, size_t *begin, size_t *end);
+
+/* The passes a folder's `names` hold dumps of, each once: into `out`
+ * (room for `count`), the index of its latest dump, in the order the
+ * compiler ran them (by number, as mm_folder_choose compares them); how
+ * many. */
+size_t mm__folder_passes(const char *const *names, size_t count, size_t *out);
 
 #endif
