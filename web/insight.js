@@ -111,32 +111,31 @@ export function idleHolds(fn, count = 8) {
 /** A box sharing bytes with another base or a reserved window while live. */
 export const inConflict = (box) => box.conflict || (box.window_conflicts?.length ?? 0) > 0;
 
+/** How the page names each of the core's anomaly kinds, and which of its
+ * fields names the partner; notes ("more") and a space drawn by lifetime
+ * that no placement fits ("needs_more", which its pill says) are not
+ * listed one by one. */
+const PROBLEM_OF = {
+  conflict: (a) => ({ index: a.box, partner: a.other, kinds: ['conflict'] }),
+  over_capacity: (a) => ({ index: a.box, kinds: ['over capacity'] }),
+  window_conflict: (a) => ({ index: a.box, window: a.other, kinds: ['conflict'] }),
+  window_overlap: (a) => ({ index: -1, window: a.other, kinds: ['conflict'] }),
+  window_over_capacity: (a) => ({ index: -1, window: a.other, kinds: ['over capacity'] }),
+  unplaced_tile: (a) => ({ index: -1, skipped: a.other, kinds: ['not placed'] }),
+};
+
 /**
- * The problems of one function, as `--check` lists them: each conflicting
- * pair once (from its first box, or from the one that lists it), a tile
- * sharing a reserved window's bytes (from the window's list), a window
- * sharing another's, a tile or window over capacity. In line order:
- * [{ index (a box, -1 for a window alone), partner?, window?, kinds, start }].
+ * The problems of one function, as the core lists them for `--check`
+ * (its `anomalies`): each conflicting pair once, a tile sharing a
+ * reserved window's bytes, a window sharing another's, a tile or window
+ * over capacity, a tile not placed. In line order:
+ * [{ index (a box, -1 for a window or tile alone), partner?, window?,
+ * skipped?, kinds, start }].
  */
 export function functionProblems(fn) {
-  const found = [];
-  const lists = (box, other) => (box.conflicts_with ?? []).includes(other);
-  // A function the core says has no box in conflict or over capacity
-  // keeps its boxes unread (a closed card of a big dump).
-  if (fn.box_problems !== false) fn.boxes.forEach((box, index) => {
-    for (const partner of box.conflicts_with ?? []) {
-      if (partner < index && lists(fn.boxes[partner], index)) continue; // written from the partner
-      found.push({ index, partner, kinds: ['conflict'], start: Math.max(box.start, fn.boxes[partner].start) });
-    }
-    if (box.over_capacity) found.push({ index, kinds: ['over capacity'], start: box.start });
-  });
-  (fn.reserved ?? []).forEach((window, w) => {
-    for (const index of window.conflicts_with ?? []) found.push({ index, window: w, kinds: ['conflict'], start: fn.boxes[index].start });
-    if (window.overlaps_reserved !== undefined) found.push({ index: -1, window: w, kinds: ['conflict'], start: window.line });
-    if (window.over_capacity) found.push({ index: -1, window: w, kinds: ['over capacity'], start: window.line });
-  });
-  (fn.skipped ?? []).forEach((tile, k) => found.push({ index: -1, skipped: k, kinds: ['not placed'], start: tile.line }));
-  return found.sort((a, b) => a.start - b.start || a.index - b.index);
+  return (fn.anomalies ?? []).filter((a) => PROBLEM_OF[a.kind])
+    .map((a) => ({ ...PROBLEM_OF[a.kind](a), start: a.line }))
+    .sort((a, b) => a.start - b.start || a.index - b.index);
 }
 
 /** Every function's problems (functionProblems), in card order: the count

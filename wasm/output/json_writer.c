@@ -6,6 +6,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "model/anomalies.h"
 #include "model/backends.h"
 #include "model/function_tiles.h"
 #include "model/liveness.h"
@@ -447,6 +448,29 @@ static void put_lives(mm_buf *out, const mm_function *fn) {
 }
 
 /* The keys a closed card needs: all but `allocations` and `boxes`. */
+/* `fn`'s anomalies as `--check` lists them (mm__function_anomalies), for
+ * the page to draw: {"kind", "line", "box", "other"}, `box` null for a
+ * window's or a tile's own, `other` the partner box, the window, the
+ * unplaced tile or the space, as the kind says (model/anomalies.h). */
+static void put_anomalies(mm_buf *out, const mm_function *fn) {
+  size_t count = 0;
+  mm_anomaly *list = mm__function_anomalies(fn, &count);
+  out->failed |= !list;
+  mm__buf_puts(out, ",\"anomalies\":[");
+  for (size_t i = 0; list && i < count; i++) {
+    const mm_anomaly *a = &list[i];
+    bool has_other = a->kind != MM_ANOMALY_OVER && a->kind != MM_ANOMALY_MORE;
+    mm__buf_puts(out, i ? ",{\"kind\":\"" : "{\"kind\":\"");
+    mm__buf_puts(out, mm__anomaly_kind_name(a->kind));
+    mm__json_int(out, "\",\"line\":", a->line);
+    mm__json_int_or_null(out, ",\"box\":", a->box != MM_NO_BOX, a->box);
+    mm__json_int_or_null(out, ",\"other\":", has_other, a->other);
+    mm__buf_putc(out, '}');
+  }
+  mm__buf_putc(out, ']');
+  mm__dealloc(list);
+}
+
 static void put_function_head(mm_buf *out, const mm_function *fn, unsigned flags) {
   mm__buf_puts(out, "{\"name\":");
   put_cstring(out, fn->name);
@@ -484,6 +508,7 @@ static void put_function_head(mm_buf *out, const mm_function *fn, unsigned flags
     put_import(out, &fn->imports[i]);
   }
   mm__buf_putc(out, ']');
+  put_anomalies(out, fn);
 }
 
 static void put_allocations(mm_buf *out, const mm_function *fn) {
@@ -522,16 +547,6 @@ static void put_function(mm_buf *out, const mm_function *fn, unsigned flags) {
   mm__buf_putc(out, '}');
 }
 
-/* Whether a box of `fn` conflicts or lies outside its space: the page
- * reads the boxes of such a function to count its anomalies. */
-static bool boxes_have_problems(const mm_function *fn) {
-  for (size_t i = 0; i < fn->box_count; i++) {
-    const mm_box *box = &fn->boxes[i];
-    if (box->partner_total || box->window_partner_total || box->over_capacity) return true;
-  }
-  return false;
-}
-
 /* Each box's first line, name and aliases, a line a box, space-separated,
  * as one string: a search reads every function's, and one string parses
  * many times faster than an array of arrays. */
@@ -559,7 +574,6 @@ static void put_function_split(mm_buf *out, const mm_function *fn, unsigned flag
   put_function_head(out, fn, flags);
   put_skipped_list(out, fn);
   mm__json_int(out, ",\"box_count\":", (int64_t)fn->box_count);
-  mm__buf_puts(out, boxes_have_problems(fn) ? ",\"box_problems\":true" : ",\"box_problems\":false");
   mm__json_int(out, ",\"source_bytes\":[", (int64_t)fn->source_offset);
   mm__json_int(out, ",", (int64_t)fn->source_bytes);
   mm__json_int(out, "],\"body\":[", (int64_t)body_at);
