@@ -129,7 +129,8 @@ bool mm__function_allocations(const mm_vec *allocations, mm_function *fn, mm_are
                                                 .line = a->line,
                                                 .slot_size = a->slot_size,
                                                 .slot_num = a->slot_count,
-                                                .overlaps = -1};
+                                                .overlaps = -1,
+                                                .one_more_fits = -1};
     }
     fn->windows = windows;
   }

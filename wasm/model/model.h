@@ -143,6 +143,9 @@ typedef struct mm_window {
   uint32_t partner_count, partner_total;
   int32_t overlaps;  /* a window before it sharing its bytes, or -1 */
   int64_t grown_hwm; /* the space's high-water mark with one more slot; 0: unknown */
+  /* Whether that mark stays within the space's capacity: 1, 0, or -1
+   * unknown (no grown_hwm, or no capacity). Every output says this. */
+  int8_t one_more_fits;
   /* With n slots the mark is max(grow_fixed, grow_moved + (n - slot_num) *
    * slot_size): what stays below the ring's end, and what moves with it
    * (its end and everything above). Known with grown_hwm. */

@@ -163,9 +163,7 @@ static void answer(const mm_model *model, mm_pipe *pipe) {
     int8_t fits = -1;
     if (r->consumer != MM_NONE) {
       const mm_function *fn = function_at(model, r->consumer);
-      const mm_window *w = &fn->windows[r->window];
-      const mm_space_usage *u = mm__function_space(fn, w->space);
-      if (w->grown_hwm && u && u->has_capacity) fits = w->grown_hwm <= u->limit;
+      fits = fn->windows[r->window].one_more_fits;
     }
     if (fits < 0 && pipe->one_more_fits == 1) pipe->one_more_fits = -1;
     if (fits == 0) pipe->one_more_fits = 0;

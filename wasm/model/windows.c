@@ -170,8 +170,10 @@ bool mm__window_reading_finish(mm_window_reading *r, mm_function *fn, mm_arena *
   if (!fn->windows || !fn->imports) return false;
   if (r->windows.len) memcpy(fn->windows, r->windows.items, r->windows.len * sizeof *fn->windows);
   if (r->imports.len) memcpy(fn->imports, r->imports.items, r->imports.len * sizeof *fn->imports);
-  for (size_t i = 0; i < fn->window_count; i++)
+  for (size_t i = 0; i < fn->window_count; i++) {
     fn->windows[i].overlaps = -1;
+    fn->windows[i].one_more_fits = -1;
+  }
   return attach_slots(fn, r->pipes.items, r->pipes.len);
 }
 
@@ -453,6 +455,10 @@ static bool place_space(mm_function *fn, mm_space_usage *u, mm_arena *arena) {
       u->over_capacity += w->over_capacity;
     }
     ok = find_conflicts(fn, &boxes, &windows, arena) && ring_growth(fn, &boxes, &windows);
+    for (size_t i = 0; ok && i < windows.count; i++) {
+      mm_window *w = &fn->windows[windows.items[i].index];
+      w->one_more_fits = !w->grown_hwm || !u->has_capacity ? -1 : w->grown_hwm <= u->limit;
+    }
   }
   interval_set_free(&boxes);
   interval_set_free(&windows);

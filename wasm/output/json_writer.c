@@ -342,7 +342,7 @@ RARE static const char *window_note(const mm_window *w) {
   return "not drawn: it has no bytes";
 }
 
-RARE static void put_window(mm_buf *out, const mm_function *fn, const mm_window *w) {
+RARE static void put_window(mm_buf *out, const mm_window *w) {
   mm__buf_puts(out, "{\"name\":");
   put_cstring(out, w->name);
   mm__buf_puts(out, w->kind == MM_WINDOW_PINNED ? ",\"kind\":\"pinned\"" : ",\"kind\":\"ring\"");
@@ -370,11 +370,9 @@ RARE static void put_window(mm_buf *out, const mm_function *fn, const mm_window 
   if (w->overlaps >= 0) mm__json_int(out, ",\"overlaps_reserved\":", w->overlaps);
   if (w->grown_hwm) {
     mm__json_int(out, ",\"one_more_slot_hwm\":", w->grown_hwm);
-    for (size_t k = 0; k < fn->space_count; k++) {
-      const mm_space_usage *u = &fn->spaces[k];
-      if (u->space != w->space || !u->has_capacity) continue;
+    if (w->one_more_fits >= 0) {
       mm__buf_puts(out, ",\"one_more_slot_fits\":");
-      put_bool(out, w->grown_hwm <= u->limit);
+      put_bool(out, w->one_more_fits);
     }
   }
   mm__buf_putc(out, '}');
@@ -500,7 +498,7 @@ static void put_function_head(mm_buf *out, const mm_function *fn, unsigned flags
   mm__buf_puts(out, "],\"reserved\":[");
   for (size_t i = 0; i < fn->window_count; i++) {
     if (i) mm__buf_putc(out, ',');
-    put_window(out, fn, &fn->windows[i]);
+    put_window(out, &fn->windows[i]);
   }
   mm__buf_puts(out, "],\"imports\":[");
   for (size_t i = 0; i < fn->import_count; i++) {

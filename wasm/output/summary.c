@@ -83,9 +83,9 @@ static void window_row(mm_table *t, const mm_function *fn, const mm_window *w) {
   const mm_space_usage *u = mm__function_space(fn, w->space);
   if (!w->grown_hwm)
     snprintf(cells[5], MM_CELL, "-");
-  else if (u && u->has_capacity)
+  else if (u && w->one_more_fits >= 0)
     snprintf(cells[5], MM_CELL, "hwm %lld of %lld: %s", (long long)w->grown_hwm,
-             (long long)u->limit, w->grown_hwm <= u->limit ? "fits" : "does not fit");
+             (long long)u->limit, w->one_more_fits ? "fits" : "does not fit");
   else
     snprintf(cells[5], MM_CELL, "hwm %lld", (long long)w->grown_hwm);
 }

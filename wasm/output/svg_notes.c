@@ -173,10 +173,10 @@ static void put_window_line(svg_para *p, const mm_window *w, const mm_space_usag
   snprintf(text, sizeof text, " · one more slot: high-water mark %s (%lld B) of %s%s",
            mm__svg_size(grown, w->grown_hwm), (long long)w->grown_hwm,
            mm__svg_size(limit, s->limit),
-           !s->has_capacity           ? ""
-           : w->grown_hwm <= s->limit ? ": fits"
-                                      : ": does not fit");
-  run(p, text, w->grown_hwm > s->limit && s->has_capacity ? SVG_ALERT : SVG_MUTED);
+           w->one_more_fits < 0 ? ""
+           : w->one_more_fits   ? ": fits"
+                                : ": does not fit");
+  run(p, text, w->one_more_fits == 0 ? SVG_ALERT : SVG_MUTED);
 }
 
 /* One space's peak: its figures, what sets the mark, its windows. */
