@@ -489,21 +489,6 @@ static void put_box(mm_buf *out, const svg_view *v, size_t index) {
   mm__buf_puts(out, "</g>\n");
 }
 
-/* What a window holds, as the page's windowKind words it; `text` holds
- * 128 bytes. */
-const char *mm__svg_window_kind(char *text, const mm_window *w) {
-  char slot[48];
-  const char *what = w->kind == MM_WINDOW_PINNED ? "pinned allocation" : "cross-core ring";
-  if (w->slot_size && w->slot_num)
-    snprintf(text, 128, "%s, %lld × %s", what, (long long)w->slot_num,
-             mm__svg_size(slot, w->slot_size));
-  else if (w->slot_size && w->kind != MM_WINDOW_PINNED)
-    snprintf(text, 128, "cross-core ring, slots of %s", mm__svg_size(slot, w->slot_size));
-  else
-    snprintf(text, 128, "%s", w->kind == MM_WINDOW_PINNED ? what : "reserved window");
-  return text;
-}
-
 /* The band's label, over a wash of the background: the name and, muted,
  * what it holds, cut as one line (web/reserved.js windowBand). */
 static void put_window_label(mm_buf *out, const svg_view *v, const mm_window *w, double x, double y,

@@ -1,6 +1,7 @@
 /* svg.h: the pieces of mm_model_svg shared by its three files: text
- * (svg_text.c: escaping, measuring, wrapping, bytes as the page writes
- * them), the map (svg.c) and the notes around it (svg_notes.c: each
+ * (svg_text.c: escaping, measuring, wrapping; bytes, a window's kind and a
+ * space's colour as the page writes them), the map (svg.c, which calls the
+ * rest) and the notes around it (svg_notes.c: each
  * space's figures above the map, the key of numbered names below it). */
 #ifndef MM_SVG_H
 #define MM_SVG_H
@@ -97,12 +98,14 @@ void mm__svg_para_run(svg_para *p, svg_run run);
 /* Closes the paragraph; returns the y below its last line. */
 double mm__svg_para_close(svg_para *p);
 
-/* ------------------------------------------------------------ notes */
-
+/* A space's colour, as web/style.css draws its lane. */
 const char *mm__svg_colour(const char *space);
 /* What a window holds, as the page's windowKind words it ("cross-core
  * ring, 4 × 8 KB"); `text` holds 128 bytes. */
 const char *mm__svg_window_kind(char *text, const mm_window *w);
+
+/* ------------------------------------------------------------ notes */
+
 /* The header: title line, each space's pill and peak; sets map_top. */
 void mm__svg_header(mm_buf *out, svg_view *v);
 /* The key under the map from `top`: each numbered name, what and where

@@ -10,19 +10,6 @@
 #include "output/figures.h"
 #include "output/svg.h"
 
-static const struct {
-  const char *space, *colour;
-} space_colours[] = {
-    {"Vec", "#3b82f6"},   {"Mat", "#8b5cf6"},        {"Left", "#16a34a"}, {"LeftScale", "#0d9488"},
-    {"Right", "#ea580c"}, {"RightScale", "#ca8a04"}, {"Acc", "#db2777"},  {"Bias", "#78716c"},
-};
-
-const char *mm__svg_colour(const char *space) {
-  for (size_t i = 0; i < sizeof space_colours / sizeof *space_colours; i++)
-    if (strcmp(space_colours[i].space, space) == 0) return space_colours[i].colour;
-  return "#64748b";
-}
-
 static const svg_font pill_bold = {12, mm__svg_semibold}, pill_font = {12, mm__svg_regular};
 
 /* ----------------------------------------------------------- header */

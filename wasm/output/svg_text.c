@@ -1,6 +1,7 @@
 /* svg_text.c: text for mm_model_svg: escaped for XML, measured without
  * the fonts (an SVG carries no metrics), cut or wrapped to a width, and
- * the numbers written as the page writes them. */
+ * the numbers, a window's kind and a space's colour as the page writes
+ * them. */
 #include <stdio.h>
 #include <string.h>
 
@@ -260,4 +261,34 @@ void mm__svg_para_run(svg_para *p, svg_run run) {
 double mm__svg_para_close(svg_para *p) {
   end_line(p);
   return p->y;
+}
+
+/* ------------------------------------------------ the page's words */
+
+static const struct {
+  const char *space, *colour;
+} space_colours[] = {
+    {"Vec", "#3b82f6"},   {"Mat", "#8b5cf6"},        {"Left", "#16a34a"}, {"LeftScale", "#0d9488"},
+    {"Right", "#ea580c"}, {"RightScale", "#ca8a04"}, {"Acc", "#db2777"},  {"Bias", "#78716c"},
+};
+
+const char *mm__svg_colour(const char *space) {
+  for (size_t i = 0; i < sizeof space_colours / sizeof *space_colours; i++)
+    if (strcmp(space_colours[i].space, space) == 0) return space_colours[i].colour;
+  return "#64748b";
+}
+
+/* What a window holds, as the page's windowKind words it; `text` holds
+ * 128 bytes. */
+const char *mm__svg_window_kind(char *text, const mm_window *w) {
+  char slot[48];
+  const char *what = w->kind == MM_WINDOW_PINNED ? "pinned allocation" : "cross-core ring";
+  if (w->slot_size && w->slot_num)
+    snprintf(text, 128, "%s, %lld × %s", what, (long long)w->slot_num,
+             mm__svg_size(slot, w->slot_size));
+  else if (w->slot_size && w->kind != MM_WINDOW_PINNED)
+    snprintf(text, 128, "cross-core ring, slots of %s", mm__svg_size(slot, w->slot_size));
+  else
+    snprintf(text, 128, "%s", w->kind == MM_WINDOW_PINNED ? what : "reserved window");
+  return text;
 }
