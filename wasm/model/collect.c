@@ -227,7 +227,7 @@ static bool has_tile(const mm_vec *bindings) {
   return false;
 }
 
-/* The function is read: its reading goes to the model (model.c), which
+/* The function is read: its reading goes to the model (pipeline.c), which
  * runs its stages. A function without a tile is skipped. */
 static void function_end(void *context, uint32_t last_line) {
   mm_collector *c = context;

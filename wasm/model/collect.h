@@ -1,5 +1,5 @@
 /* collect.h: turns the parser's events into a reading of each compute
- * function, handed to the model's stages (model.c) as the function ends. */
+ * function, handed to the model's stages (pipeline.c) as the function ends. */
 #ifndef MM_COLLECT_H
 #define MM_COLLECT_H
 

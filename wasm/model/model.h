@@ -79,6 +79,14 @@ typedef struct mm_live_step {
   int64_t bytes;
 } mm_live_step;
 
+/* A function's use of one space (model.md §8, §10). The stages fill it
+ * in the pipeline's order (pipeline.c), each only reading what came
+ * before: layout.c makes it from the boxes (space, hwm, limit,
+ * has_capacity, tiles, bases, over_capacity, hwm_box); windows.c adds the
+ * windows (reserved_bytes, hwm_all, hwm_window, reserved_only, a window
+ * over capacity, a reserved-only space's limit); liveness.c the live
+ * profile, the peak, the lower bound, and hwm_box's choice by the peak
+ * line; what_if.c the what-if. */
 typedef struct mm_space_usage {
   const char *space;
   int64_t hwm, limit;
@@ -123,7 +131,11 @@ typedef enum mm_window_kind {
 } mm_window_kind;
 
 /* A reserved window (model.md, "Reserved windows"): [base, base + size)
- * of `space` for the whole function. */
+ * of `space` for the whole function. windows.c reads it from a
+ * reserve_buffer call (kind to slot_num; overlaps and one_more_fits
+ * start at -1) and allocations.c adds a pinned allocation's; windows.c
+ * then places both in their spaces: over_capacity, partners, overlaps,
+ * grown_hwm, one_more_fits and grow_*. */
 typedef struct mm_window {
   mm_window_kind kind;
   const char *owner; /* MM_WINDOW_PINNED: its base, as the tiles' (shared) */

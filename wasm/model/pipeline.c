@@ -1,9 +1,10 @@
-/* model.c: the model's pipeline: the bytes checked as text, then parsed
- * (the fast path or the general parser) with the collector listening;
- * each compute function, as it ends, goes through the stages: tiles,
- * windows read, (packing by lifetime,) allocations, layout, windows
- * placed, liveness, idle spans (analyse and model_function below); then
- * the refusals. */
+/* pipeline.c: the model's pipeline (mm_model_new, and pipeline.h's
+ * switch): the bytes checked as text, then parsed (the fast path or the
+ * general parser) with the collector listening; each compute function,
+ * as it ends, goes through the stages: tiles, windows read, (packing by
+ * lifetime,) allocations, layout, windows placed, liveness, idle spans
+ * (analyze and model_function below); then the refusals. It includes
+ * every stage and no stage includes it. */
 #include <string.h>
 
 #include "model/allocations.h"
@@ -21,6 +22,7 @@
 #include "model/windows.h"
 #include "syntax/lexer.h"
 #include "syntax/parser.h"
+#include "syntax/syntax_errors.h"
 #include "syntax/text_check.h"
 
 /* The 1-based column, in code points, of byte `at - 1` of `input` (0: not known). */
@@ -122,7 +124,7 @@ static bool model_function(void *context, const mm_function_reading *reading) {
 
 /* The text check, then the parse, the general way or the fast path first
  * (syntax/fast/), the collector handing each function to model_function. */
-static bool analyse(mm_model *model, const char *input, size_t len, const mm_options *options,
+static bool analyze(mm_model *model, const char *input, size_t len, const mm_options *options,
                     bool fast_path, bool borrow_source, mm_diag *diag) {
   if (!mm__check_text(input, len, diag)) return false; /* text_check.c */
   mm_diag lex_diag = {0};
@@ -142,19 +144,7 @@ static bool analyse(mm_model *model, const char *input, size_t len, const mm_opt
             !mm__diag_failed(diag);
   model->compute_functions = collector.compute_functions;
   mm__collector_free(&collector);
-  /* Like CPython, the tokenizer's error is reported when parsing got to it
-   * (a grammar error met before it is the one to report), and always when
-   * the tokenizer ran out of memory. */
-  bool reached_end = lexer.count && stopped_at + 1 >= lexer.count;
-  if (mm__diag_failed(&lex_diag) && (ok || reached_end || lex_diag.status != MM_ERR_SYNTAX)) {
-    *diag = lex_diag;
-    ok = false;
-    if (mm__lex_error_is_parsers(diag)) mm__lex_rest_errors(input, len, diag->line, diag);
-  }
-  if (ok && lexer.unstable_name.status != MM_OK) {
-    *diag = lexer.unstable_name;
-    ok = false;
-  }
+  ok = mm__syntax_settle(input, len, &lexer, &lex_diag, stopped_at, ok, diag);
   mm__lexer_free(&lexer);
   return ok;
 }
@@ -200,7 +190,7 @@ static mm_model *model_new(const char *input, size_t len, const mm_options *opti
   } else if (!input && len) {
     mm__diag_set(&diag, MM_ERR_LIMIT, 0, "no input");
   } else if (mm__choose_backend(model, options, &diag) && name_dump(model, options)) {
-    analyse(model, input ? input : "", len, options, fast_path, borrow_source, &diag);
+    analyze(model, input ? input : "", len, options, fast_path, borrow_source, &diag);
   } else if (!mm__diag_failed(&diag)) {
     mm__diag_set(&diag, MM_ERR_NO_MEMORY, 0, "out of memory");
   }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "syntax/parser_internal.h"
+#include "syntax/syntax_errors.h"
 
 typedef enum scope { SCOPE_MODULE, SCOPE_TOP_CLASS, SCOPE_OTHER } scope;
 
@@ -885,16 +886,6 @@ static void parse_statement(parser *p, uint32_t depth, scope sc) {
   parse_simple_statements(p, depth);
 }
 
-/* CPython's rule: after the parser's error, the rest of the source is
- * tokenized, and a tokenizer error there (or a bracket never closed that
- * opened before the error's line) is the one reported; but an unexpected
- * indent is reported as it is. */
-static void prefer_tokenizer_errors(parser *p) {
-  if (strncmp(p->diag->message, "unexpected indent", 17) == 0) return;
-  uint32_t stopped = p_peek(p)->line > p->diag->line ? p_peek(p)->line : p->diag->line;
-  mm__lex_rest_errors(p->src, p->lx->end, stopped, p->diag);
-}
-
 bool mm__parse(const char *source, mm_lexer *lexer, const mm_parse_events *events, mm_diag *diag,
                size_t *stopped_at) {
   return mm__parse_with(source, lexer, events, diag, stopped_at, true);
@@ -919,7 +910,8 @@ bool mm__parse_with(const char *source, mm_lexer *lexer, const mm_parse_events *
   p.events = events;
   while (!p_failed(&p) && !p_at(&p, TK_END))
     parse_statement(&p, 0, SCOPE_MODULE);
-  if (p_failed(&p) && diag->status == MM_ERR_SYNTAX) prefer_tokenizer_errors(&p);
+  if (p_failed(&p) && diag->status == MM_ERR_SYNTAX)
+    mm__syntax_parser_failed(p.src, p.lx->end, p_peek(&p)->line, diag);
   if (stopped_at) *stopped_at = p.pos;
   mm__arena_free(&arena);
   mm__vec_free(&scratch);
