@@ -1,8 +1,8 @@
 // A 50 MB dump in the page (Chromium): its first card drawn from the
 // first function's model before the rest is read, a bar while it is
-// analysed, the whole model's cards reading one function's boxes (the
+// analyzed, the whole model's cards reading one function's boxes (the
 // others read when opened), a search that reads no function's boxes, and
-// a second drop taking over while the big one is analysed.
+// a second drop taking over while the big one is analyzed.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -88,7 +88,7 @@ const dropBig = (page, pin = false) => page.evaluate(async ({ pin, BAR }) => {
 }, { pin, BAR });
 
 describe('a 50 MB dump', () => {
-  test('its first card before the rest is read; a bar while it is analysed; a search reads no boxes', async () => {
+  test('its first card before the rest is read; a bar while it is analyzed; a search reads no boxes', async () => {
     const page = await openPage(env.browser, offline);
     const copies = await makeBig(page, BIG);
     const { bars, first, parsed, total, intoHeap } = await dropBig(page, true);
@@ -103,7 +103,7 @@ describe('a 50 MB dump', () => {
     assert.equal(first.wholeModel, false, 'the first card waited for the whole model');
     assert.deepEqual(first.cards, [`${realModel.functions[0].name}_r0`]);
     assert.equal(first.boxes, realModel.functions[0].boxes.length);
-    assert.match(first.summary, /^big_50mb\.py · first function.*Analysing the rest… \d+%$/);
+    assert.match(first.summary, /^big_50mb\.py · first function.*Analyzing the rest… \d+%$/);
     assert.doesNotMatch(first.summary, /compute functions|tiles/);
     assert.equal(first.searchDisabled, true);
     assert.match(first.rest, /other functions.*once the whole dump is read/);
@@ -111,10 +111,10 @@ describe('a 50 MB dump', () => {
 
     // The bar: shown (the drop takes well over 200 ms), its share growing,
     // in the top bar once the first card shows.
-    const shares = bars.filter((b) => /^Analysing/.test(b.text)).map((b) => b.value);
+    const shares = bars.filter((b) => /^Analyzing/.test(b.text)).map((b) => b.value);
     assert.ok(new Set(shares).size >= 2, `the bar moved: ${JSON.stringify(bars.slice(0, 5))}`);
     assert.deepEqual(shares, [...shares].sort((a, b) => a - b));
-    assert.match(bars.at(-1).text, /^Analysing the rest… \d+%$/);
+    assert.match(bars.at(-1).text, /^Analyzing the rest… \d+%$/);
 
     // The worker read the file into the core's heap, and the page read
     // it for itself (engine.js dumpMessage).
@@ -214,7 +214,7 @@ describe('a 50 MB dump', () => {
     await finish(page);
   });
 
-  test('a drop while it is analysed takes over: the later dump shows', async () => {
+  test('a drop while it is analyzed takes over: the later dump shows', async () => {
     const page = await openPage(env.browser, offline);
     await makeBig(page, BIG);
     await dropBigFile(page);

@@ -1,4 +1,4 @@
-// The fast path (wasm/fast/) must never change what the core says: the
+// The fast path (wasm/syntax/fast/) must never change what the core says: the
 // core built without it (build/native/memory-map-general) gives the
 // same bytes as the usual one on every fixture and on edited copies of the
 // real dump (test_skim and the fuzzer compare the two in-process too).

@@ -21,7 +21,7 @@ export function begin() {
 }
 
 /** The two dumps compared: each read by a worker of its own, then compared (engine.js). */
-async function analyseCompare(current) {
+async function analyzeCompare(current) {
   const { input, base } = page;
   const facts = (side) => ({
     name: side.name, path: side.path, size: side.file?.size ?? side.bytes?.byteLength, modified: side.file?.lastModified,
@@ -32,9 +32,9 @@ async function analyseCompare(current) {
   const { stats } = page;
   stats.firstCardPainted = 0;
   try {
-    showProgress('Analysing', 0);
+    showProgress('Analyzing', 0);
     const data = await page.engine.compare(base, input, { old: readingOf(base), new: readingOf(input), backend },
-      (share) => current() && showProgress('Analysing', share));
+      (share) => current() && showProgress('Analyzing', share));
     stats.modelled = performance.now();
     if (!current()) return;
     stats.bodies = data.new.lazy;
@@ -47,14 +47,14 @@ async function analyseCompare(current) {
   }
 }
 
-export async function analyse(current = begin()) {
+export async function analyze(current = begin()) {
   const { input } = page;
   if (page.build && !page.openCase) { // the overview: every case read again (another backend)
     page.build.data = null;
-    return analyseBuild(current);
+    return analyzeBuild(current);
   }
   if (!input) return;
-  if (page.base) return analyseCompare(current);
+  if (page.base) return analyzeCompare(current);
   showMessage('loading', `Reading ${input.name}…`);
   page.stats.firstCardPainted = 0;
   const { stats } = page;
@@ -67,16 +67,16 @@ export async function analyse(current = begin()) {
   let settled = false; // a preview later than the model or its refusal is dropped
   let read = 0; // the share of the dump read so far: the top bar's bar goes on from it
   try {
-    showProgress('Analysing', 0);
+    showProgress('Analyzing', 0);
     const model = await page.engine.analyze(input, readingOf(input),
       (share) => {
         read = share;
-        if (current()) showProgress('Analysing', share);
+        if (current()) showProgress('Analyzing', share);
       },
       page.embed ? null : (preview) => {
         if (settled || !current()) return;
         showPreview(preview, link);
-        showProgress('Analysing', read);
+        showProgress('Analyzing', read);
         stats.previewed = performance.now();
         queueMicrotask(() => { previewHash = location.hash; }); // after the card's own (display.js linkChanged)
       });
@@ -99,14 +99,14 @@ export async function analyse(current = begin()) {
 /** The dump refused for holding no addresses, drawn by lifetime instead. */
 function drawLifetimes() {
   page.input.lifetimes = true;
-  analyse();
+  analyze();
 }
 
 /** A comparison's ⇄: old and new change places and are compared again. */
 function swapCompared() {
   if (!page.base) return;
   [page.base, page.input] = [page.input, page.base];
-  analyse();
+  analyze();
 }
 
 /** A case the page could not resolve (no dump for the pass): its entry in
@@ -119,7 +119,7 @@ const unreadCase = (c) => ({
 
 /** A build's overview: every case's dump read by the core, in chunks on
  * both workers (read once; Back to it shows it again). */
-export async function analyseBuild(current = begin()) {
+export async function analyzeBuild(current = begin()) {
   const { build } = page;
   if (!build) return;
   if (build.data) return showBuild(build);
@@ -132,10 +132,10 @@ export async function analyseBuild(current = begin()) {
     // its files come.
     const bytes = readable.map((c) => c.dump.file.arrayBuffer());
     Promise.all(bytes).then(() => { stats.read = performance.now(); }, () => {});
-    showProgress('Reading and analysing', 0);
+    showProgress('Reading and analyzing', 0);
     const results = await page.engine.build(readable.map((c, i) => ({
       bytes: bytes[i], options: { dumpName: c.dump.name, ptoText: c.pto, caseName: c.name, dumpPath: c.path, planner: c.planner, lifetimes: c.lifetimes },
-    })), { backend: $('backend').value || null }, (share) => current() && showProgress('Reading and analysing', share), current);
+    })), { backend: $('backend').value || null }, (share) => current() && showProgress('Reading and analyzing', share), current);
     if (!current()) return;
     stats.modelled = performance.now();
     let next = 0;

@@ -6,7 +6,7 @@ import { el } from './dom.js';
 /** Cards past this many (more than a page shows) are laid out in groups:
  * the browser skips a group out of view as one box (content-visibility),
  * where thousands of closed cards, each skipped on its own, cost a big
- * dump ~100 ms a frame. */
+ * dump much of every frame (docs/bench.md, "Figures behind the code"). */
 export const MANY_CARDS = 200;
 const GROUP_SIZE = 50;
 const CLOSED_CARD_PX = 56; // a closed card's height and margin (style.css)
@@ -27,8 +27,8 @@ function grouped(elements) {
 /**
  * The cards of `items` appended to `list` once the frame that shows the
  * first card is painted (and what waited for it has run), CARDS_PER_TASK a
- * task, in groups when there are MANY_CARDS or more: 3,952 cards made in
- * one task held the page ~300 ms, scrolling and drops waiting.
+ * task, in groups when there are MANY_CARDS or more: thousands of cards
+ * made in one task held the page, scrolling and drops waiting.
  * `cardsOf(batch)` makes a batch's elements; the tasks stop once `live()`
  * is false; `done()` after the last batch. Returns a function that
  * appends what is left at once.

@@ -179,7 +179,7 @@ export class CompareCard {
     if (cards.length < 2) return;
     // Read as laid out (the observer runs after layout), written only when
     // it changes: a write makes the browser lay the page out again, which
-    // the first frame of a comparison paid ~18 ms for to change nothing.
+    // the first frame of a comparison paid for to change nothing.
     const align = () => {
       const natural = cards.map((card) => card.viewport.getBoundingClientRect().top - (parseFloat(card.viewport.style.marginTop) || 0));
       const lowest = Math.max(...natural);

@@ -177,7 +177,7 @@ function readLazily(model, parts, dumpBytes) {
     return model;
   }
   // A head is parsed as its index is first read. (A getter per index made
-  // the array a dictionary: ~4 ms for 800 functions, before any was read.)
+  // the array a dictionary, slow before any was read.)
   const spans = model.functions;
   // No holes: map, forEach and Object.keys see every index, read through get.
   model.functions = new Proxy(new Array(spans.length).fill(undefined), {
@@ -240,8 +240,8 @@ function byteReader(file) {
 /** The chunks of `file`, in order: read into one scratch buffer of
  * READ_SCRATCH bytes, reused (each chunk's view is valid until the next
  * is asked for), where the browser's stream of a file allows it; else
- * each a buffer of its own. A 50 MB file read and copied on: ~300 ms one
- * way, ~450 the other, or ~500 read whole (one fresh 50 MB buffer). The
+ * each a buffer of its own: faster than a fresh buffer a chunk, or the
+ * file read whole (docs/bench.md, "Figures behind the code"). The
  * stream is cancelled when the reading stops early. */
 async function* fileChunks(file) {
   const bytes = byteReader(file);

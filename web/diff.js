@@ -85,7 +85,7 @@ export function compareSummary(diff) {
   const largest = new Map();
   for (const fn of diff.functions) {
     for (const s of fn.spaces) {
-      const change = hwmOf(s.new) - hwmOf(s.old); // not hwmChange: its texts for thousands of spaces cost ~8 ms
+      const change = hwmOf(s.new) - hwmOf(s.old); // not hwmChange: its texts for thousands of spaces cost a frame's share
       const best = largest.get(s.space);
       if (change !== 0 && (!best || Math.abs(change) > Math.abs(best.change))) largest.set(s.space, { space: s.space, fn: fn.name, change });
     }

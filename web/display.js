@@ -221,10 +221,10 @@ function markFirstCard() {
 /** The top bar while a big dump's first card shows: the dump's name, and
  * the bar of the rest being read (messages.js showProgress moves it). */
 function previewSummary(preview) {
-  $('summary').title = `${preview.dump} · its first function, shown while the rest is analysed`;
+  $('summary').title = `${preview.dump} · its first function, shown while the rest is analyzed`;
   const bar = progressBar();
   bar.hidden = false;
-  bar.dataset.stage = 'Analysing the rest'; // its words and share: analyse.js, at once
+  bar.dataset.stage = 'Analyzing the rest'; // its words and share: analyze.js, at once
   return [el('span', { class: 'summary-text' }, el('span', { class: 'dump-name' }, preview.dump),
     el('span', {}, ' · first function')), bar];
 }
@@ -235,7 +235,7 @@ function previewSummary(preview) {
  * opens it (with the view `hash` links to, when it names this function),
  * and a line saying the others are to come. Nothing that needs every
  * function shows yet (the counts, search, the other cards, pipes):
- * showModel replaces it all (analyse.js passes it the link, or the view
+ * showModel replaces it all (analyze.js passes it the link, or the view
  * the user gave this card).
  */
 export function showPreview(preview, hash) {
@@ -303,8 +303,8 @@ export function showCompare(data, onSwap = null, labels = sideLabels({ name: dat
   $('anomaly-count').title = 'Changed tiles, and conflicts or tiles over capacity that appeared or went. N / Shift+N: next / previous';
   $('copy-link').hidden = false;
   if (wanted) view.applyView(wanted);
-  // What search looks through, made once the first card is painted (~5 ms
-  // for 800 functions); the search box is enabled then.
+  // What search looks through, made once the first card is painted (not
+  // on its way); the search box is enabled then.
   requestAnimationFrame(() => setTimeout(() => {
     if (page.compareView !== view) return;
     const targets = view.searchTargets();

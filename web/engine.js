@@ -11,8 +11,8 @@ const SUPERSEDE_BYTES = 2 * 1024 * 1024;
  * heap, and by the page for itself meanwhile (a comparison's worker hands
  * it back instead: dumpMessage), rather than read whole by
  * the worker, copied into the heap and handed back: no buffer of the
- * file's size is made in the worker (a page's first write is slow on the
- * machine measured: a 10 MB read took ~54 ms against ~104). Up to the
+ * file's size is made in the worker (a page's first write to fresh memory
+ * is slow: docs/bench.md, "Figures behind the code"). Up to the
  * core's largest input (MM_MAX_INPUT_BYTES, include/memory_map.h): a
  * bigger file is read whole and refused by the core, as before. */
 const INTO_HEAP_BYTES = 2 * 1024 * 1024;
@@ -55,17 +55,17 @@ async function settleModel(request, data) {
 /** What a request carries of a dump (`{ file, bytes }`, as the page holds
  * one): { message, transfer, own }. A copy of its bytes when read, else
  * its File, which the worker reads: so a dropped dump goes to the worker
- * at once, not after the main thread has read it and copied it (~30 ms
- * of the main thread for 10 MB, a comparison's second worker waiting
- * behind the first's). A small file, or any while the worker's core has
+ * at once, not after the main thread has read it and copied it (time of
+ * the main thread, a comparison's second worker waiting behind the
+ * first's). A small file, or any while the worker's core has
  * not started (`intoHeap` false), the worker reads whole and hands back
  * with its answer (request() keeps the bytes as `dump.bytes`); a big one
  * it reads into the core's heap while the page reads it for itself:
  * `own`, the promise of those bytes. With `handBack` (a comparison's
  * side), the worker copies a big one out of its heap after the core and
  * hands that back, and the page reads nothing: with both cores on the two
- * sides, the page's own reads (~60 ms of its thread a 10 MB file, read
- * while the cores run) slowed both. */
+ * sides, the page's own reads (of its thread, while the cores run)
+ * slowed both. */
 function dumpMessage(dump, intoHeap, handBack = false) {
   if (dump.bytes) {
     const bytes = dump.bytes.slice(0);
@@ -127,8 +127,8 @@ async function both(requests) {
 /** The page's workers: the first answers every request; a comparison
  * reads its new dump on the second, so the two dumps are read on two
  * cores, and the one done first compares what both read. The second is
- * started once the page is idle with nothing asked (its start, ~200 ms of
- * a core, is then not on a comparison's way), and stopped if a dump comes
+ * started once the page is idle with nothing asked (its start, a core's
+ * while, is then not on a comparison's way), and stopped if a dump comes
  * while it is still starting: a dump dropped as the page loads has both
  * cores, and the second starts again after it. */
 const WORKERS = 2;
@@ -152,8 +152,8 @@ export function createEngine(source) {
 
   const pendingOn = (slot) => [...pending.values()].filter((r) => r.slot === slot);
 
-  // One URL for every worker started: making the Blob of the ~190 KB
-  // source and its URL took 30-55 ms of the page's thread in a fresh tab.
+  // One URL for every worker started: making the Blob of the worker's
+  // source and its URL is slow in a fresh tab (docs/bench.md).
   let url = null;
 
   function start(slot) {
@@ -286,7 +286,7 @@ export function createEngine(source) {
     });
     // The comparison is asked for as the second side comes, before its
     // model is read, of the worker that finished first: the other is
-    // still freeing what its dump took (a major GC, ~10-15 ms for 10 MB).
+    // still freeing what its dump took (a major GC).
     const sides = [null, null];
     let diff = null;
     let idle = null;

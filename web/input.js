@@ -1,6 +1,6 @@
 // Getting dumps in: files and folders (chosen or dropped), a .pto, a pass
 // of a folder and one to compare with, the examples, a dump by URL.
-import { analyse, analyseBuild, begin } from './analyse.js';
+import { analyze, analyzeBuild, begin } from './analyze.js';
 import { clear, el } from './dom.js';
 import { casesOf, olderFirst, pathsOf, poolNames, resolveCase } from './folder.js';
 import { buildHash, dumpSource } from './link.js';
@@ -31,7 +31,7 @@ export async function openFiles(files, current = begin()) {
     const text = await ptoText(pto);
     if (!current()) return;
     page.input = { ...page.input, pto: text, ptoAfter: ptoNames };
-    return analyse(current);
+    return analyze(current);
   }
   if (!dumps.length && pto.length) {
     page.pendingPto = { names: ptoNames, text: await ptoText(pto) };
@@ -52,7 +52,7 @@ export async function openFiles(files, current = begin()) {
   const text = pto.length ? await ptoText(pto) : page.pendingPto?.text;
   page.pendingPto = null;
   if (text) for (const input of inputs) input.pto = text;
-  return current() ? analyse(current) : undefined;
+  return current() ? analyze(current) : undefined;
 }
 
 function hideFolderPickers() {
@@ -93,9 +93,9 @@ async function openBuild(cases, folderName, current) {
       path: found.dump.path };
   }));
   if (!current()) return;
-  page.build = { name: folderName, cases: resolved, data: null, onOpen: openCase, onBack: () => analyseBuild(begin()) };
+  page.build = { name: folderName, cases: resolved, data: null, onOpen: openCase, onBack: () => analyzeBuild(begin()) };
   if (location.hash) history.replaceState(null, '', `${location.pathname}${location.search}`);
-  return analyseBuild(current);
+  return analyzeBuild(current);
 }
 
 /** A case of the build shown: its folder opened as a case, the build kept
@@ -156,7 +156,7 @@ async function openCaseFolder(kase, folderName, current, { inBuild = false } = {
       page.input = { ...newer, folderName };
     }
   }
-  return current() ? analyse(current) : undefined;
+  return current() ? analyze(current) : undefined;
 }
 
 /** A folder's dump as the page reads it (page.input's shape); the core's
@@ -178,7 +178,7 @@ export async function compareFiles(files, current) {
     [page.base, page.input] = pair;
     setLinkedDump(null);
     hideFolderPickers();
-    return analyse(current);
+    return analyze(current);
   }
   if (dumps.length !== 2) {
     return showMessage('error', 'Compare two dumps', shown
@@ -334,7 +334,7 @@ async function openExampleData(data, { keepSearch = false } = {}) {
     page.input = { name: data.name, path: urlPath(data.url), bytes, pto };
     page.base = data.base ? { name: data.base.name, path: urlPath(data.base.url), bytes: baseBytes, pto } : null;
     hideFolderPickers();
-    await analyse(current);
+    await analyze(current);
   } catch (error) {
     if (current()) showMessage('error', `Cannot open ${data.name}`, error.message);
   }
@@ -362,7 +362,7 @@ export function listenToHistory() {
     if (wanted && wanted !== page.openCase) return openCase(wanted, null, { push: false });
     if (!wanted && page.openCase) {
       page.openCase = null;
-      analyseBuild(begin());
+      analyzeBuild(begin());
     }
   });
 }

@@ -1,6 +1,6 @@
 // The page's entry: makes its parts (tooltip, find, shortcuts, the core in
 // a worker), wires the controls, and shows the page's own dump or a linked one.
-import { analyse } from './analyse.js';
+import { analyze } from './analyze.js';
 import { measureWidth, relayoutOnResize, showCompare, showModel, trackTopbar } from './display.js';
 import { el } from './dom.js';
 import { createEngine } from './engine.js';
@@ -18,7 +18,7 @@ import { Tooltip } from './tooltip.js';
 
 function listenToControls() {
   listenToInputs();
-  $('backend').addEventListener('change', () => analyse());
+  $('backend').addEventListener('change', () => analyze());
   listenToTheme();
   document.addEventListener('keydown', onKey);
   // An open Share menu closes on a click elsewhere (Esc: onKey).

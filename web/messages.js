@@ -77,7 +77,7 @@ export const progressBar = () => el('div', { class: 'progress', hidden: true },
 
 /**
  * The loading message's progress: `stage` ('Loading the file',
- * 'Analysing') and the share of it done (0..1; null: not known). The bar
+ * 'Analyzing') and the share of it done (0..1; null: not known). The bar
  * is made with the message and shown after PROGRESS_AFTER_MS; a later
  * message replaces it. While a big dump's first card shows (display.js
  * showPreview), the top bar's bar is the one moved.

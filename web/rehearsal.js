@@ -1,8 +1,8 @@
 // A first card made, laid out unseen and thrown away while the page waits
 // for a dump (or for the core to read one): otherwise a fresh tab's first
 // card pays, as the user waits, for looking its fonts up and shaping text
-// in them for the first time (Chromium's trace of a 480 KB drop: a 12 ms
-// layout, mostly FontCache::GetFontPlatformData), and for its code's
+// in them for the first time (Chromium's trace: most of its first
+// layout was FontCache::GetFontPlatformData), and for its code's
 // first run. The card is the model of warm-up.js's rehearsalDump, which
 // tools/bundle.mjs writes into the page (#rehearsal).
 import { cardMaker, pillColumns } from './display.js';

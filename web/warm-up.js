@@ -4,8 +4,8 @@
 // function once it has run hot: code a real dump runs much and this one
 // did not is compiled while the user waits, on a core a comparison's
 // second worker needs (Chromium's trace showed the parameter-list reader
-// alone taking 20-50 ms to optimize during a 10 MB drop, when the
-// warm-up's functions had two parameters on one line).
+// optimized during a big drop when the warm-up's functions had two
+// parameters on one line).
 
 const tile = (space, base, offset, view = '') =>
   `pl.Tile[[16, 64], pl.BF16, pl.MemRef(${base}, pl.const(${offset}, pl.INT64), 2048), pl.Mem.${space}${view}]`;

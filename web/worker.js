@@ -9,7 +9,7 @@ let corePromise = null;
 /** The module's bytes: the bundle inlines them gzip-compressed, as base64. */
 async function wasmBinary() {
   // A plain loop: Uint8Array.from with a function makes a string and a
-  // call per byte (~50-70 ms of a worker's start here, the loop ~5).
+  // call per byte, ten times slower.
   const text = atob(self.memoryMapWasmGzip);
   const packed = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) packed[i] = text.charCodeAt(i);
@@ -34,9 +34,8 @@ function core() {
  * so the user's first dump meets optimized code. One run a task: a
  * request waits for one at most. The first runs are small (a dump dropped
  * as the page loads waits for one); the last ones larger, to make hot what
- * only big dumps run much: without them, a 10 MB dump had a core spend
- * ~70 ms, and two compared ~230 ms, compiling while they were read
- * (Chromium's trace). */
+ * only big dumps run much: without them, a big dump had a core compiling
+ * while it was read (Chromium's trace; docs/bench.md). */
 function warmUp(times) {
   core().then((instance) => {
     if (!times || busy) {
@@ -165,7 +164,7 @@ self.onmessage = async ({ data }) => {
       readMs = performance.now() - received;
     }
     const bytes = placed ?? new Uint8Array(data.bytes ?? (read = await reading));
-    const analysing = performance.now();
+    const analyzing = performance.now();
     instance.onProgress = progressReporter(id, bytes);
     // A big dump's first function, as soon as the core has it (the page
     // shows its card while the rest is read): its JSON copied out of the
@@ -184,7 +183,7 @@ self.onmessage = async ({ data }) => {
       : { json: analyzeDumpJson(instance, bytes, options), side: null };
     // A comparison's side: the page reads nothing itself (engine.js
     // dumpMessage), so its bytes are copied out of the heap for it, after
-    // its model (the copy, ~30 ms for 10 MB, is then not on the way to the
+    // its model (the copy is then not on the way to the
     // first card, which shows no source); with a refusal (no split in its
     // JSON), at once: the message quotes the line refused.
     const handBack = Boolean(placed && data.handBack);
@@ -193,7 +192,7 @@ self.onmessage = async ({ data }) => {
     if (handBack && !later) read = copyOut();
     const handed = [json.buffer, ...(side ? [side.buffer] : []), ...(read ? [read] : [])];
     self.postMessage({ id, json: json.buffer, side: side?.buffer, dump: read, bytesFollow: later, readMs,
-      coreMs: performance.now() - analysing, heapBytes: instance.HEAPU8.length, intoHeap: Boolean(placed), length: bytes.length }, handed);
+      coreMs: performance.now() - analyzing, heapBytes: instance.HEAPU8.length, intoHeap: Boolean(placed), length: bytes.length }, handed);
     if (later) {
       // The model is answered: a failure now (out of memory for the copy)
       // is the page's to make up for (it reads the file), not a refusal.
