@@ -5,7 +5,7 @@
 // exports are the header's boundary section.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { test } from 'node:test';
 
 import { root } from './helpers.mjs';
@@ -90,4 +90,83 @@ test('the page writes mm_options and mm_svg_options at the offsets the core asse
     for (const [js, c] of Object.entries(names))
       assert.match(asserted, new RegExp(`offsetof\\(${struct}, ${c}\\) == ${offsets[js]}\\b`), `${struct}.${c} at ${offsets[js]}`);
   }
+});
+
+/** Strongly connected groups (more than one node) of `edges` (a Map of
+ * node to the Set of nodes it reaches), each sorted: Tarjan's. */
+function circles(edges) {
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const found = [];
+  const visit = (v) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v));
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const group = [];
+    let w;
+    do {
+      w = stack.pop();
+      onStack.delete(w);
+      group.push(w);
+    } while (w !== v);
+    if (group.length > 1) found.push(group.sort());
+  };
+  for (const v of edges.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+const add = (edges, from, to) => {
+  if (from === to) return;
+  if (!edges.has(from)) edges.set(from, new Set());
+  edges.get(from).add(to);
+};
+const cFiles = () => [...filesUnder(core), ...readdirSync(join(root, 'tools')).filter((n) => /\.[ch]$/.test(n)).map((n) => join(root, 'tools', n))];
+const withoutComments = (text) => text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\.|[^"\\\n])*"/g, ' ');
+
+test('no circles among the C files: a module (a .c with its .h) never includes or calls back one that includes or calls it', () => {
+  const moduleOf = (path) => relative(root, path).replace(/\.[ch]$/, '');
+  const edges = new Map();
+  const sources = new Map(cFiles().map((path) => [path, withoutComments(readFileSync(path, 'utf8'))]));
+  for (const path of sources.keys()) {
+    for (const header of includes(path)) {
+      const target = [join(core, header), join(dirname(path), header), join(root, 'include', header)].find((p) => statSync(p, { throwIfNoEntry: false }));
+      if (target) add(edges, moduleOf(path), moduleOf(target));
+    }
+  }
+  // Calls: a name defined (not static) in one .c file and used in another.
+  const definedIn = new Map();
+  for (const [path, text] of sources) {
+    if (!path.endsWith('.c')) continue;
+    for (const m of text.matchAll(/^(?!static)[A-Za-z_][\w \t*]*?\b(\w+)\s*\([^;{]*\)\s*\{/gm)) if (!definedIn.has(m[1])) definedIn.set(m[1], path);
+  }
+  for (const [path, text] of sources) {
+    if (!path.endsWith('.c')) continue;
+    for (const name of new Set(text.match(/\b[A-Za-z_]\w*\b/g))) {
+      const home = definedIn.get(name);
+      if (home && home !== path) add(edges, moduleOf(path), moduleOf(home));
+    }
+  }
+  // The parser's own recursion stays: an f-string holds expressions, and an
+  // expression may be an f-string (as in CPython's grammar).
+  const grammar = ['wasm/syntax/parse_expr', 'wasm/syntax/parse_fstring'].join();
+  assert.deepEqual(circles(edges).filter((group) => group.join() !== grammar), []);
+});
+
+test('no circles among the page\'s modules', () => {
+  const edges = new Map();
+  for (const name of readdirSync(join(root, 'web')).filter((n) => n.endsWith('.js'))) {
+    const text = readFileSync(join(root, 'web', name), 'utf8');
+    for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s+['"]\.\/([^'"]+)['"]|import\(\s*['"]\.\/([^'"]+)['"]/g)) add(edges, name, m[1] ?? m[2]);
+  }
+  assert.deepEqual(circles(edges), []);
 });

@@ -21,10 +21,6 @@ void mm__json_int_or_null(mm_buf *out, const char *key, bool known, int64_t valu
 /* The model as a JSON object (no line end), with MM_JSON_* `flags`. */
 void mm__json_model(mm_buf *out, const mm_model *model, unsigned flags);
 
-/* The model's `,"by_headroom":[[function, "space"], ...]`: every space of
- * every function, least headroom first (ranking.c). */
-void mm__json_ranking(mm_buf *out, const mm_model *model);
-
 /* About how many bytes mm__json_model writes. */
 size_t mm__json_size_guess(const mm_model *model, unsigned flags);
 

@@ -14,6 +14,7 @@
 #include "model/uses.h"
 #include "output/figures.h"
 #include "output/json.h"
+#include "output/ranking.h"
 
 /* Reserved windows and imports are a few per dump: written by code built
  * for size, not inlined into the writer's hot loops. */
@@ -730,6 +731,23 @@ static void put_pipes(mm_buf *out, const mm_model *model) {
   mm__buf_putc(out, ']');
 }
 
+/* The model's `,"by_headroom":[[function, "space"], ...]`: every space of
+ * every function, least headroom first (ranking.c). */
+static void put_ranking(mm_buf *out, const mm_model *model) {
+  size_t count = 0;
+  mm_ranked_space *ranked = mm__rank_by_headroom(model, &count);
+  out->failed |= !ranked;
+  mm__buf_puts(out, ",\"by_headroom\":[");
+  for (size_t j = 0; ranked && j < count; j++) {
+    mm__json_int(out, j ? ",[" : "[", ranked[j].function);
+    mm__buf_putc(out, ',');
+    put_cstring(out, ranked[j].space);
+    mm__buf_putc(out, ']');
+  }
+  mm__buf_putc(out, ']');
+  mm__dealloc(ranked);
+}
+
 /* The model's JSON, its heads pointing at the bodies at `at` (NULL: the
  * whole model), or, with `heads_at`, listing where its heads are. */
 static void json_model_at(mm_buf *out, const mm_model *model, unsigned flags, const size_t *at,
@@ -755,7 +773,7 @@ static void json_model_at(mm_buf *out, const mm_model *model, unsigned flags, co
   }
   mm__buf_putc(out, ']');
   put_pipes(out, model);
-  mm__json_ranking(out, model);
+  put_ranking(out, model);
   mm__buf_putc(out, '}');
 }
 

@@ -5,7 +5,7 @@
 
 #include "model/backends.h"
 #include "output/figures.h"
-#include "output/json.h"
+#include "output/ranking.h"
 
 typedef struct ranked {
   mm_headroom_key key;
@@ -21,17 +21,14 @@ static int compare_ranked(const ranked *a, const ranked *b) {
 #define MM_SORT_COMPARE compare_ranked
 #include "base/sort_impl.h"
 
-void mm__json_ranking(mm_buf *out, const mm_model *model) {
+mm_ranked_space *mm__rank_by_headroom(const mm_model *model, size_t *count) {
   size_t n = 0;
   for (size_t i = 0; i < model->functions.len; i++)
     n += ((const mm_function *)mm__vec_at(&model->functions, i))->space_count;
   ranked *all = mm__alloc((n + 1) * sizeof *all);
-  if (!all) {
-    out->failed = true;
-    return;
-  }
+  mm_ranked_space *out = mm__alloc((n + 1) * sizeof *out);
   size_t k = 0;
-  for (size_t i = 0; i < model->functions.len; i++) {
+  for (size_t i = 0; all && i < model->functions.len; i++) {
     const mm_function *fn = mm__vec_at(&model->functions, i);
     for (size_t s = 0; s < fn->space_count; s++) {
       const mm_space_usage *u = &fn->spaces[s];
@@ -41,14 +38,14 @@ void mm__json_ranking(mm_buf *out, const mm_model *model) {
           u->space};
     }
   }
-  if (!sort_ranked(all, n)) out->failed = true;
-  mm__buf_puts(out, ",\"by_headroom\":[");
-  for (size_t j = 0; j < n && !out->failed; j++) {
-    mm__json_int(out, j ? ",[" : "[", all[j].key.function);
-    mm__buf_putc(out, ',');
-    mm__json_string(out, all[j].space);
-    mm__buf_putc(out, ']');
+  if (!all || !out || !sort_ranked(all, n)) {
+    mm__dealloc(all);
+    mm__dealloc(out);
+    return NULL;
   }
-  mm__buf_putc(out, ']');
+  for (size_t j = 0; j < n; j++)
+    out[j] = (mm_ranked_space){all[j].key.function, all[j].space};
   mm__dealloc(all);
+  *count = n;
+  return out;
 }

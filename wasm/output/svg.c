@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "output/svg.h"
+#include "output/svg_notes.h"
+#include "output/svg_text.h"
+#include "output/svg_view.h"
 
 enum { MIN_LANE = 72, MIN_WIDTH = 640, BADGE_H = 13 };
 #define MIN_BOX 2.0

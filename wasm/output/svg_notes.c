@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "output/figures.h"
-#include "output/svg.h"
+#include "output/svg_notes.h"
+#include "output/svg_text.h"
+#include "output/svg_view.h"
 
 static const svg_font pill_bold = {12, mm__svg_semibold}, pill_font = {12, mm__svg_regular};
 

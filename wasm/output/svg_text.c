@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "output/svg.h"
+#include "output/svg_text.h"
 
 /* text[0, len) as XML character data or an attribute value; characters
  * XML cannot hold (C0 controls) become U+FFFD. */

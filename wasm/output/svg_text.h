@@ -1,46 +1,18 @@
-/* svg.h: the pieces of mm_model_svg shared by its three files: text
- * (svg_text.c: escaping, measuring, wrapping; bytes, a window's kind and a
- * space's colour as the page writes them), the map (svg.c, which calls the
- * rest) and the notes around it (svg_notes.c: each
- * space's figures above the map, the key of numbered names below it). */
-#ifndef MM_SVG_H
-#define MM_SVG_H
+/* svg_text.h: text for an SVG (svg_text.c): escaped for XML, measured
+ * without the fonts, cut or wrapped to a width, in the page's colours,
+ * and the numbers, a window's kind and a space's colour as the page
+ * writes them. */
+#ifndef MM_SVG_TEXT_H
+#define MM_SVG_TEXT_H
 
 #include "model/model.h"
 
-enum { SVG_ROW = 18, SVG_LANE_HEAD = 40, SVG_GUTTER = 56, SVG_PAD = 8, SVG_TEXT_ROW = 16 };
+enum { SVG_TEXT_ROW = 16 };
 
 /* The page's colours (web/style.css) in one theme. */
 typedef struct svg_palette {
   const char *bg, *fg, *muted, *line, *alert, *warn, *box_fg;
 } svg_palette;
-
-typedef struct svg_lane {
-  const mm_space_usage *space;
-  int64_t lo, span;
-  double left, width; /* px, from the lanes' left edge */
-} svg_lane;
-
-typedef struct svg_view {
-  const mm_model *model;
-  const mm_function *fn;
-  const svg_palette *palette;
-  uint32_t first, last; /* dump lines drawn */
-  double factor;        /* px per byte, zoom included */
-  svg_lane *lanes;
-  size_t lane_count;
-  double lanes_width, width; /* px: the lanes; the whole document */
-  double map_top;            /* px: the lanes' header row */
-  bool profile;
-  /* The number each window and box carries in place of a name too wide
-   * for it (the key lists it); 0: its name fits, or it is not drawn. */
-  uint32_t *window_refs, *box_refs;
-  uint32_t ref_count;
-  /* What is drawn over the boxes so far (peak marks, numbers), as
-   * {left, top, right, bottom}: a number outside its box avoids them. */
-  double (*taken)[4];
-  size_t taken_count, taken_cap;
-} svg_view;
 
 /* ------------------------------------------------------------- text */
 
@@ -103,13 +75,5 @@ const char *mm__svg_colour(const char *space);
 /* What a window holds, as the page's windowKind words it ("cross-core
  * ring, 4 × 8 KB"); `text` holds 128 bytes. */
 const char *mm__svg_window_kind(char *text, const mm_window *w);
-
-/* ------------------------------------------------------------ notes */
-
-/* The header: title line, each space's pill and peak; sets map_top. */
-void mm__svg_header(mm_buf *out, svg_view *v);
-/* The key under the map from `top`: each numbered name, what and where
- * it is. Returns the y below it. */
-double mm__svg_key(mm_buf *out, const svg_view *v, double top);
 
 #endif
