@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { finish, launch, openPage } from './browser.mjs';
 import { makeBuild } from './build-fixture.mjs';
-import { formatBytes } from '../web/layout.js';
+import { formatBytes } from '../web/model/layout.js';
 import { run } from './helpers.mjs';
 
 let env;

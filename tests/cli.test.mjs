@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 
-import { usage } from '../web/layout.js';
+import { usage } from '../web/model/layout.js';
 import { cli, corpus, corpusDumps, dumpWith, root, run, tileType } from './helpers.mjs';
 
 const sample = join(corpus, 'real', 'vector_division.py');

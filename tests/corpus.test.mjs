@@ -10,8 +10,9 @@ import { basename, join } from 'node:path';
 import { describe, test } from 'node:test';
 
 import { asUpstreamConflicts, asanCli, contract, corpus, corpusDumps, loadCore, run } from './helpers.mjs';
-import { analyzeDump, analyzeDumpJson, analyzeSideJson, attachSource, parseModel, parseSplitModel } from '../web/core.js';
-import { searchIndex } from '../web/insight.js';
+import { analyzeDump, analyzeDumpJson, analyzeSideJson } from '../web/engine/core.js';
+import { attachSource, parseModel, parseSplitModel } from '../web/engine/model-json.js';
+import { searchIndex } from '../web/model/insight.js';
 
 const dumps = corpusDumps();
 const expectedOf = (entry) => JSON.parse(readFileSync(entry.expected, 'utf8'));

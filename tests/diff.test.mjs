@@ -375,8 +375,8 @@ test('a case folder with its own .pto gives each side its backend', () => {
   assert.deepEqual([vec.old.limit, vec.new.limit, vec.changed], [188416, 245760, true]);
 });
 
-describe('the page\'s reading of a comparison (web/diff.js)', async () => {
-  const { anomalyChange, boxIndex, changeNotes, changeStops, compareSummary, hwmChange, shownFunctions, sideLabels } = await import('../web/diff.js');
+describe('the page\'s reading of a comparison (web/model/diff.js)', async () => {
+  const { anomalyChange, boxIndex, changeNotes, changeStops, compareSummary, hwmChange, shownFunctions, sideLabels } = await import('../web/model/diff.js');
   const tile = (name, base, offset, size) => `${name}: ${tileType('Vec', base, offset, size)} = pl.tile.create()`;
   const a = write(dumpWith([tile('a', 'mem_vec_1', 0, 512), tile('b', 'mem_vec_2', 512, 512), 'return a, b']));
   const b = write(dumpWith([tile('a', 'mem_vec_1', 1024, 512), tile('c', 'mem_vec_3', 512, 512), 'return a, c']));
@@ -441,7 +441,8 @@ describe('the page\'s reading of a comparison (web/diff.js)', async () => {
 
 test('the page\'s comparison, each side read a function at a time, is the command line\'s: both models and the diff', async () => {
   const { loadCore } = await import('./helpers.mjs');
-  const { analyzeSideJson, compareSidesJson, parseModel, parseSplitModel } = await import('../web/core.js');
+  const { analyzeSideJson, compareSidesJson } = await import('../web/engine/core.js');
+const { parseModel, parseSplitModel } = await import('../web/engine/model-json.js');
   const core = await loadCore();
   // Copied out of the case: no .pto beside them for the command line to read.
   const [oldPath, newPath] = ['32_after_AllocateMemoryAddr.py', '41_after_MaterializeRuntimeScopes.py']
@@ -479,7 +480,8 @@ describe('a comparison read on two cores (the page\'s two workers)', () => {
 
   test('each side read on its own, then the two sides compared: the one-call comparison', async () => {
     const { loadCore } = await import('./helpers.mjs');
-    const { analyzeDumpJson, analyzeSideJson, compareDumpsJson, compareSidesJson, parseModel } = await import('../web/core.js');
+    const { analyzeDumpJson, analyzeSideJson, compareDumpsJson, compareSidesJson } = await import('../web/engine/core.js');
+const { parseModel } = await import('../web/engine/model-json.js');
     const core = await loadCore();
     const text = (bytes) => new TextDecoder().decode(bytes);
     for (const [label, oldBytes, newBytes] of pairs) {
@@ -499,7 +501,8 @@ describe('a comparison read on two cores (the page\'s two workers)', () => {
 
   test('a refused dump has no side; bytes that are not a side are refused, never misread', async () => {
     const { loadCore } = await import('./helpers.mjs');
-    const { analyzeSideJson, compareSidesJson, parseModel } = await import('../web/core.js');
+    const { analyzeSideJson, compareSidesJson } = await import('../web/engine/core.js');
+const { parseModel } = await import('../web/engine/model-json.js');
     const core = await loadCore();
     const refused = analyzeSideJson(core, Buffer.from('def broken(:\n'), { dumpName: 'x.py' });
     assert.equal(refused.side, null);

@@ -1,4 +1,4 @@
-// The page's engine (web/engine.js) against stand-in workers: which worker
+// The page's engine (web/engine/engine.js) against stand-in workers: which worker
 // a comparison's diff goes to, when a worker is stopped for its heap, the
 // bytes a worker read of a File kept for the page, and a refusal naming
 // its side. The workers' own answers are tested in the page suites.
@@ -28,7 +28,7 @@ globalThis.Worker = class {
 globalThis.URL.createObjectURL = () => 'blob:worker';
 globalThis.URL.revokeObjectURL = () => {};
 
-const { createEngine } = await import('../web/engine.js');
+const { createEngine } = await import('../web/engine/engine.js');
 
 const MB = 1024 * 1024;
 /** The core's largest input (include/memory_map.h): the engine's upper

@@ -55,7 +55,7 @@ test('the core without its fast path says the same, byte for byte', () => {
 });
 
 test('the page\'s warm-up dump is read as a real dump is: both cores agree, no notes, the shapes a real dump has', async () => {
-  const { warmUpDump } = await import('../web/warm-up.js');
+  const { warmUpDump } = await import('../web/engine/warm-up.js');
   const dir = mkdtempSync(join(tmpdir(), 'mm-warm-'));
   // Its two sizes (worker.js), and one kernel: the shapes, counted.
   for (const [functions, loops] of [[4, 6], [60, 4], [2, 1]]) {

@@ -1,7 +1,7 @@
 // The command line and the page read a folder the same way: for every
 // folder of the test fixtures, and a tree made to try the rule's edges
 // (a case's depth, hidden folders, a case inside a case, a case without
-// dumps, dumps named after their case), the page's reading (web/folder.js
+// dumps, dumps named after their case), the page's reading (web/model/folder.js
 // over the core's mm_cases_json and mm_folder_json, in Node) finds the
 // cases the CLI finds, in its order, and opens the same dump of each, or
 // refuses the same ones.
@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { after, test } from 'node:test';
 
-import { casesInTree, chooseInFolder } from '../web/core.js';
-import { casesOf, pathsOf, poolNames, resolveCase } from '../web/folder.js';
+import { casesInTree, chooseInFolder } from '../web/engine/core.js';
+import { casesOf, pathsOf, poolNames, resolveCase } from '../web/model/folder.js';
 import { corpus, loadCore, root, run } from './helpers.mjs';
 
 const work = mkdtempSync(join(tmpdir(), 'mm-folders-'));

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { loadCore as loadNodeCore } from '../tools/load-core.mjs';
-import { analyzeDump } from '../web/core.js';
+import { analyzeDump } from '../web/engine/core.js';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const corpus = join(root, 'tests', 'fixtures', 'corpus');

@@ -1,11 +1,11 @@
-// The pure halves of the insight features (web/insight.js, web/link.js):
+// The pure halves of the insight features (web/model/insight.js, web/model/link.js):
 // live tiles on a line, anomaly order, search, the profile steps in view and the
 // deep-link format, on models made by the real core.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { anomalyList, cycle, liveAt, neighbourBox, searchModel, stepsBetween, stepValue, tileMatcher } from '../web/insight.js';
-import { dumpSource, embedOptions, formatLink, fullPageUrl, linkWanted, parseLink } from '../web/link.js';
+import { anomalyList, cycle, liveAt, neighbourBox, searchModel, stepsBetween, stepValue, tileMatcher } from '../web/model/insight.js';
+import { dumpSource, embedOptions, formatLink, fullPageUrl, linkWanted, parseLink } from '../web/model/link.js';
 import { bodyLine, dumpWith, model, tileType } from './helpers.mjs';
 
 const vec = (name, base, offset, size, value = 'pl.tile.load(x)') => `${name}: ${tileType('Vec', base, offset, size)} = ${value}`;

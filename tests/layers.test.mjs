@@ -78,7 +78,7 @@ test('model/model.h is the model\'s data: it declares no function', () => {
 
 test('the page writes mm_options and mm_svg_options at the offsets the core asserts', () => {
   const asserted = readFileSync(join(core, 'boundary.c'), 'utf8');
-  const page = readFileSync(join(root, 'web', 'core.js'), 'utf8');
+  const page = readFileSync(join(root, 'web', 'engine', 'heap.js'), 'utf8');
   const layout = (name) => Object.fromEntries([...page.match(new RegExp(`const ${name} = \\{([^}]*)\\}`))[1]
     .matchAll(/(\w+): (\d+)/g)].map((m) => [m[1], Number(m[2])]));
   const fields = {
@@ -162,11 +162,47 @@ test('no circles among the C files: a module (a .c with its .h) never includes o
   assert.deepEqual(circles(edges).filter((group) => group.join() !== grammar), []);
 });
 
+/** The page's rooms, lowest first: a module imports from its own room or
+ * one before it. `model` and `engine` are pure (run in Node and in the
+ * worker): they import only each other and touch no DOM. */
+const ROOMS = ['model', 'engine', 'base', 'map', 'card', 'views', 'page'];
+const PURE = new Set(['model', 'engine']);
+const webModules = () => readdirSync(join(root, 'web'), { recursive: true }).filter((p) => p.endsWith('.js')).map((p) => join(root, 'web', p));
+const roomOf = (path) => relative(join(root, 'web'), path).split('/')[0];
+
 test('no circles among the page\'s modules', () => {
   const edges = new Map();
-  for (const name of readdirSync(join(root, 'web')).filter((n) => n.endsWith('.js'))) {
-    const text = readFileSync(join(root, 'web', name), 'utf8');
-    for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s+['"]\.\/([^'"]+)['"]|import\(\s*['"]\.\/([^'"]+)['"]/g)) add(edges, name, m[1] ?? m[2]);
+  for (const path of webModules()) {
+    const text = readFileSync(path, 'utf8');
+    for (const m of text.matchAll(/(?:from|import)\s*\(?\s*['"](\.[^'"]+\.js)['"]/g)) add(edges, relative(root, path), relative(root, join(dirname(path), m[1])));
   }
+  assert.ok(edges.size > 30, `${edges.size} modules import others`);
   assert.deepEqual(circles(edges), []);
+});
+
+
+test('the page\'s modules sit in rooms, and import only from their own room or one below it', () => {
+  const strays = webModules().filter((path) => !ROOMS.includes(roomOf(path)) || relative(join(root, 'web'), path).split('/').length !== 2);
+  assert.deepEqual(strays.map((p) => relative(root, p)), []);
+  const upward = [];
+  for (const path of webModules()) {
+    const text = readFileSync(path, 'utf8');
+    for (const m of text.matchAll(/(?:from|import)\s*\(?\s*['"](\.[^'"]+\.js)['"]/g)) {
+      const target = roomOf(join(dirname(path), m[1]));
+      const room = roomOf(path);
+      const allowed = PURE.has(room) ? PURE.has(target) : ROOMS.indexOf(target) <= ROOMS.indexOf(room);
+      if (!allowed) upward.push(`${relative(root, path)} -> ${m[1]}`);
+    }
+  }
+  assert.deepEqual(upward, []);
+});
+
+test('the pure rooms touch no DOM: no document, no element, no frame, no page location', () => {
+  const touching = [];
+  for (const path of webModules().filter((p) => PURE.has(roomOf(p)))) {
+    const code = withoutComments(readFileSync(path, 'utf8')).replace(/'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`/g, ' ');
+    const uses = code.match(/\b(document|HTMLElement|requestAnimationFrame|getComputedStyle|localStorage|history|location)\b/g);
+    if (uses) touching.push(`${relative(root, path)}: ${[...new Set(uses)].join(', ')}`);
+  }
+  assert.deepEqual(touching, []);
 });

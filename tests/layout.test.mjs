@@ -1,15 +1,15 @@
-// The page's pure functions (web/layout.js, web/folder.js) in Node.
+// The page's pure functions (web/model/layout.js, web/model/folder.js) in Node.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 
-import { casesInTree, chooseInFolder } from '../web/core.js';
-import { casesOf, olderFirst, pathsOf, poolNames, resolveCase } from '../web/folder.js';
+import { casesInTree, chooseInFolder } from '../web/engine/core.js';
+import { casesOf, olderFirst, pathsOf, poolNames, resolveCase } from '../web/model/folder.js';
 import {
   MIN_LANE, anchorAfterZoom, baseFactor, clampSplit, formatBytes, formatZoom, layoutLanes, mentionRanges, stepZoom, usage, defaultSplit, linesInView, exportLines, elideToMention,
-} from '../web/layout.js';
+} from '../web/model/layout.js';
 import { dumpWith, loadCore, run, tileType } from './helpers.mjs';
 
 describe('layout', () => {

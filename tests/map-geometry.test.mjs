@@ -1,13 +1,13 @@
-// Where things go on a card's map (web/map-geometry.js), in Node: the
+// Where things go on a card's map (web/model/map-geometry.js), in Node: the
 // map's height, where a jump scrolls to, slivers, tick strips, ghosts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { HEADER_HEIGHT, MIN_BOX, ROW_HEIGHT, TICK_CHUNK } from '../web/layout.js';
+import { HEADER_HEIGHT, MIN_BOX, ROW_HEIGHT, TICK_CHUNK } from '../web/model/layout.js';
 import {
   HIT_PX, MAP_SHARE, ghostGeometry, isSliver, mapHeight, nearestBox, openingScroll, scrollLeftToShow, scrollTopForLine, scrollTopToShow,
   tickChunksInView,
-} from '../web/map-geometry.js';
+} from '../web/model/map-geometry.js';
 
 describe('the map\'s height', () => {
   test('a short function\'s map is as tall as its rows, its header and a margin', () => {

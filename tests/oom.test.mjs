@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { analyzeDump } from '../web/core.js';
+import { analyzeDump } from '../web/engine/core.js';
 import { workerSource } from '../tools/bundle.mjs';
 import { loadCore } from '../tools/load-core.mjs';
 import { drop, launch, openPage, settled } from './browser.mjs';
@@ -54,7 +54,7 @@ describe('the page with a 64 MB heap', () => {
 });
 
 // The heap may grow to 4 GiB; past 2 GiB the module's pointers no longer
-// fit a signed 32-bit number, which web/core.js must read unsigned.
+// fit a signed 32-bit number, which web/engine/core.js must read unsigned.
 const HOLD = 2200 * 2 ** 20;
 const realDump = () => readFileSync(join(corpus, 'real', 'decode_fwd__41_after_MaterializeRuntimeScopes.py'));
 

@@ -1,4 +1,4 @@
-// The overview's pure parts (web/overview.js, web/folder.js casesOf): the
+// The overview's pure parts (web/views/overview.js, web/model/folder.js casesOf): the
 // cases a dropped build holds, as the CLI finds them, and the table's
 // order and filters against the core's own build JSON.
 import assert from 'node:assert/strict';
@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, test } from 'node:test';
 
-import { casesInTree, chooseInFolder } from '../web/core.js';
-import { casesOf, pathsOf, poolNames, resolveCase } from '../web/folder.js';
-import { filterOverview, mergeCases, sortOverview } from '../web/overview.js';
+import { casesInTree, chooseInFolder } from '../web/engine/core.js';
+import { casesOf, pathsOf, poolNames, resolveCase } from '../web/model/folder.js';
+import { filterOverview, mergeCases, sortOverview } from '../web/views/overview.js';
 import { makeBuild } from './build-fixture.mjs';
 import { loadCore, run } from './helpers.mjs';
 

@@ -117,7 +117,7 @@ test('--summary lists the pipe, a row per ring, with both answers', () => {
 });
 
 test('a card says its pipe: the peer, each ring, one more slot and the most slots, from the model', async () => {
-  const { pipesOf, pipeText } = await import('../web/pipes.js');
+  const { pipesOf, pipeText } = await import('../web/card/pipes.js');
   const model = modelOf(real, 'card');
   const [aic] = pipesOf(model, 'fa_fused_aic');
   assert.equal(aic.peer, 'fa_fused_aiv');
@@ -131,7 +131,7 @@ test('a card says its pipe: the peer, each ring, one more slot and the most slot
 });
 
 test('a size as typed in the line inspector', async () => {
-  const { parseSize } = await import('../web/insight.js');
+  const { parseSize } = await import('../web/model/insight.js');
   assert.deepEqual(['8192', '8K', '8 KB', '8KiB', '1M', '2g', '0', 'x', '8X', '-1', ''].map(parseSize),
     [8192, 8192, 8192, 8192, 1048576, 2147483648, null, null, null, null, null]);
 });

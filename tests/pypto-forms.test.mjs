@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 
-import { DumpError } from '../web/core.js';
+import { DumpError } from '../web/engine/heap.js';
 import { contract, dumpWith, generalParser, model, root, run } from './helpers.mjs';
 
 const fixtures = join(root, 'tests', 'fixtures', 'pypto-e2d0f78');

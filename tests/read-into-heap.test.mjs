@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 
-import { analyzeDumpJson, readIntoHeap } from '../web/core.js';
+import { analyzeDumpJson } from '../web/engine/core.js';
+import { readIntoHeap } from '../web/engine/files.js';
 import { corpus, loadCore } from './helpers.mjs';
 
 // 2.9 MB: a byte stream reads it in several chunks through its 1 MB buffer.

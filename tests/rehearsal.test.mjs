@@ -1,4 +1,4 @@
-// The card the page rehearses while it waits (web/rehearsal.js): it is
+// The card the page rehearses while it waits (web/page/rehearsal.js): it is
 // the core's model of warm-up.js's rehearsalDump, it is laid out and gone
 // within one task, and a dump opened after it shows exactly as in a page
 // that never rehearsed.
@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 
-import { analyzeDumpJson, parseModel } from '../web/core.js';
-import { rehearsalDump } from '../web/warm-up.js';
+import { analyzeDumpJson } from '../web/engine/core.js';
+import { parseModel } from '../web/engine/model-json.js';
+import { rehearsalDump } from '../web/engine/warm-up.js';
 import { loadCore } from '../tools/load-core.mjs';
 import { drop, finish, fixture, launch, openPage, settled } from './browser.mjs';
 import { cliPage, corpus, root } from './helpers.mjs';

@@ -12,8 +12,8 @@ import { after, before, describe, test } from 'node:test';
 
 import { drop, finish, fixture, launch, openPage, settled } from './browser.mjs';
 import { corpus, dumpWith, root, run, tileType } from './helpers.mjs';
-import { formatBytes, usage, windowKind } from '../web/layout.js';
-import { oneMoreSlot } from '../web/reserved.js';
+import { formatBytes, usage, windowKind } from '../web/model/layout.js';
+import { oneMoreSlot } from '../web/map/reserved.js';
 
 const work = mkdtempSync(join(tmpdir(), 'mm-svg-'));
 const real = join(work, '41_after_MaterializeRuntimeScopes.py');

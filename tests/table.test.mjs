@@ -1,10 +1,10 @@
-// The Table's rows and their order (web/table.js), in Node, on a real
+// The Table's rows and their order (web/card/table.js), in Node, on a real
 // dump's model: every tile and placed reserved window gets a row, and a
 // column sorts its rows by what the column means, not by its text.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { COLUMNS, sortRows, tableRows } from '../web/table.js';
+import { COLUMNS, sortRows, tableRows } from '../web/card/table.js';
 import { corpus, run } from './helpers.mjs';
 
 const model = JSON.parse(run(['--json', `${corpus}/real/decode_fwd__41_after_MaterializeRuntimeScopes.py`]).stdout);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { finish, launch, openPage } from './browser.mjs';
-import { formatBytes } from '../web/layout.js';
+import { formatBytes } from '../web/model/layout.js';
 import { corpus, run } from './helpers.mjs';
 
 const esc = (text) => text.replace(/[.()[\]]/g, '\\$&');

@@ -19,7 +19,8 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { makeBuild } from '../tests/build-fixture.mjs';
-import { analyzeDump, analyzeDumpJson, attachSource, parseModel } from '../web/core.js';
+import { analyzeDump, analyzeDumpJson } from '../web/engine/core.js';
+import { attachSource, parseModel } from '../web/engine/model-json.js';
 import { bigDumpBench } from './bench-big.mjs';
 import { launchChromium, untilFirstCard } from './chromium.mjs';
 import { loadCore } from './load-core.mjs';

@@ -15,8 +15,8 @@ import { gzipSync } from 'node:zlib';
 
 import { buildSync } from 'esbuild';
 
-import { analyzeDumpJson } from '../web/core.js';
-import { rehearsalDump } from '../web/warm-up.js';
+import { analyzeDumpJson } from '../web/engine/core.js';
+import { rehearsalDump } from '../web/engine/warm-up.js';
 import { loadCore } from './load-core.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -104,14 +104,14 @@ function page({ cspValue, style, script, worker, rehearsal, examples, buttons })
 
 /**
  * The worker's source: the Emscripten glue (`module`), its .wasm gzip-
- * compressed as base64 (web/worker.js inflates it: a third of the size of
- * the plain base64 a single-file build inlines), and web/worker.js.
+ * compressed as base64 (web/engine/worker.js inflates it: a third of the size of
+ * the plain base64 a single-file build inlines), and web/engine/worker.js.
  */
 export function workerSource(module = 'memory_map_core.js') {
   const glue = read(join(root, 'build', 'wasm', module));
   const wasm = gzipSync(readFileSync(join(root, 'build', 'wasm', module.replace(/\.js$/, '.wasm'))), { level: 9 });
   const binary = `self.memoryMapWasmGzip = '${wasm.toString('base64')}';`;
-  return assertEmbeddable('worker', `${glue}\n${binary}\n${bundle('worker.js').code}`);
+  return assertEmbeddable('worker', `${glue}\n${binary}\n${bundle('engine/worker.js').code}`);
 }
 
 /** Chromium (136 on) compiles every function of a script marked so as it
@@ -127,7 +127,7 @@ function withLineBefore(map) {
   return JSON.stringify({ ...parsed, mappings: `;${parsed.mappings}` });
 }
 
-/** The model of the card the page rehearses (web/rehearsal.js), as the
+/** The model of the card the page rehearses (web/page/rehearsal.js), as the
  * core writes it, source lines and all: JSON that cannot end its element. */
 export async function rehearsalModel() {
   const core = await loadCore();
@@ -142,9 +142,9 @@ const comparedPasses = ['35_after_DeriveCallDirections.py', '41_after_Materializ
 async function build() {
   const worker = workerSource();
   const rehearsal = await rehearsalModel();
-  const app = assertEmbeddable('app', `${COMPILE_HINT}${bundle('main.js').code}`);
+  const app = assertEmbeddable('app', `${COMPILE_HINT}${bundle('page/main.js').code}`);
   const style = assertEmbeddable('style', bundle('style.css').code);
-  const siteApp = bundle('main.js', { map: 'app.js.map' });
+  const siteApp = bundle('page/main.js', { map: 'app.js.map' });
   const siteStyle = bundle('style.css', { map: 'style.css.map' });
 
   const small = { name: 'diagnose_indexer_weights.py', path: join(corpus, 'real', 'diagnose_indexer_weights.py') };

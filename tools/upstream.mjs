@@ -27,7 +27,7 @@ const spread = (xs) => `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixe
 function backendsJson() {
   const url = (p) => pathToFileURL(join(here, p)).href;
   const code = `const { loadCore } = await import(${JSON.stringify(url('load-core.mjs'))});
-const { listBackends } = await import(${JSON.stringify(url('../web/core.js'))});
+const { listBackends } = await import(${JSON.stringify(url('../web/engine/core.js'))});
 process.stdout.write(JSON.stringify(listBackends(await loadCore())));`;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`listing our backends (is the core built? npm run build): ${r.stderr}`);

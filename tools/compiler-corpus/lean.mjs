@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { chooseInFolder } from '../../web/core.js';
+import { chooseInFolder } from '../../web/engine/core.js';
 import { loadCore } from '../load-core.mjs';
 
 /** What a build's STATUS and dumps say of its compile (SUMMARY.tsv). */
