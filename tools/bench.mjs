@@ -18,7 +18,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { makeBuild } from '../tests/build-fixture.mjs';
+import { makeBuild } from '../tests/support/build-fixture.mjs';
 import { analyzeDump, analyzeDumpJson } from '../web/engine/core.js';
 import { attachSource, parseModel } from '../web/engine/model-json.js';
 import { bigDumpBench } from './bench-big.mjs';

@@ -7,7 +7,7 @@ import { chromium } from 'playwright-core';
 
 /** Playwright's own --disable-features list. Chromium keeps only the
  * last --disable-features it is given, so ours carries Playwright's too
- * (tests/chromium.test.mjs fails when Playwright's grows past it). */
+ * (tests/page/chromium.test.mjs fails when Playwright's grows past it). */
 export const PLAYWRIGHT_DISABLED_FEATURES = ['AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose',
   'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable', 'LensOverlay', 'MediaRouter', 'PaintHolding',
   'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect', 'TcpPortRandomizationWin',

@@ -11,7 +11,7 @@
 //           license and changelog where Debian keeps them
 //
 // Each is assembled in a fresh folder, so nothing of the working tree
-// leaks in; tests/release.test.mjs builds and checks all three.
+// leaks in; tests/cli/release.test.mjs builds and checks all three.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -299,7 +299,7 @@ export function buildDeb(out) {
 
 // What lintian says of the package that is meant: the page's HTML in
 // /usr/share/memory-map is the template the command fills and the site it
-// serves, not documentation (tests/release.test.mjs runs lintian).
+// serves, not documentation (tests/cli/release.test.mjs runs lintian).
 const LINTIAN_OVERRIDES = `memory-map: package-contains-documentation-outside-usr-share-doc [usr/share/memory-map/memory-map.html]
 memory-map: package-contains-documentation-outside-usr-share-doc [usr/share/memory-map/site/index.html]
 `;

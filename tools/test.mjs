@@ -22,14 +22,17 @@ const quick = args.includes('--quick');
 const passed = args.filter((a) => a !== '--quick');
 
 /** Suites that drive Chromium or Firefox (they import the browser helpers). */
-const drivesBrowser = (file) => /from '(\.\/(browser|firefox)|\.\.\/tools\/chromium)\.mjs'/.test(readFileSync(join(tests, file), 'utf8'));
+const drivesBrowser = (file) => /from '\.\.\/(support\/(browser|firefox)|\.\.\/tools\/chromium)\.mjs'/.test(readFileSync(join(tests, file), 'utf8'));
+/** The suites by area: the core's rules, the command line, the page
+ * (tests/support/ holds what they share). */
+const AREAS = ['core', 'cli', 'page'];
 /** Half a minute each on two cores: libFuzzer's fixed runs, and the C
  * tests under ASan + UBSan (the release build's run in the quick set). */
 const SLOW = new Set(['fuzz.test.mjs', 'c-sanitizers.test.mjs']);
 
-const files = readdirSync(tests)
+const files = AREAS.flatMap((area) => readdirSync(join(tests, area)).map((f) => `${area}/${f}`))
   .filter((f) => f.endsWith('.test.mjs'))
-  .filter((f) => !quick || (!SLOW.has(f) && !drivesBrowser(f)))
+  .filter((f) => !quick || (!SLOW.has(f.split('/').pop()) && !drivesBrowser(f)))
   .sort()
   .map((f) => join(tests, f));
 

@@ -15,7 +15,7 @@ static int failures;
     }                                                                                              \
   } while (0)
 
-/* The end of main: the verdict tests/c.test.mjs looks for. */
+/* The end of main: the verdict tests/core/c.test.mjs looks for. */
 static int check_report(const char *suite) {
   if (failures) {
     fprintf(stderr, "%d check(s) failed\n", failures);

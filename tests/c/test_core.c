@@ -1,5 +1,5 @@
 /* test_core.c: C-level tests of the core's pieces and public API, run by
- * tests/c.test.mjs in the release and the ASan+UBSan builds. */
+ * tests/core/c.test.mjs in the release and the ASan+UBSan builds. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -18,7 +18,7 @@ the case's ptoas/*.pto files choose the backend.
 Every result carries `departures`: which of §13's departures from the
 upstream tool changed this reading (where upstream reads the dump
 otherwise), so that a difference from upstream itself can be told apart
-from a mistake (tests/mutants.mjs): bom, printed, names, limit,
+from a mistake (tests/support/mutants.mjs): bom, printed, names, limit,
 zero_size, handoff, unallocated, skipped, slots, legacy, parameters,
 op_parts, lines.
 

@@ -4,7 +4,7 @@ reserved windows and imports, each box's uses, idle span and statements,
 each space's reserved bytes and headroom, each function's statements. It reads the dump with CPython's own `ast`,
 not with the core, and takes from the core's model only what the upstream
 tool already checks (which functions, which boxes with which names, bytes
-and spaces). tests/windows.test.mjs compares the two.
+and spaces). tests/core/windows.test.mjs compares the two.
 
 usage: recount.py DUMP < MODEL.json > RECOUNT.json
        recount.py --batch < [{"dump": PATH, "model": MODEL}, ...] > [RECOUNT, ...]

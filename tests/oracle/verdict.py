@@ -2,7 +2,7 @@
 when its parser accepts it (ast.parse, what the upstream tool reads dumps
 with), else {"line", "message"} of the SyntaxError, and with --offset its
 "offset" (the 1-based character it points at). The oracle of
-tests/cpython.test.mjs (this machine's Python: 3.11)."""
+tests/core/cpython.test.mjs (this machine's Python: 3.11)."""
 import ast
 import json
 import sys

@@ -1,6 +1,0 @@
-// Runs the C-level tests (tests/c/test_*.c) as built by `npm run build`,
-// in the clang AddressSanitizer + UBSan build (tests/c.test.mjs: the
-// release build).
-import { cTests } from './helpers.mjs';
-
-cTests('asan');
