@@ -169,6 +169,8 @@ describe('a dump\'s spaces ranked, least headroom first', () => {
     const ranking = page.locator('.ranking');
     assert.match(await ranking.locator('summary').innerText(), /^Every space of the 38 functions, least headroom first \(\d+ rows\)$/);
     await ranking.locator('summary').click();
+    // The table is made as it opens (a toggle event): wait for its rows.
+    await ranking.locator('tbody tr').first().waitFor();
     const rows = await ranking.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
     assert.deepEqual(rows.slice(0, 2), [['down_proj', 'AIC', 'Right', '64 KB', '64 KB', '100.0%', '0 B', '64 KB', '0 B'],
       ['gate_proj', 'AIC', 'Right', '64 KB', '64 KB', '100.0%', '0 B', '64 KB', '0 B']]);
