@@ -54,8 +54,12 @@ typedef struct worker {
 } worker;
 
 /* Releases the worker's results the taker is done with (frees stay with
- * the thread, and the malloc arena, that made them). Lock held. */
-static void release_taken(pool *p, unsigned id) {
+ * the thread, and the malloc arena, that made them); how many. The lock
+ * is let go for each release, so a result taken meanwhile may be missed:
+ * callers scan again until a scan releases nothing, which holds the lock
+ * throughout. Lock held. */
+static size_t release_taken(pool *p, unsigned id) {
+  size_t released = 0;
   for (size_t s = 0; s < p->window; s++) {
     if (p->slots[s].state != SLOT_TAKEN || p->slots[s].maker != id) continue;
     void *result = p->slots[s].result;
@@ -63,8 +67,10 @@ static void release_taken(pool *p, unsigned id) {
     p->job->release(p->job->context, result);
     pthread_mutex_lock(&p->lock);
     p->slots[s].state = SLOT_FREE;
+    released++;
     if (p->makers_wait) pthread_cond_broadcast(&p->room);
   }
+  return released;
 }
 
 /* Claims the next index when its slot is free, works it unlocked and
@@ -99,7 +105,9 @@ static void *run_worker(void *arg) {
   pool *p = self->pool;
   pthread_mutex_lock(&p->lock);
   for (;;) {
-    release_taken(p, self->id);
+    /* Waits only after a scan that released nothing: the state it saw
+     * stays so until the wait lets go of the lock. */
+    if (release_taken(p, self->id)) continue;
     if (make_next(p, self->id)) continue;
     if (p->next >= p->count && !holds_results(p, self->id)) break;
     p->makers_wait++;
@@ -122,11 +130,12 @@ static void take_in_order(pool *p, unsigned id) {
       pthread_mutex_lock(&p->lock);
       at->state = SLOT_TAKEN;
       if (at->maker == id)
-        release_taken(p, id);
+        while (release_taken(p, id))
+          ;
       else if (p->makers_wait)
         pthread_cond_broadcast(&p->room);
       i++;
-    } else if (!make_next(p, id)) {
+    } else if (!release_taken(p, id) && !make_next(p, id)) {
       p->taker_waits = true;
       pthread_cond_wait(&p->ready, &p->lock);
       p->taker_waits = false;
