@@ -178,7 +178,8 @@ describe('a dump\'s spaces ranked, least headroom first', () => {
     await ranking.locator('tbody tr').nth(3).locator('button').click();
     const card = page.locator('.card[data-function="out_proj"]');
     await card.locator('.panel-peak').waitFor();
-    assert.match(await card.locator('.panel-peak h2').innerText(), /^Peak of Right/);
+    // Its text, not innerText: the card may not be laid out yet (content-visibility) as it scrolls in.
+    assert.match(await card.locator('.panel-peak h2').textContent(), /^Peak of Right/);
     await finish(page);
   });
 });
