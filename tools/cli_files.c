@@ -194,14 +194,17 @@ static void cannot_open(const char *path, char *why, size_t why_len) {
   snprintf(why, why_len, "%s: %s", path, strerror(error));
 }
 
-static bool read_file(const char *path, text *out, size_t limit, char *why, size_t why_len) {
+/* `path` opened for reading, or NULL with why in `why`. */
+static FILE *open_to_read(const char *path, char *why, size_t why_len) {
   FILE *f = fopen(path, "rb");
-  if (!f) {
-    char reason[1024];
-    cannot_open(path, reason, sizeof reason);
-    snprintf(why, why_len, "cannot read %.900s", reason);
-    return false;
-  }
+  int n = f ? 0 : snprintf(why, why_len, "cannot read ");
+  if (n > 0 && (size_t)n < why_len) cannot_open(path, why + n, why_len - (size_t)n);
+  return f;
+}
+
+static bool read_file(const char *path, text *out, size_t limit, char *why, size_t why_len) {
+  FILE *f = open_to_read(path, why, why_len);
+  if (!f) return false;
   return read_stream(f, path, 0, out, limit, why, why_len);
 }
 
@@ -227,13 +230,8 @@ static void text_free(text *t) {
 /* Reads or maps the dump at `path` into `out` (no NUL needed at the end
  * of a mapped one: the core takes a length). */
 static bool load_dump(const char *path, text *out, size_t limit, char *why, size_t why_len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    char reason[1024];
-    cannot_open(path, reason, sizeof reason);
-    snprintf(why, why_len, "cannot read %.900s", reason);
-    return false;
-  }
+  FILE *f = open_to_read(path, why, why_len);
+  if (!f) return false;
   struct stat st;
   bool sized = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size <= limit;
 #ifndef __wasi__

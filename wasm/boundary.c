@@ -321,24 +321,41 @@ static void put_folder_choice(mm_buf *out, const mm_folder_choice *choice, const
   mm__buf_puts(out, "]}");
 }
 
-char *mm_folder_json(const char *names, size_t len, const char *pass, const char *folder,
-                     size_t *out_len) {
+/* A buffer's lines ('\n' between them), copied and NUL-terminated. */
+typedef struct lines {
+  char *copy;
+  const char **list;
+  size_t count;
+} lines;
+
+static bool lines_read(const char *text, size_t len, lines *out) {
   size_t count = 1;
   for (size_t i = 0; i < len; i++)
-    count += names[i] == '\n';
-  char *copy = mm__alloc(len + 1);
-  const char **list = mm__alloc(count * sizeof *list);
+    count += text[i] == '\n';
+  out->copy = mm__alloc(len + 1);
+  out->list = mm__alloc(count * sizeof *out->list);
+  if (!out->copy || !out->list) return false;
+  if (len) memcpy(out->copy, text, len);
+  out->count = split_lines(out->copy, len, out->list);
+  return true;
+}
+
+static void lines_free(lines *l) {
+  mm__dealloc(l->copy);
+  mm__dealloc(l->list);
+}
+
+char *mm_folder_json(const char *names, size_t len, const char *pass, const char *folder,
+                     size_t *out_len) {
+  lines l = {0};
   mm_buf out = {0};
-  if (copy && list) {
-    if (len) memcpy(copy, names, len);
-    size_t n = split_lines(copy, len, list);
-    mm_folder_choice choice = mm_folder_choose(list, n, pass);
-    put_folder_choice(&out, &choice, list, n, pass, folder);
+  if (lines_read(names, len, &l)) {
+    mm_folder_choice choice = mm_folder_choose(l.list, l.count, pass);
+    put_folder_choice(&out, &choice, l.list, l.count, pass, folder);
   } else {
     out.failed = true;
   }
-  mm__dealloc(copy);
-  mm__dealloc(list);
+  lines_free(&l);
   return mm__buf_finish(&out, out_len);
 }
 
@@ -352,19 +369,11 @@ static void put_indices(mm_buf *out, const char *key, const size_t *indices, siz
 }
 
 char *mm_cases_json(const char *paths, size_t len, size_t *out_len) {
-  size_t count = 1;
-  for (size_t i = 0; i < len; i++)
-    count += paths[i] == '\n';
-  char *copy = mm__alloc(len + 1);
-  const char **list = mm__alloc(count * sizeof *list);
+  lines l = {0};
   mm_buf out = {0};
   mm__cases cases = {0};
-  size_t n = 0;
-  if (copy && list) {
-    if (len) memcpy(copy, paths, len);
-    n = len ? split_lines(copy, len, list) : 0;
-  }
-  if (!copy || !list || !mm__cases_find(list, n, &cases)) {
+  /* No paths at all: no case (split_lines would give one empty line). */
+  if (!lines_read(paths, len, &l) || !mm__cases_find(l.list, len ? l.count : 0, &cases)) {
     out.failed = true;
   } else {
     mm__buf_puts(&out,
@@ -372,7 +381,7 @@ char *mm_cases_json(const char *paths, size_t len, size_t *out_len) {
     for (size_t i = 0; i < cases.count; i++) {
       const mm__case *c = &cases.cases[i];
       mm__buf_puts(&out, i ? ",{\"dir\":" : "{\"dir\":");
-      mm__json_string_n(&out, list[c->dir_of], c->dir_len);
+      mm__json_string_n(&out, l.list[c->dir_of], c->dir_len);
       put_indices(&out, ",\"pool\":[", c->pool, c->pool_count);
       put_indices(&out, ",\"pto\":[", c->pto, c->pto_count);
       mm__buf_putc(&out, '}');
@@ -380,7 +389,6 @@ char *mm_cases_json(const char *paths, size_t len, size_t *out_len) {
     mm__buf_puts(&out, "]}");
   }
   mm__cases_free(&cases);
-  mm__dealloc(copy);
-  mm__dealloc(list);
+  lines_free(&l);
   return mm__buf_finish(&out, out_len);
 }
