@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { anomalyList, cycle, liveAt, neighbourBox, searchModel, stepsBetween, stepValue, tileMatcher } from '../../web/model/insight.js';
-import { dumpSource, embedOptions, formatLink, fullPageUrl, linkWanted, parseLink } from '../../web/model/link.js';
+import { dumpSource, embedOptions, formatLink, fullPageUrl, linkWanted, parseLink, writtenView } from '../../web/model/link.js';
 import { bodyLine, dumpWith, model, tileType } from '../support/helpers.mjs';
 
 const vec = (name, base, offset, size, value = 'pl.tile.load(x)') => `${name}: ${tileType('Vec', base, offset, size)} = ${value}`;
@@ -177,6 +177,15 @@ describe('deep links', () => {
     assert.equal(full.pathname, '/mm/index.html');
     assert.deepEqual([...full.searchParams], [['dump', 'ex/a b.py'], ['theme', 'dark']]);
     assert.equal(full.hash, '#fn=k_proj&tile=t');
+  });
+
+  test('a view written into a page for a frame reads as a URL\'s query and hash would', () => {
+    assert.deepEqual(writtenView('?embed&theme=dark#fn=k_proj&tile=t'), { search: '?embed&theme=dark', hash: '#fn=k_proj&tile=t' });
+    assert.deepEqual(writtenView(' #fn=k_proj\n'), { search: '', hash: '#fn=k_proj' });
+    assert.deepEqual(writtenView('?embed'), { search: '?embed', hash: '' });
+    assert.deepEqual(writtenView(''), { search: '', hash: '' });
+    assert.deepEqual(writtenView(undefined), { search: '', hash: '' });
+    assert.deepEqual(writtenView('embed'), { search: '', hash: '' }); // not a query: ignored
   });
 });
 

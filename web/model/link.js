@@ -113,6 +113,16 @@ export function embedOptions(search) {
   return { embed: params.has('embed'), theme: theme === 'light' || theme === 'dark' ? theme : null };
 }
 
+/** The view a page written for a frame carries in place of an address
+ * (its memory-map-view element: `?embed&theme=dark#fn=k_proj`, as a URL's
+ * query and hash would say it): { search, hash }, each '' when absent. */
+export function writtenView(text) {
+  const at = (text ?? '').trim();
+  const hashAt = at.indexOf('#');
+  const search = hashAt < 0 ? at : at.slice(0, hashAt);
+  return { search: search.startsWith('?') ? search : '', hash: hashAt < 0 ? '' : at.slice(hashAt) };
+}
+
 /** The full page at the view an embedded one shows: its URL without
  * `embed`, the theme and the hash kept. */
 export function fullPageUrl(href) {

@@ -6,6 +6,7 @@ import { casesOf, olderFirst, pathsOf, poolNames, resolveCase } from '../model/f
 import { buildHash, dumpSource } from '../model/link.js';
 import { showMessage } from '../views/messages.js';
 import { $, page } from '../base/page-state.js';
+import { setAddress } from '../base/address.js';
 
 const byName = (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
@@ -94,7 +95,7 @@ async function openBuild(cases, folderName, current) {
   }));
   if (!current()) return;
   page.build = { name: folderName, cases: resolved, data: null, onOpen: openCase, onBack: () => analyzeBuild(begin()) };
-  if (location.hash) history.replaceState(null, '', `${location.pathname}${location.search}`);
+  if (location.hash) setAddress(location.search, '');
   return analyzeBuild(current);
 }
 
@@ -103,7 +104,7 @@ async function openBuild(cases, folderName, current) {
 export function openCase(name, fn, { push = true } = {}) {
   const found = page.build?.cases.find((c) => c.name === name);
   if (!found) return;
-  if (push) history.pushState(null, '', `${location.pathname}${location.search}${buildHash(name, fn)}`);
+  if (push) setAddress(location.search, buildHash(name, fn), { push: true });
   page.openCase = name;
   const current = begin();
   openCaseFolder(found.kase, name, current, { inBuild: true }).catch(readFailed(name, current));
@@ -301,7 +302,7 @@ function setLinkedDump(data) {
   if (data?.url && data.ptoUrl) params.set('pto', data.ptoUrl);
   if (data?.url && data.base?.url) params.set('base', data.base.url);
   const search = params.toString() ? `?${params}` : '';
-  if (search !== location.search) history.replaceState(null, '', `${location.pathname}${search}${location.hash}`);
+  if (search !== location.search) setAddress(search, location.hash);
 }
 
 /** The path of a dump's URL on the site, decoded (a comparison names a

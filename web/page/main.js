@@ -8,9 +8,10 @@ import { copyLink } from '../card/export.js';
 import { Finder } from '../views/finder.js';
 import { listenForDrops, listenToHistory, listenToInputs, openLinkedDump } from './input.js';
 import { listenToFinder, onKey } from './keys.js';
-import { embedOptions, linkWanted, parseLink } from '../model/link.js';
+import { embedOptions, linkWanted, parseLink, writtenView } from '../model/link.js';
 import { showLinkWanted, showMessage } from '../views/messages.js';
 import { $, page } from '../base/page-state.js';
+import { setAddress } from '../base/address.js';
 import { rehearseWhenIdle } from './rehearsal.js';
 import { ShortcutsOverlay } from './shortcuts.js';
 import { listenToTheme, setTheme } from '../base/theme.js';
@@ -39,7 +40,11 @@ async function fillBackends() {
 }
 
 function start() {
-  const options = embedOptions(location.search);
+  // A page written into a frame (a notebook's output) says its view in an
+  // element; an address of its own, where it has one, wins.
+  const written = writtenView($('memory-map-view')?.textContent);
+  if (written.hash && !location.hash) setAddress(location.search, written.hash);
+  const options = embedOptions(location.search || written.search);
   page.embed = options.embed;
   document.body.classList.toggle('embed', page.embed);
   if (options.theme) setTheme(options.theme);

@@ -13,6 +13,7 @@ import { progressBar, showNotes } from './messages.js';
 import { overviewElement } from './overview.js';
 import { pipesOf } from '../card/pipes.js';
 import { $, page, setTitle } from '../base/page-state.js';
+import { hasOwnAddress, setAddress } from '../base/address.js';
 
 let measuredWidth = 0;
 /** The inner width of a card's map, the same for every card: measured once
@@ -86,7 +87,7 @@ function linkChanged(card, side = null) {
   queueMicrotask(() => {
     page.linkPending = false;
     const hash = page.current ? formatLink({ ...page.current.viewState(), file: page.dumpName, side: page.currentSide, inCase: page.openCase }) : '';
-    if (hash !== location.hash) history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
+    if (hash !== location.hash) setAddress(location.search, hash);
     if (page.fullView) page.fullView.href = fullPageUrl(location.href);
   });
 }
@@ -173,8 +174,9 @@ export function showModel(model, current = () => true, hash = location.hash) {
   page.cards[0]?.setOpen(true);
   setTitle(model.dump);
   page.fullView = null;
-  if (page.embed && page.cards[0]) {
-    // The corner link: this view in the full page.
+  if (page.embed && page.cards[0] && hasOwnAddress()) {
+    // The corner link: this view in the full page (a page written into a
+    // frame has none to open).
     page.fullView = el('a', {
       class: 'full-view', href: fullPageUrl(location.href), target: '_blank', rel: 'noopener',
       title: 'Open this view in the full page (a new tab)',
@@ -356,7 +358,7 @@ function backToBuild() {
   if (!page.build?.data || !page.openCase) return [];
   return [el('button', { type: 'button', class: 'back-to-build', title: `Back to the overview of ${page.build.name}`,
     onclick: () => {
-      history.pushState(null, '', `${location.pathname}${location.search}`);
+      setAddress(location.search, '', { push: true });
       page.openCase = null;
       page.build.onBack?.();
     } }, `← ${page.build.name}`), el('span', { class: 'case-name' }, `${page.openCase} ·\u00a0`)];
