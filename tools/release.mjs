@@ -1,6 +1,6 @@
 // The artifacts a release ships, from what `npm run build` made:
 //
-//   node tools/release.mjs [--out DIR] [bundle] [npm] [deb]   (default: all three, into dist/)
+//   node tools/release.mjs [--out DIR] [bundle] [npm] [deb] [wheel]   (default: all, into dist/)
 //
 //   bundle  memory-map-<v>/ and memory-map-<v>.tar.gz: the offline page, the
 //           docs-site folder, a README for the docs maintainer, SHA256SUMS
@@ -9,6 +9,10 @@
 //   deb     memory-map_<v>_<arch>.deb (dpkg-deb): /usr/bin/memory-map, the
 //           page and site in /usr/share/memory-map, memory-map(1), the
 //           license and changelog where Debian keeps them
+//   wheel   memory_map-<v>-py3-none-manylinux_<glibc>_<arch>.whl (the
+//           native build, and the WASI one for Node) and
+//           memory_map-<v>-py3-none-any.whl (the WASI one only), by
+//           python3-wheel: `python -m memory_map`, show(), the MkDocs plugin
 //
 // Each is assembled in a fresh folder, so nothing of the working tree
 // leaks in; tests/cli/release.test.mjs builds and checks all three.
@@ -21,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 import { toMan } from './man.mjs';
+import { PYTHON } from './python.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -317,7 +322,91 @@ function checkBuilt() {
   }
 }
 
-const ARTIFACTS = { bundle: buildBundle, npm: buildNpm, deb: buildDeb };
+const WHEEL_ARCH = { x64: 'x86_64', arm64: 'aarch64' };
+
+/** The wheel's METADATA: docs/python.md is its description. */
+const WHEEL_METADATA = () => `Metadata-Version: 2.1
+Name: memory-map
+Version: ${VERSION}
+Summary: ${pkg.description}
+Home-page: https://github.com/hw-native-sys/pypto
+Author-email: ${maintainer}
+License: ${pkg.license}
+License-File: LICENSE
+Requires-Python: >=3.8
+Provides-Extra: mkdocs
+Requires-Dist: mkdocs>=1.4; extra == "mkdocs"
+Description-Content-Type: text/markdown
+
+${readFileSync(join(root, 'docs', 'python.md'), 'utf8')}`;
+
+const WHEEL_ENTRY_POINTS = `[console_scripts]
+memory-map = memory_map.__main__:main
+
+[mkdocs.plugins]
+memory-map = memory_map.mkdocs_plugin:MemoryMapPlugin
+`;
+
+const WHEEL_VERSION_PY = `"""The version this wheel was made as (package.json's)."""
+
+VERSION = "${VERSION}"
+`;
+
+/** An unpacked wheel in `stage`: the package, its builds and page under
+ * _data (the repository's layout, so run-wasi.mjs finds its module and
+ * page), and its .dist-info; `tag` its platform tag. */
+function wheelStage(stage, { native, tag }) {
+  const pkgDir = join(stage, 'memory_map');
+  cpSync(join(root, 'python', 'memory_map'), pkgDir, { recursive: true, filter: (f) => !/__pycache__|\.pyc$/.test(f) });
+  writeFileSync(join(pkgDir, '_version.py'), WHEEL_VERSION_PY);
+  const data = join(pkgDir, '_data');
+  mkdirSync(join(data, 'tools'), { recursive: true });
+  cpSync(join(root, 'tools', 'run-wasi.mjs'), join(data, 'tools', 'run-wasi.mjs'));
+  mkdirSync(join(data, 'build', 'wasi'), { recursive: true });
+  cpSync(need(join(root, 'build', 'wasi', 'memory-map.wasm'), 'the WASI build'), join(data, 'build', 'wasi', 'memory-map.wasm'));
+  mkdirSync(join(data, 'dist'));
+  cpSync(need(join(root, 'dist', 'memory-map.html'), 'the offline page'), join(data, 'dist', 'memory-map.html'));
+  if (native) {
+    mkdirSync(join(data, 'build', 'native'), { recursive: true });
+    run('strip', ['--strip-unneeded', '-o', join(data, 'build', 'native', 'memory-map'), native]);
+    const glibc = libcVersion(native);
+    if (glibc) writeFileSync(join(data, 'build', 'native', 'GLIBC'), `${glibc}\n`);
+  }
+  const info = join(stage, `memory_map-${VERSION}.dist-info`);
+  mkdirSync(info);
+  writeFileSync(join(info, 'METADATA'), WHEEL_METADATA());
+  writeFileSync(join(info, 'WHEEL'), `Wheel-Version: 1.0\nGenerator: memory-map tools/release.mjs\nRoot-Is-Purelib: ${native ? 'false' : 'true'}\nTag: ${tag}\n`);
+  writeFileSync(join(info, 'entry_points.txt'), WHEEL_ENTRY_POINTS);
+  cpSync(join(root, 'LICENSE'), join(info, 'LICENSE'));
+  for (const f of filesUnder(stage)) chmodSync(join(stage, f), f.endsWith(join('native', 'memory-map')) ? 0o755 : 0o644);
+  for (const d of foldersUnder(stage)) chmodSync(join(stage, d), 0o755);
+}
+
+/** The platform's wheel (when the native build is here) and the one for
+ * any platform with Node: their paths. */
+export function buildWheels(out) {
+  epoch ??= releaseEpoch();
+  const native = join(root, 'build', 'native', 'memory-map');
+  const glibc = existsSync(native) ? libcVersion(native) : null;
+  const kinds = [{ native: null, tag: 'py3-none-any' }];
+  if (glibc && WHEEL_ARCH[process.arch] && process.platform === 'linux') {
+    kinds.unshift({ native, tag: `py3-none-manylinux_${glibc.split('.').slice(0, 2).join('_')}_${WHEEL_ARCH[process.arch]}` });
+  }
+  return kinds.map((kind) => {
+    const stage = mkdtempSync(join(tmpdir(), 'mm-wheel-'));
+    try {
+      const unpacked = join(stage, `memory_map-${VERSION}`);
+      mkdirSync(unpacked);
+      wheelStage(unpacked, kind);
+      run(PYTHON, ['-m', 'wheel', 'pack', '--dest-dir', out, unpacked], { env: { ...process.env, SOURCE_DATE_EPOCH: String(epoch) } });
+      return join(out, `memory_map-${VERSION}-${kind.tag}.whl`);
+    } finally {
+      rmSync(stage, { recursive: true, force: true });
+    }
+  });
+}
+
+const ARTIFACTS = { bundle: buildBundle, npm: buildNpm, deb: buildDeb, wheel: buildWheels };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
@@ -332,7 +421,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const what of wanted) {
     if (!ARTIFACTS[what]) throw new Error(`unknown artifact ${what}; known: ${Object.keys(ARTIFACTS).join(', ')}`);
     const made = ARTIFACTS[what](out);
-    for (const file of typeof made === 'string' ? [made] : [made.tarball]) {
+    for (const file of typeof made === 'string' ? [made] : Array.isArray(made) ? made : [made.tarball]) {
       console.log(`release: ${relative(process.cwd(), file)} ${(statSync(file).size / 1024).toFixed(1)} KB`);
       files.push(file);
     }

@@ -13,6 +13,10 @@ set -euo pipefail
 #   time                       GNU time: peak memory of whole processes (bench)
 #   libxml2-utils              xmllint: the JUnit report against its schema
 #   lintian                    the Debian package's own checks (tests/release)
+#   python3-venv, -wheel       the wheel: made by `wheel pack`, installed into
+#                              a fresh venv (tests/cli/python.test.mjs)
+#   jupyter-nbconvert, python3-ipykernel
+#                              a notebook calling show(), executed (tests/page)
 declare -A probe=(
   [emscripten]=/usr/bin/emcc
   [wasi-libc]=/usr/lib/wasm32-wasi/libc.a
@@ -25,6 +29,10 @@ declare -A probe=(
   [time]=/usr/bin/time
   [libxml2-utils]=/usr/bin/xmllint
   [lintian]=/usr/bin/lintian
+  [python3-venv]=/usr/lib/python3.11/ensurepip
+  [python3-wheel]=/usr/lib/python3/dist-packages/wheel/__init__.py
+  [jupyter-nbconvert]=/usr/bin/jupyter-nbconvert
+  [python3-ipykernel]=/usr/lib/python3/dist-packages/ipykernel/__init__.py
 )
 missing=()
 for pkg in "${!probe[@]}"; do

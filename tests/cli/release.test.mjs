@@ -50,14 +50,15 @@ function usedAsUser(bin, env = {}) {
   return { json: json.stdout, html };
 }
 
-test('tools/release.mjs builds all three artifacts, their sums beside them, the same bytes whatever the umask', () => {
+test('tools/release.mjs builds every artifact, their sums beside them, the same bytes whatever the umask', () => {
   assert.equal(made.status, 0, made.stderr);
-  for (const name of [`memory-map-${version}.tar.gz`, `memory-map-${version}.tgz`, `memory-map_${version}_`]) {
+  for (const name of [`memory-map-${version}.tar.gz`, `memory-map-${version}.tgz`, `memory-map_${version}_`,
+    `memory_map-${version}-py3-none-manylinux_`, `memory_map-${version}-py3-none-any.whl`]) {
     assert.match(made.stdout, new RegExp(`release: .*${name.replace(/\./g, '\\.')}.* KB`), name);
   }
   const sums = sh('sha256sum', ['-c', '--strict', 'SHA256SUMS'], { cwd: out });
   assert.equal(sums.status, 0, sums.stdout + sums.stderr);
-  assert.equal(sums.stdout.trim().split('\n').length, 3);
+  assert.equal(sums.stdout.trim().split('\n').length, 5);
   const again = join(work, 'again');
   const remade = sh('sh', ['-c', `umask 002 && "${process.execPath}" tools/release.mjs --out "${again}"`], { cwd: root });
   assert.equal(remade.status, 0, remade.stderr);

@@ -24,6 +24,8 @@ before(async () => {
   const work = mkdtempSync(join(tmpdir(), 'mm-docs-site-'));
   cpSync(join(root, 'tests', 'docs-site'), work, { recursive: true });
   cpSync(join(root, 'dist', 'site'), join(work, 'docs', 'tools', 'memory-map'), { recursive: true });
+  // The script the MkDocs plugin publishes, which a site without it copies.
+  cpSync(join(root, 'python', 'memory_map', 'memory-map-theme.js'), join(work, 'docs', 'js', 'memory-map-theme.js'));
   built = spawnSync('mkdocs', ['build', '--strict', '--config-file', join(work, 'mkdocs.yml'), '--site-dir', join(work, 'site')],
     { encoding: 'utf8' });
   if (built.error) throw new Error(`mkdocs is missing (tools/setup.sh installs it): ${built.error.message}`);

@@ -1,9 +1,12 @@
-// Embedded memory maps follow this site's palette: Material marks the
-// scheme on <body> (slate is dark); each map's iframe is told with
-// ?theme=, and reloads when the reader switches.
+// Embedded memory maps follow this site's palette: MkDocs Material marks
+// the scheme on <body> (slate is dark); each map's iframe is told with
+// ?theme=, and reloads when the reader switches. Other themes say nothing:
+// the maps follow the system's.
 (() => {
   const sync = () => {
-    const theme = document.body.getAttribute('data-md-color-scheme') === 'slate' ? 'dark' : 'light';
+    const scheme = document.body.getAttribute('data-md-color-scheme');
+    if (scheme === null) return;
+    const theme = scheme === 'slate' ? 'dark' : 'light';
     for (const frame of document.querySelectorAll('iframe.memory-map')) {
       const url = new URL(frame.getAttribute('src'), location.href);
       if (url.searchParams.get('theme') === theme) continue;

@@ -1,0 +1,94 @@
+"""Which build of memory-map's command runs here, and running it.
+
+The wheel carries the native build for one platform (where it runs: the
+glibc it was linked against or newer) and the portable WASI build, which
+needs Node 20 on PATH. MEMORY_MAP_WASI=1 asks for the portable one.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_data")
+PAGE = os.path.join(DATA, "dist", "memory-map.html")
+NATIVE = os.path.join(DATA, "build", "native", "memory-map")
+WASI_RUNNER = os.path.join(DATA, "tools", "run-wasi.mjs")
+WASI_MODULE = os.path.join(DATA, "build", "wasi", "memory-map.wasm")
+
+
+class MemoryMapError(Exception):
+    """memory-map refused its input, or cannot run here: the message says
+    what and where (file, line)."""
+
+
+def _glibc():
+    """This machine's glibc as (major, minor), or None (musl, macOS)."""
+    try:
+        name, version = os.confstr("CS_GNU_LIBC_VERSION").split()
+    except (AttributeError, ValueError, OSError):
+        return None
+    return tuple(int(part) for part in version.split(".")[:2]) if name == "glibc" else None
+
+
+def _native_runs():
+    """Whether the native build is here and this machine's C library runs it."""
+    if not os.access(NATIVE, os.X_OK):
+        return False
+    needs_path = os.path.join(os.path.dirname(NATIVE), "GLIBC")
+    if not os.path.exists(needs_path):
+        return True
+    with open(needs_path, encoding="ascii") as needs_file:
+        needs = tuple(int(part) for part in needs_file.read().split(".")[:2])
+    have = _glibc()
+    return have is not None and have >= needs
+
+
+def command(args):
+    """The argv and environment that run memory-map with ``args``.
+
+    Raises MemoryMapError when neither build can run here."""
+    env = dict(os.environ)
+    env.setdefault("MEMORY_MAP_PAGE", PAGE)
+    if not env.get("MEMORY_MAP_WASI") and _native_runs():
+        return [NATIVE] + list(args), env
+    node = shutil.which("node")
+    if node and os.path.exists(WASI_MODULE):
+        return [node, "--no-warnings", WASI_RUNNER] + list(args), env
+    if os.path.exists(NATIVE) and not env.get("MEMORY_MAP_WASI"):
+        why = "its native build needs a newer glibc than this machine's"
+    else:
+        why = "this wheel has no native build for this platform"
+    raise MemoryMapError(
+        "memory-map cannot run here: %s, and the portable build needs Node 20 "
+        "(node on PATH)" % why
+    )
+
+
+def exec_command(args):
+    """Runs memory-map in place of this process (its output, its exit code)."""
+    try:
+        argv, env = command(args)
+    except MemoryMapError as error:
+        sys.stderr.write("error: %s\n" % error)
+        sys.exit(1)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if os.name == "posix":
+        os.execve(argv[0], argv, env)
+    sys.exit(subprocess.run(argv, env=env, check=False).returncode)
+
+
+def run(args, stdin=None):
+    """Runs memory-map with ``args`` (``stdin``: a dump's text or bytes for a
+    ``-`` path) and returns its standard output; raises MemoryMapError with
+    its message when it refuses (exit 1 or 2; 3, problems found by
+    --check, is an answer)."""
+    argv, env = command(args)
+    if isinstance(stdin, str):
+        stdin = stdin.encode("utf-8")
+    done = subprocess.run(argv, env=env, input=stdin, capture_output=True, check=False)
+    if done.returncode not in (0, 3):
+        message = done.stderr.decode("utf-8", "replace").strip() or "memory-map exited with %d" % done.returncode
+        raise MemoryMapError(message.replace("error: ", "", 1))
+    return done.stdout.decode("utf-8", "replace")

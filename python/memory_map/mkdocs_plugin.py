@@ -1,0 +1,197 @@
+"""The ``memory-map`` MkDocs plugin: a fenced block naming a dump becomes
+that dump's live map in the built site.
+
+    ```memory-map
+    dumps/45_after_AllocateMemoryAddr.py
+    function: k_proj
+    ```
+
+Options, one per line after the path: ``function`` (the map of that
+function alone; else the whole page), ``pass`` and ``backend`` (what -p and
+-b mean on the command line), ``height`` (pixels). The path is relative to
+the Markdown file, else to docs_dir, else to mkdocs.yml's folder. Each
+dump's page (memory-map's offline page with the dump's model in it) is
+written to ``assets/memory-map/`` in the site, so a map works under any
+sub-path and from ``file://``; a small script tells each map the site's
+palette (MkDocs Material's dark ``slate`` scheme included). A block that
+cannot be shown stops the build with its file and line.
+"""
+
+import hashlib
+import os
+import re
+import shutil
+import tempfile
+from html import escape
+from urllib.parse import quote
+
+from mkdocs.config import config_options
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.utils import get_relative_url
+
+from memory_map._command import MemoryMapError
+from memory_map._page import check_function, make_page
+
+ASSETS = "assets/memory-map"
+THEME_SCRIPT = "memory-map-theme.js"
+_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<mark>`{3,}|~{3,})[ \t]*(?P<info>[^\s`]*)")
+_OPTIONS = ("function", "pass", "backend", "height")
+
+
+class Block:
+    """One ``memory-map`` block: where it is, what it names."""
+
+    def __init__(self, where, indent):
+        self.where = where
+        self.indent = indent
+        self.path = None
+        self.options = {}
+
+    def fail(self, message):
+        raise PluginError("%s: memory-map: %s" % (self.where, message))
+
+    def read(self, line):
+        text = line.strip()
+        key, colon, value = text.partition(":")
+        if colon and key.strip() in _OPTIONS:
+            self.options[key.strip()] = value.strip()
+        elif text and self.path is None:
+            self.path = text
+        elif text:
+            self.fail("%r is neither the dump's path nor an option (%s)" % (text, ", ".join(_OPTIONS)))
+
+
+def blocks_of(markdown, src_path):
+    """The markdown's lines, with each ``memory-map`` block as a Block in
+    place of its lines; blocks inside other fences (a block shown as an
+    example) are left as they are."""
+    out, block, fence = [], None, None
+    for number, line in enumerate(markdown.split("\n"), 1):
+        if fence:
+            closing = re.match(r"^[ \t]*%s%s*[ \t]*$" % (re.escape(fence), re.escape(fence[0])), line)
+            if block is not None and not closing:
+                block.read(line)
+            elif block is None:
+                out.append(line)
+            if closing:
+                fence = None
+                if block is not None:
+                    out.append(block)
+                block = None
+            continue
+        opener = _FENCE.match(line)
+        if opener:
+            fence = opener.group("mark")
+            if opener.group("info") == "memory-map":
+                block = Block("%s:%d" % (src_path, number), opener.group("indent"))
+                continue
+        out.append(line)
+    if block is not None:
+        block.fail("the block is not closed")
+    return out
+
+
+class MemoryMapPlugin(BasePlugin):
+    """Turns ``memory-map`` blocks into maps (see the module's text)."""
+
+    config_scheme = (
+        ("height", config_options.Type(int, default=560)),
+        ("backend", config_options.Type(str, default="")),
+    )
+
+    def on_config(self, config):
+        self.pages = {}  # a dump's page key -> its file name under ASSETS
+        self.stage = None
+        return config
+
+    def on_pre_build(self, config):
+        self.stage = tempfile.mkdtemp(prefix="mkdocs-memory-map-")
+        self.pages = {}
+
+    def on_build_error(self, error):
+        self._drop_stage()
+
+    def on_page_markdown(self, markdown, page, config, files):
+        lines = blocks_of(markdown, page.file.src_uri if hasattr(page.file, "src_uri") else page.file.src_path)
+        if not any(isinstance(line, Block) for line in lines):
+            return markdown
+        page.memory_map = True
+        return "\n".join(self._frame(line, page, config) if isinstance(line, Block) else line for line in lines)
+
+    def on_post_page(self, output, page, config):
+        if not getattr(page, "memory_map", False):
+            return output
+        script = get_relative_url("%s/%s" % (ASSETS, THEME_SCRIPT), page.url)
+        return output.replace("</body>", '<script src="%s"></script>\n</body>' % escape(script), 1)
+
+    def on_post_build(self, config):
+        if self.stage is None:
+            return
+        if self.pages:
+            target = os.path.join(config["site_dir"], *ASSETS.split("/"))
+            os.makedirs(target, exist_ok=True)
+            for name in os.listdir(self.stage):
+                shutil.copyfile(os.path.join(self.stage, name), os.path.join(target, name))
+            here = os.path.dirname(os.path.abspath(__file__))
+            shutil.copyfile(os.path.join(here, THEME_SCRIPT), os.path.join(target, THEME_SCRIPT))
+        self._drop_stage()
+
+    def _drop_stage(self):
+        if self.stage:
+            shutil.rmtree(self.stage, ignore_errors=True)
+        self.stage = None
+
+    def _dump_path(self, block, page, config):
+        if not block.path:
+            block.fail("the block names no dump")
+        tried = [
+            os.path.join(os.path.dirname(page.file.abs_src_path), block.path),
+            os.path.join(config["docs_dir"], block.path.lstrip("/")),
+            os.path.join(os.path.dirname(config["config_file_path"] or "."), block.path.lstrip("/")),
+        ]
+        for path in tried:
+            if os.path.exists(path):
+                return os.path.normpath(path)
+        block.fail("%s: No such file or directory (looked beside the page, in docs_dir and beside mkdocs.yml)" % block.path)
+
+    def _page_for(self, block, page, config):
+        """The site-relative URL of the page showing ``block``'s dump, made
+        once per dump, pass and backend."""
+        path = self._dump_path(block, page, config)
+        backend = block.options.get("backend") or self.config["backend"] or None
+        pass_name = block.options.get("pass") or None
+        key = (os.path.realpath(path), pass_name, backend)
+        if key not in self.pages:
+            try:
+                html, model = make_page(path, backend=backend, pass_name=pass_name)
+            except MemoryMapError as error:
+                block.fail(str(error))
+            digest = hashlib.sha256(repr(key).encode("utf-8")).hexdigest()[:10]
+            stem = os.path.splitext(os.path.basename(path.rstrip(os.sep)))[0]
+            name = "%s-%s.html" % (re.sub(r"[^A-Za-z0-9_.-]", "_", stem), digest)
+            with open(os.path.join(self.stage, name), "w", encoding="utf-8") as out:
+                out.write(html)
+            self.pages[key] = (name, model)
+        return self.pages[key]
+
+    def _frame(self, block, page, config):
+        name, model = self._page_for(block, page, config)
+        function = block.options.get("function") or None
+        if function:
+            try:
+                check_function(model, function)
+            except MemoryMapError as error:
+                block.fail(str(error))
+        height = block.options.get("height") or self.config["height"]
+        if not str(height).isdigit():
+            block.fail("height is a number of pixels, not %r" % height)
+        src = get_relative_url("%s/%s" % (ASSETS, name), page.url)
+        src += "?embed#fn=" + quote(function, safe="") if function else ""
+        title = "Memory map of %s" % (function or model.get("dump"))
+        return '%s<iframe class="memory-map" title="%s" src="%s" style="width: 100%%; height: %spx; border: 1px solid #8884"></iframe>' % (
+            block.indent,
+            escape(title),
+            escape(src),
+            height,
+        )
