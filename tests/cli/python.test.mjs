@@ -60,6 +60,8 @@ const CALLS = [
   ['--check on one with conflicts (exit 3)', [DUMPS.conflicts, '--check']],
   ['--summary', [DUMPS.conflicts, '--summary']],
   ['the upstream tool\'s call: a case folder, -o, -p, -b', [CASE, '-o', '@OUT', '-p', 'AllocateMemoryAddr', '-b', 'Ascend950']],
+  ['--svg', [DUMPS.decode_fwd, '--svg', 'k_proj', '-o', '@OUT']],
+  ['--diff', ['--diff', join(CASE, 'passes_dump', '32_after_AllocateMemoryAddr.py'), DUMPS.conflicts]],
   ['a pass with no addresses: refused, exit 1, file and line', [DUMPS.noAddresses, '--json']],
   ['a flag it does not know: exit 2', [DUMPS.decode_fwd, '--no-such-flag']],
 ];
