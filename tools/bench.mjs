@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { makeBuild } from '../tests/support/build-fixture.mjs';
+import { must, venvWith, wheels } from '../tests/support/wheel.mjs';
 import { analyzeDump, analyzeDumpJson } from '../web/engine/core.js';
 import { attachSource, parseModel } from '../web/engine/model-json.js';
 import { bigDumpBench } from './bench-big.mjs';
@@ -156,6 +157,27 @@ function wrapperBench(runs = 201) {
   const differences = direct.slice(1).map((ms, i) => through[i + 1] - ms);
   const sorted = [...differences].sort((a, b) => a - b);
   return { ms: median(differences), spread: `${sorted[Math.floor(runs / 10)].toFixed(1)}–${sorted[Math.floor(runs * 9 / 10)].toFixed(1)}` };
+}
+
+/** `python -m memory_map` (this platform's wheel, in a fresh venv) over
+ * the native binary it runs, on the 480 KB dump -> page, alternated: the
+ * whole process's median and the median of each pair's difference. */
+function pythonBench(runs = 41) {
+  const made = wheels();
+  const venv = venvWith(made.platform ?? made.any);
+  try {
+    const page = join(out, 'page-python.html');
+    const args = [real, '-o', page];
+    must(venv.python, ['-m', 'memory_map', ...args]); // compiles its .pyc once, as a first run would
+    const [direct, through] = timedRuns([{ command: join(root, 'build', 'native', 'memory-map'), args },
+      { command: venv.python, args: ['-m', 'memory_map', ...args] }], runs + 1);
+    const differences = direct.slice(1).map((ms, i) => through[i + 1] - ms);
+    const sorted = [...differences].sort((a, b) => a - b);
+    return { ms: median(through.slice(1)), spread: spread(through.slice(1)), added: median(differences),
+      addedSpread: `${sorted[Math.floor(runs / 10)].toFixed(1)}–${sorted[Math.floor(runs * 9 / 10)].toFixed(1)}` };
+  } finally {
+    for (const dir of [made.dir, venv.dir]) rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** A tile name of the real dump whose first match, searched as the page
@@ -475,6 +497,7 @@ const cliRows = cliBench([
   { label: 'synthetic 50 MB', path: files.find((f) => f.label.includes('50 MB')).path, runs: 3, pythonRuns: 0 },
 ]);
 const wrapper = wrapperBench();
+const viaPython = pythonBench();
 const fiftyPath = files.find((f) => f.label.includes('50 MB')).path;
 const big = await bigDumpBench(fiftyPath, await closedCardQuery(), Number(process.env.BENCH_BIG_TABS || 5));
 const siteServer = await serve(join(root, 'dist', 'site'));
@@ -567,6 +590,9 @@ const fivePercent = (fiveMb.native.ms / fiveMb.python.ms) * 100;
 target('CLI, 5 MB → page, whole process', '≤ 1 % of ast.parse, ≤ 60 ms', `${fiveMb.native.ms.toFixed(1)} ms (${fiveMb.native.spread}), ${fivePercent.toFixed(2)} % of ${(fiveMb.python.ms / 1000).toFixed(1)} s`,
   fivePercent <= 1 && fiveMb.native.ms <= 60, upstreamCell(fiveMb));
 target('tools/memory-map over the binary it runs (480 KB → page)', '≤ 2 ms', `+${wrapper.ms.toFixed(2)} ms (${wrapper.spread}, 10th–90th)`, wrapper.ms <= 2);
+target('python -m memory_map, 480 KB → page, whole process (the wheel, a fresh venv)', '≤ 30 ms',
+  `${viaPython.ms.toFixed(1)} ms (${viaPython.spread}): +${viaPython.added.toFixed(1)} ms over the binary (${viaPython.addedSpread}, 10th–90th)`,
+  viaPython.ms <= 30, upstreamCell(cli('real 480 KB')));
 const grownKb = big.memory.afterKb - big.memory.beforeKb;
 const fiftyBytes = statSync(fiftyPath).size;
 target('50 MB page: memory the dump adds to the tab', '≤ 3× the dump', `${mbOf(grownKb)} (${(grownKb * 1024 / fiftyBytes).toFixed(2)}×; tab ${mbOf(big.memory.afterKb)})`,

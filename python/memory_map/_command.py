@@ -6,9 +6,10 @@ needs Node 20 on PATH. MEMORY_MAP_WASI=1 asks for the portable one.
 """
 
 import os
-import shutil
-import subprocess
 import sys
+
+# shutil and subprocess are imported where they are needed: the command
+# line execs the native build and needs neither.
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_data")
 PAGE = os.path.join(DATA, "dist", "memory-map.html")
@@ -52,6 +53,8 @@ def command(args):
     env.setdefault("MEMORY_MAP_PAGE", PAGE)
     if not env.get("MEMORY_MAP_WASI") and _native_runs():
         return [NATIVE] + list(args), env
+    import shutil
+
     node = shutil.which("node")
     if node and os.path.exists(WASI_MODULE):
         return [node, "--no-warnings", WASI_RUNNER] + list(args), env
@@ -76,6 +79,8 @@ def exec_command(args):
     sys.stderr.flush()
     if os.name == "posix":
         os.execve(argv[0], argv, env)
+    import subprocess
+
     sys.exit(subprocess.run(argv, env=env, check=False).returncode)
 
 
@@ -84,6 +89,8 @@ def run(args, stdin=None):
     ``-`` path) and returns its standard output; raises MemoryMapError with
     its message when it refuses (exit 1 or 2; 3, problems found by
     --check, is an answer)."""
+    import subprocess
+
     argv, env = command(args)
     if isinstance(stdin, str):
         stdin = stdin.encode("utf-8")
