@@ -32,17 +32,24 @@ def _glibc():
     return tuple(int(part) for part in version.split(".")[:2]) if name == "glibc" else None
 
 
+def _needs_glibc():
+    """The glibc the native build was linked against ("2.34"), or None."""
+    try:
+        with open(os.path.join(os.path.dirname(NATIVE), "GLIBC"), encoding="ascii") as needs_file:
+            return needs_file.read().strip()
+    except OSError:
+        return None
+
+
 def _native_runs():
     """Whether the native build is here and this machine's C library runs it."""
     if not os.access(NATIVE, os.X_OK):
         return False
-    needs_path = os.path.join(os.path.dirname(NATIVE), "GLIBC")
-    if not os.path.exists(needs_path):
+    needs = _needs_glibc()
+    if needs is None:
         return True
-    with open(needs_path, encoding="ascii") as needs_file:
-        needs = tuple(int(part) for part in needs_file.read().split(".")[:2])
     have = _glibc()
-    return have is not None and have >= needs
+    return have is not None and have >= tuple(int(part) for part in needs.split(".")[:2])
 
 
 def command(args):
@@ -50,7 +57,8 @@ def command(args):
 
     Raises MemoryMapError when neither build can run here."""
     env = dict(os.environ)
-    env.setdefault("MEMORY_MAP_PAGE", PAGE)
+    if not env.get("MEMORY_MAP_PAGE"):
+        env["MEMORY_MAP_PAGE"] = PAGE
     if not env.get("MEMORY_MAP_WASI") and _native_runs():
         return [NATIVE] + list(args), env
     import shutil
@@ -58,8 +66,10 @@ def command(args):
     node = shutil.which("node")
     if node and os.path.exists(WASI_MODULE):
         return [node, "--no-warnings", WASI_RUNNER] + list(args), env
-    if os.path.exists(NATIVE) and not env.get("MEMORY_MAP_WASI"):
-        why = "its native build needs a newer glibc than this machine's"
+    if env.get("MEMORY_MAP_WASI"):
+        why = "MEMORY_MAP_WASI asks for the portable build"
+    elif os.path.exists(NATIVE):
+        why = "its native build needs glibc %s or newer" % _needs_glibc()
     else:
         why = "this wheel has no native build for this platform"
     raise MemoryMapError(

@@ -1,7 +1,8 @@
 // Embedded memory maps follow this site's palette: MkDocs Material marks
 // the scheme on <body> (slate is dark); each map's iframe is told with
-// ?theme=, and reloads when the reader switches. Other themes say nothing:
-// the maps follow the system's.
+// ?theme=, and reloads when the reader switches. Maps a page swapped in
+// later (Material's instant navigation) are told as they come. Other
+// themes say nothing: the maps follow the system's.
 (() => {
   const sync = () => {
     const scheme = document.body.getAttribute('data-md-color-scheme');
@@ -14,6 +15,6 @@
       frame.setAttribute('src', url.href);
     }
   };
-  new MutationObserver(sync).observe(document.body, { attributes: true, attributeFilter: ['data-md-color-scheme'] });
+  new MutationObserver(sync).observe(document.body, { attributes: true, attributeFilter: ['data-md-color-scheme'], childList: true, subtree: true });
   sync();
 })();

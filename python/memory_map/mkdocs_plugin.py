@@ -35,7 +35,11 @@ from memory_map._page import check_function, make_page
 
 ASSETS = "assets/memory-map"
 THEME_SCRIPT = "memory-map-theme.js"
-_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<mark>`{3,}|~{3,})[ \t]*(?P<info>[^\s`]*)")
+_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<mark>`{3,}|~{3,})[ \t]*(?P<info>[^\s`]*)(?P<rest>.*)$")
+# Lines that open a container whose content is indented (a list item, an
+# admonition or details block, a content tab): a fence indented 4 or more
+# under one is that container's; anywhere else it is an indented code block.
+_CONTAINER = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)]|!!!|\?\?\?\+?|===!?)(?:[ \t]|$)")
 _OPTIONS = ("function", "pass", "backend", "height")
 
 
@@ -62,14 +66,40 @@ class Block:
             self.fail("%r is neither the dump's path nor an option (%s)" % (text, ", ".join(_OPTIONS)))
 
 
+def _width(indent):
+    return len(indent.expandtabs(4))
+
+
+def _opens_fence(line, previous):
+    """The fence ``line`` opens, as a regex match, or None: backticks with a
+    backtick after them are inline code (CommonMark), and a line indented 4
+    or more opens a fence only inside a container (see _CONTAINER)."""
+    opener = _FENCE.match(line)
+    if not opener or (opener.group("mark")[0] == "`" and "`" in opener.group("rest")):
+        return None
+    width = _width(opener.group("indent"))
+    if width < 4:
+        return opener
+    for before in reversed(previous):
+        indent = _width(re.match(r"[ \t]*", before).group(0))
+        if not before.strip() or indent >= width:
+            continue
+        if _CONTAINER.match(before):
+            return opener
+        if indent == 0:
+            return None
+    return None
+
+
 def blocks_of(markdown, src_path):
     """The markdown's lines, with each ``memory-map`` block as a Block in
-    place of its lines; blocks inside other fences (a block shown as an
-    example) are left as they are."""
+    place of its lines; blocks inside other fences or indented code (a
+    block shown as an example) are left as they are."""
+    lines = markdown.split("\n")
     out, block, fence = [], None, None
-    for number, line in enumerate(markdown.split("\n"), 1):
+    for number, line in enumerate(lines, 1):
         if fence:
-            closing = re.match(r"^[ \t]*%s%s*[ \t]*$" % (re.escape(fence), re.escape(fence[0])), line)
+            closing = re.match(r"^[ \t]*%s%s*[ \t]*$" % (re.escape(fence), re.escape(fence[0])), line.rstrip("\r"))
             if block is not None and not closing:
                 block.read(line)
             elif block is None:
@@ -80,7 +110,7 @@ def blocks_of(markdown, src_path):
                     out.append(block)
                 block = None
             continue
-        opener = _FENCE.match(line)
+        opener = _opens_fence(line.rstrip("\r"), lines[: number - 1])
         if opener:
             fence = opener.group("mark")
             if opener.group("info") == "memory-map":
@@ -116,11 +146,12 @@ class MemoryMapPlugin(BasePlugin):
         lines = blocks_of(markdown, page.file.src_uri if hasattr(page.file, "src_uri") else page.file.src_path)
         if not any(isinstance(line, Block) for line in lines):
             return markdown
-        page.memory_map = True
         return "\n".join(self._frame(line, page, config) if isinstance(line, Block) else line for line in lines)
 
     def on_post_page(self, output, page, config):
-        if not getattr(page, "memory_map", False):
+        # Every page, once the site has a map: MkDocs Material's instant
+        # navigation keeps the first page's scripts while it swaps pages in.
+        if not self.pages:
             return output
         script = get_relative_url("%s/%s" % (ASSETS, THEME_SCRIPT), page.url)
         return output.replace("</body>", '<script src="%s"></script>\n</body>' % escape(script), 1)
@@ -167,7 +198,9 @@ class MemoryMapPlugin(BasePlugin):
                 html, model = make_page(path, backend=backend, pass_name=pass_name)
             except MemoryMapError as error:
                 block.fail(str(error))
-            digest = hashlib.sha256(repr(key).encode("utf-8")).hexdigest()[:10]
+            # Named by where the dump is in the project, so two clones make the same site.
+            where = os.path.relpath(key[0], os.path.dirname(os.path.abspath(config["config_file_path"] or ".")))
+            digest = hashlib.sha256(repr((where.replace(os.sep, "/"),) + key[1:]).encode("utf-8")).hexdigest()[:10]
             stem = os.path.splitext(os.path.basename(path.rstrip(os.sep)))[0]
             name = "%s-%s.html" % (re.sub(r"[^A-Za-z0-9_.-]", "_", stem), digest)
             with open(os.path.join(self.stage, name), "w", encoding="utf-8") as out:
@@ -184,7 +217,7 @@ class MemoryMapPlugin(BasePlugin):
             except MemoryMapError as error:
                 block.fail(str(error))
         height = block.options.get("height") or self.config["height"]
-        if not str(height).isdigit():
+        if not re.fullmatch(r"[0-9]+", str(height)):
             block.fail("height is a number of pixels, not %r" % height)
         src = get_relative_url("%s/%s" % (ASSETS, name), page.url)
         src += "?embed#fn=" + quote(function, safe="") if function else ""

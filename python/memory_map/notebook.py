@@ -8,10 +8,15 @@ own page cannot be reached from it.
 
 import html
 import os
+import warnings
 from urllib.parse import quote
 
 from memory_map._command import MemoryMapError
 from memory_map._page import check_function, function_names, make_page
+
+# What a Jupyter server passes in one output at its default
+# iopub_data_rate_limit: 1 MB/s over a 3 s window.
+JUPYTER_OUTPUT_LIMIT = 3000000
 
 # The page's element for the view a page with no address of its own opens on.
 _VIEW = '<script id="memory-map-view" type="text/plain"></script>'
@@ -61,8 +66,10 @@ class MemoryMap:
             out.write(self.page)
 
     def _framed_page(self):
+        # Raw text in a script element (entities are not read there); the
+        # function is percent-encoded and the rest fixed words: no < in it.
         view = _link(self.function is not None, self.function, self.theme)
-        return self.page.replace(_VIEW, _VIEW.replace("></", ">%s</" % html.escape(view), 1), 1)
+        return self.page.replace(_VIEW, _VIEW.replace("></", ">%s</" % view, 1), 1)
 
     def _repr_html_(self):
         title = "Memory map of %s" % (self.function or self.model.get("dump") or "a dump")
@@ -91,8 +98,20 @@ def show(dump, function=None, backend=None, pass_name=None, name=None, theme=Non
     command's message (what and where) when the dump is refused."""
     if theme not in (None, "light", "dark"):
         raise ValueError("theme is light, dark or None (the system's), not %r" % (theme,))
+    if height is not None and (not isinstance(height, int) or isinstance(height, bool) or height <= 0):
+        raise ValueError("height is a number of pixels, not %r" % (height,))
     path, text = _dump_args(dump)
     page, model = make_page(path, text, backend=backend, pass_name=pass_name, name=name)
     if function is not None:
         check_function(model, function)
-    return MemoryMap(page, model, function, theme, height)
+    result = MemoryMap(page, model, function, theme, height)
+    size = len(result._repr_html_())
+    if size > JUPYTER_OUTPUT_LIMIT:
+        warnings.warn(
+            "this map's output is %.1f MB: a Jupyter server drops an output over about 3 MB at its default "
+            "iopub_data_rate_limit (1 MB/s over 3 s); start it with --ServerApp.iopub_data_rate_limit=1e10 "
+            "(the classic notebook: --NotebookApp.iopub_data_rate_limit=1e10), or .save() the page and "
+            "open it in a browser" % (size / 1e6),
+            stacklevel=2,
+        )
+    return result

@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { buildWheels, VERSION } from '../../tools/release.mjs';
+import { PYTHON } from '../../tools/python.mjs';
 import { cli, corpus, root } from '../support/helpers.mjs';
 import { must, venvWith, wheels } from '../support/wheel.mjs';
 
@@ -94,6 +95,41 @@ describe('the wheels', () => {
     assert.doesNotMatch(any, /native/);
   });
 
+  test('the platform\'s wheel runs its native build; the portable one, Node with the WASI build', () => {
+    const which = (venv) => run(venv.python, ['-c', 'from memory_map._command import command; print(command(["--version"])[0][:3])']).stdout;
+    assert.match(which(native), /^\['[^']*\/site-packages\/memory_map\/_data\/build\/native\/memory-map', '--version'\]$/m);
+    assert.match(which(portable), /^\['[^']*node', '--no-warnings', '[^']*\/memory_map\/_data\/tools\/run-wasi\.mjs'\]$/m);
+  });
+
+  test('a native build this machine\'s glibc is too old for: Node runs the WASI build, else it says why', () => {
+    const site = run(native.python, ['-c', 'import memory_map, os; print(os.path.dirname(memory_map.__file__))']).stdout.trim();
+    const needs = join(site, '_data', 'build', 'native', 'GLIBC');
+    const kept = readFileSync(needs, 'utf8');
+    try {
+      writeFileSync(needs, '9.99\n');
+      const expected = outcome([cli], CALLS[1][1]);
+      assert.deepEqual(outcome([native.python, '-m', 'memory_map'], CALLS[1][1]), expected);
+      const r = outcome([native.python, '-m', 'memory_map'], CALLS[1][1], { PATH: dirname(native.python) });
+      assert.equal(r.status, 1);
+      assert.equal(r.stderr, 'error: memory-map cannot run here: its native build needs glibc 9.99 or newer, and the portable build needs Node 20 (node on PATH)\n');
+    } finally {
+      writeFileSync(needs, kept);
+    }
+  });
+
+  test('README\'s command, pip pointed at the folder of both, installs this platform\'s', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mm-venv-find-'));
+    try {
+      must(PYTHON, ['-m', 'venv', dir]);
+      must(join(dir, 'bin', 'python'), ['-m', 'pip', 'install', '--no-index', '--no-cache-dir', '--disable-pip-version-check', '--quiet',
+        '--find-links', made.dir, 'memory-map']);
+      const runs = run(join(dir, 'bin', 'python'), ['-c', 'from memory_map._command import command; print(command([])[0][0])']).stdout;
+      assert.match(runs, /\/memory_map\/_data\/build\/native\/memory-map$/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('installed offline: the version, the script, the plugin\'s entry point', () => {
     const version = run(native.python, ['-c', 'import memory_map; print(memory_map.__version__)']);
     assert.equal(version.stdout.trim(), VERSION, version.stderr);
@@ -121,11 +157,12 @@ describe('python -m memory_map writes what tools/memory-map writes', () => {
   });
 
   test('no native build that runs here and no Node: it says why, exit 1', () => {
-    const noNode = { PATH: dirname(portable.python) };
-    const r = outcome([portable.python, '-m', 'memory_map'], [DUMPS.decode_fwd, '--json'], noNode);
+    const r = outcome([portable.python, '-m', 'memory_map'], [DUMPS.decode_fwd, '--json'], { PATH: dirname(portable.python) });
     assert.equal(r.status, 1);
     assert.equal(r.stderr, 'error: memory-map cannot run here: this wheel has no native build for this platform, and the portable build needs Node 20 (node on PATH)\n');
     assert.equal(r.stdout, '');
+    const asked = outcome([native.python, '-m', 'memory_map'], [DUMPS.decode_fwd, '--json'], { PATH: dirname(native.python), MEMORY_MAP_WASI: '1' });
+    assert.equal(asked.stderr, 'error: memory-map cannot run here: MEMORY_MAP_WASI asks for the portable build, and the portable build needs Node 20 (node on PATH)\n');
   });
 });
 
@@ -158,10 +195,13 @@ print(json.dumps({"html": m._repr_html_(), "framed": m._framed_page(), "function
 text = open(${JSON.stringify(DUMPS.conflicts)}).read()
 a = memory_map.show(text, name="gen.py")
 b = memory_map.show(${JSON.stringify(CASE)}, pass_name="AllocateMemoryAddr", backend="Ascend950", theme="dark", height=900)
-print(json.dumps({"a": [a.model["dump"], len(a.functions)], "b": [b.model["dump"], b.model["backend"]["name"], b._framed_page().count('<script id="memory-map-view" type="text/plain">?theme=dark</script>'), 'height: 900px' in b._repr_html_()]}))`);
+c = memory_map.show(${JSON.stringify(DUMPS.decode_fwd)}, function="k_proj", theme="light")
+view = lambda m: m._framed_page().split('<script id="memory-map-view" type="text/plain">')[1].split('</script>')[0]
+print(json.dumps({"a": [a.model["dump"], len(a.functions)], "b": [b.model["dump"], b.model["backend"]["name"], view(b), 'height: 900px' in b._repr_html_()], "c": view(c)}))`);
     assert.deepEqual(shown.a[0], 'gen.py');
     assert.ok(shown.a[1] > 0);
-    assert.deepEqual(shown.b, ['32_after_AllocateMemoryAddr.py', 'Ascend950', 1, true]);
+    assert.deepEqual(shown.b, ['32_after_AllocateMemoryAddr.py', 'Ascend950', '?theme=dark', true]);
+    assert.equal(shown.c, '?embed&theme=light#fn=k_proj', 'the view as the page reads it: no entities in a script element');
   });
 
   test('what it cannot show raises MemoryMapError saying what and where', () => {
@@ -171,19 +211,35 @@ for call in (lambda: memory_map.show(${JSON.stringify(DUMPS.noAddresses)}),
              lambda: memory_map.show("def f(:\\n    pass\\n", name="broken.py"),
              lambda: memory_map.show(b"\\xff\\xfe\\n", name="bytes.py"),
              lambda: memory_map.show("no/such/dump.py"),
-             lambda: memory_map.show(${JSON.stringify(DUMPS.decode_fwd)}, function="k_prj")):
+             lambda: memory_map.show(${JSON.stringify(DUMPS.decode_fwd)}, function="k_prj"),
+             lambda: memory_map.show(${JSON.stringify(DUMPS.decode_fwd)}, height="400"),
+             lambda: memory_map.show(${JSON.stringify(DUMPS.decode_fwd)}, theme="purple")):
     try:
         call()
         out.append(None)
-    except memory_map.MemoryMapError as error:
-        out.append(str(error))
+    except (memory_map.MemoryMapError, ValueError) as error:
+        out.append(type(error).__name__ + ": " + str(error))
 print(json.dumps(out))`);
     const expected = outcome([cli], [DUMPS.noAddresses, '--json']).stderr.trim().replace(/^error: /, '');
-    assert.equal(refused[0], expected);
-    assert.equal(refused[1], "broken.py:1: invalid syntax: expected a parameter name at ':'");
-    assert.match(refused[2], /^bytes\.py:1: /);
-    assert.equal(refused[3], 'no/such/dump.py: No such file or directory');
-    assert.match(refused[4], /^32_after_AllocateMemoryAddr\.py has no function k_prj; it has copy_hidden, copy_out, .*k_proj/);
+    assert.equal(refused[0], `MemoryMapError: ${expected}`);
+    assert.equal(refused[1], "MemoryMapError: broken.py:1: invalid syntax: expected a parameter name at ':'");
+    assert.match(refused[2], /^MemoryMapError: bytes\.py:1: /);
+    assert.equal(refused[3], 'MemoryMapError: no/such/dump.py: No such file or directory');
+    assert.match(refused[4], /^MemoryMapError: 32_after_AllocateMemoryAddr\.py has no function k_prj; it has copy_hidden, copy_out, .*k_proj/);
+    assert.equal(refused[5], "ValueError: height is a number of pixels, not '400'");
+    assert.equal(refused[6], "ValueError: theme is light, dark or None (the system's), not 'purple'");
+  });
+
+  test('an output a Jupyter server would drop at its default rate limit is warned of', () => {
+    const warned = python(`
+import warnings, memory_map.notebook
+memory_map.notebook.JUPYTER_OUTPUT_LIMIT = 1000
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    memory_map.show(${JSON.stringify(DUMPS.decode_fwd)}, function="k_proj")
+print(json.dumps([str(w.message) for w in caught]))`);
+    assert.equal(warned.length, 1);
+    assert.match(warned[0], /^this map's output is 1\.\d MB: a Jupyter server drops an output over about 3 MB .*iopub_data_rate_limit=1e10/);
   });
 });
 
@@ -211,8 +267,15 @@ describe('the MkDocs plugin', () => {
     assert.equal(readFileSync(join(assets, file), 'utf8'), outcome([cli], [DUMPS.decode_fwd, '-o', '@OUT']).file);
     assert.match(kernels, /<script src="\.\.\/\.\.\/assets\/memory-map\/memory-map-theme\.js"><\/script>\n<\/body>/);
     const index = readFileSync(join(work, 'site', 'index.html'), 'utf8');
-    assert.match(index, new RegExp(`<iframe class="memory-map" title="Memory map of 32_after_AllocateMemoryAddr.py" src="assets/memory-map/${file}" style="width: 100%; height: 640px;`));
+    assert.deepEqual([...index.matchAll(/<iframe class="memory-map" title="([^"]+)" src="([^"]+)" style="width: 100%; height: (\d+)px;/g)].map((m) => m.slice(1)), [
+      ['Memory map of 32_after_AllocateMemoryAddr.py', `assets/memory-map/${file}`, '640'],
+      ['Memory map of copy_out', `assets/memory-map/${file}?embed#fn=copy_out`, '560'], // a ~~~ fence
+      ['Memory map of k_proj', `assets/memory-map/${file}?embed#fn=k_proj`, '300'], // after a line beginning with inline code
+    ]);
     assert.match(index, /<code>```memory-map\ndumps\/32_after_AllocateMemoryAddr.py\nfunction: k_proj\n```\n<\/code>/, 'the example inside a fence is left as it is');
+    assert.match(index, /<pre><code>```memory-map\ndumps\/no-such-dump.py\n```\n<\/code><\/pre>/, 'and the one in an indented code block');
+    // The palette script is on every page, for Material's instant navigation.
+    assert.match(readFileSync(join(work, 'site', 'about', 'index.html'), 'utf8'), /<script src="\.\.\/assets\/memory-map\/memory-map-theme\.js"><\/script>\n<\/body>/);
     assert.ok(statSync(join(assets, 'memory-map-theme.js')).size > 0);
   });
 

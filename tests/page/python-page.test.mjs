@@ -81,14 +81,21 @@ function stayedAt(page, origin) {
 }
 
 describe('a notebook that calls memory_map.show()', () => {
-  test('each output is a map, one function\'s or the whole page; a refused dump prints its message', async () => {
+  test('each output is a map, one function\'s or the whole page, in its theme; a refused dump prints its message', async () => {
     const page = await openPage(browser, pathToFileURL(join(work, 'notebook', 'show.html')).href, { width: 1200, height: 900 });
-    const [one, whole] = await framesOf(page, 2);
+    const [one, dark, whole] = await framesOf(page, 3);
     assert.deepEqual(one, { cards: 1, open: 'k_proj', embed: true, error: null, theme: 'auto', dark: false, reachesParent: false });
-    assert.deepEqual(whole, { cards: 38, open: 'copy_hidden', embed: false, error: null, theme: 'dark', dark: true, reachesParent: false });
+    assert.deepEqual(dark, { cards: 1, open: 'down_proj', embed: true, error: null, theme: 'dark', dark: true, reachesParent: false });
+    assert.deepEqual(whole, { cards: 38, open: 'copy_hidden', embed: false, error: null, theme: 'auto', dark: false, reachesParent: false });
     assert.match(await page.locator('body').innerText(), /refused: broken\.py:1: invalid syntax: expected a parameter name at ':'/);
+    // A page written into a frame has no address to open or copy.
+    const frames = await Promise.all((await page.locator('iframe.memory-map').elementHandles()).map((h) => h.contentFrame()));
+    for (const f of frames) {
+      assert.equal(await f.locator('.full-view').count(), 0);
+      assert.equal(await f.locator('#copy-link').isVisible(), false);
+    }
     // Pinning keeps the view in the frame's own address (it has no URL).
-    const frame = await (await page.locator('iframe.memory-map').first().elementHandle()).contentFrame();
+    const [frame] = frames;
     await frame.locator('.box[data-tile="t__tile"]').first().click({ force: true });
     assert.match(await frame.evaluate(() => location.href), /^about:srcdoc#fn=k_proj&tile=t__tile/);
     stayedAt(page, 'file://');
@@ -109,8 +116,9 @@ describe('a MkDocs site with the memory-map plugin', () => {
     const href = await full.locator('.full-view').getAttribute('href');
     assert.match(href, /\/pypto\/assets\/memory-map\/32_after_AllocateMemoryAddr-\w+\.html\?theme=light#fn=k_proj$/);
     await page.goto(`${url}pypto/`);
-    const [whole] = await framesOf(page, 1);
-    assert.deepEqual([whole.cards, whole.embed, whole.error], [38, false, null]);
+    const onIndex = await framesOf(page, 3);
+    assert.deepEqual(onIndex.map((f) => [f.cards, f.open, f.embed, f.error]),
+      [[38, 'copy_hidden', false, null], [1, 'copy_out', true, null], [1, 'k_proj', true, null]]);
     stayedAt(page, url);
     assert.deepEqual(page.problems(), []);
     await page.close();
@@ -125,6 +133,17 @@ describe('a MkDocs site with the memory-map plugin', () => {
     await page.locator('label.md-header__button[for^="__palette"]:visible').click(); // Material's toggle: back to light
     await page.waitForFunction(() => [...document.querySelectorAll('iframe.memory-map')].every((f) => f.src.includes('theme=light')));
     assert.deepEqual((await framesOf(page, 2)).map((f) => [f.theme, f.dark]), [['light', false], ['light', false]]);
+    assert.deepEqual(page.problems(), []);
+    await page.close();
+  });
+
+  test('instant navigation from a page with no map: the maps that come follow the dark scheme', async () => {
+    const page = await openPage(browser, null, { width: 1400, height: 1000, colorScheme: 'light' });
+    await page.addInitScript(() => localStorage.setItem('/pypto/.__palette', JSON.stringify({ index: 1, color: { scheme: 'slate' } })));
+    await page.goto(`${url}pypto/about/`);
+    await page.locator('.md-nav__link', { hasText: 'decode_fwd\'s kernels' }).first().click();
+    await page.waitForURL(/kernels\/decode_fwd\/$/);
+    assert.deepEqual((await framesOf(page, 2)).map((f) => [f.open, f.theme, f.dark]), [['k_proj', 'dark', true], ['down_proj', 'dark', true]]);
     assert.deepEqual(page.problems(), []);
     await page.close();
   });

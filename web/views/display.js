@@ -186,7 +186,7 @@ export function showModel(model, current = () => true, hash = location.hash) {
   const finish = () => {
     page.finder.setModel(page.embed ? { ...model, functions: shownFns } : model, page.cards);
     $('search').disabled = false;
-    $('copy-link').hidden = false;
+    $('copy-link').hidden = !hasOwnAddress(); // a page written into a frame has no link to copy
     // A frame shows a few rows: it opens on the first tiles, unless the link names a tile or line.
     if (page.embed && !wanted?.tile && !wanted?.line) page.cards[0]?.map.scrollToFirstTiles();
     cards.dataset.complete = 'true';
@@ -303,7 +303,7 @@ export function showCompare(data, onSwap = null, labels = sideLabels({ name: dat
   $('anomalies').classList.toggle('quiet', n > 0 && !data.diff.regressions);
   $('anomaly-count').textContent = n ? `${n} change${n === 1 ? '' : 's'}` : 'no changes';
   $('anomaly-count').title = 'Changed tiles, and conflicts or tiles over capacity that appeared or went. N / Shift+N: next / previous';
-  $('copy-link').hidden = false;
+  $('copy-link').hidden = !hasOwnAddress();
   if (wanted) view.applyView(wanted);
   // What search looks through, made once the first card is painted (not
   // on its way); the search box is enabled then.
