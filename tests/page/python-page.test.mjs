@@ -54,6 +54,9 @@ async function framesOf(page, count) {
   await page.waitForFunction((n) => document.querySelectorAll('iframe.memory-map').length === n, count);
   const frames = [];
   for (const handle of await page.locator('iframe.memory-map').elementHandles()) {
+    // Chromium stops drawing a cross-origin frame out of sight (a sandboxed
+    // srcdoc's origin is its own): a reader scrolls to it, and so does this.
+    await handle.scrollIntoViewIfNeeded();
     const frame = await handle.contentFrame();
     await frame.waitForFunction(shownInPage);
     frames.push(await frame.evaluate(() => ({
