@@ -99,8 +99,9 @@ describe('a notebook that calls memory_map.show()', () => {
     }
     // Pinning keeps the view in the frame's own address (it has no URL).
     const [frame] = frames;
-    await frame.locator('.box[data-tile="t__tile"]').first().click({ force: true });
-    assert.match(await frame.evaluate(() => location.href), /^about:srcdoc#fn=k_proj&tile=t__tile/);
+    await page.locator('iframe.memory-map').first().scrollIntoViewIfNeeded(); // framesOf left the last in view
+    await frame.locator('.box[data-tile="t__tile"]').first().click();
+    await frame.waitForFunction(() => /^about:srcdoc#fn=k_proj&tile=t__tile(&|$)/.test(location.href));
     stayedAt(page, 'file://');
     assert.deepEqual(page.problems(), []);
     // The page's policy holds inside the frame.
