@@ -99,6 +99,11 @@ ${EMBED_SNIPPET.trim().split('\n').map((l) => `   ${l}`).join('\n')}
 
    Add \`&theme=dark\` (or \`light\`) to match the site's palette.
 
+With Python, the release's wheel does all of this for you: \`pip install\`
+it beside MkDocs, add \`memory-map\` to \`plugins:\` in mkdocs.yml, and
+write a \`\`\`memory-map fenced block naming a dump where its map should
+be (docs/python.md in the source says how).
+
 The release's \`SHA256SUMS\`, beside the downloads, checks the .tar.gz
 this came in; the \`SHA256SUMS\` here checks what it unpacked to:
 \`sha256sum -c SHA256SUMS\`.
