@@ -65,6 +65,8 @@ async function framesOf(page, count) {
       embed: document.body.classList.contains('embed'),
       error: document.querySelector('.message.error')?.innerText ?? null,
       theme: document.documentElement.dataset.theme,
+      // The open map's lanes reach the frame's right edge: laid out at its width.
+      fills: Math.max(...[...document.querySelectorAll('.card.open .lane-head')].map((h) => h.getBoundingClientRect().right)) >= innerWidth - 24,
       dark: getComputedStyle(document.body).backgroundColor.match(/\d+/)[0] < 80,
       reachesParent: (() => {
         try {
@@ -87,9 +89,10 @@ describe('a notebook that calls memory_map.show()', () => {
   test('each output is a map, one function\'s or the whole page, in its theme; a refused dump prints its message', async () => {
     const page = await openPage(browser, pathToFileURL(join(work, 'notebook', 'show.html')).href, { width: 1200, height: 900 });
     const [one, dark, whole] = await framesOf(page, 3);
-    assert.deepEqual(one, { cards: 1, open: 'k_proj', embed: true, error: null, theme: 'auto', dark: false, reachesParent: false });
-    assert.deepEqual(dark, { cards: 1, open: 'down_proj', embed: true, error: null, theme: 'dark', dark: true, reachesParent: false });
-    assert.deepEqual(whole, { cards: 38, open: 'copy_hidden', embed: false, error: null, theme: 'auto', dark: false, reachesParent: false });
+    const common = { error: null, fills: true, reachesParent: false };
+    assert.deepEqual(one, { ...common, cards: 1, open: 'k_proj', embed: true, theme: 'auto', dark: false });
+    assert.deepEqual(dark, { ...common, cards: 1, open: 'down_proj', embed: true, theme: 'dark', dark: true });
+    assert.deepEqual(whole, { ...common, cards: 38, open: 'copy_hidden', embed: false, theme: 'auto', dark: false });
     assert.match(await page.locator('body').innerText(), /refused: broken\.py:1: invalid syntax: expected a parameter name at ':'/);
     // A page written into a frame has no address to open or copy.
     const frames = await Promise.all((await page.locator('iframe.memory-map').elementHandles()).map((h) => h.contentFrame()));
@@ -109,13 +112,31 @@ describe('a notebook that calls memory_map.show()', () => {
     await page.screenshot({ path: join(tmpdir(), 'mm-notebook.png') });
     await page.close();
   });
+
+  test('a map whose frame had no width yet when its page started fills the frame once it has one', async () => {
+    // Recording each frame's width from its first script shifts the pages'
+    // start to before the notebook lays its frames out: most start 0 px
+    // wide, and the map was laid out at that (tried: 6 loads of 6 drew
+    // k_proj's lanes 920 px wide in a 1384 px frame).
+    const page = await openPage(browser, null, { width: 1400, height: 1100, colorScheme: 'dark' });
+    await page.addInitScript(() => {
+      window.widths = [innerWidth];
+      addEventListener('resize', () => window.widths.push(innerWidth));
+    });
+    await page.goto(pathToFileURL(join(work, 'notebook', 'show.html')).href);
+    const [one] = await framesOf(page, 3);
+    assert.equal(one.fills, true);
+    assert.deepEqual(page.problems(), []);
+    await page.close();
+  });
 });
 
 describe('a MkDocs site with the memory-map plugin', () => {
   test('served under a sub-path: every block\'s map shows, and the corner opens its full page', async () => {
     const page = await openPage(browser, `${url}pypto/kernels/decode_fwd/`, { width: 1400, height: 1000 });
     const frames = await framesOf(page, 2);
-    assert.deepEqual(frames.map((f) => [f.cards, f.open, f.embed, f.error, f.theme]), [[1, 'k_proj', true, null, 'light'], [1, 'down_proj', true, null, 'light']]);
+    assert.deepEqual(frames.map((f) => [f.cards, f.open, f.embed, f.error, f.theme, f.fills]),
+      [[1, 'k_proj', true, null, 'light', true], [1, 'down_proj', true, null, 'light', true]]);
     const full = await (await page.locator('iframe.memory-map').first().elementHandle()).contentFrame();
     const href = await full.locator('.full-view').getAttribute('href');
     assert.match(href, /\/pypto\/assets\/memory-map\/32_after_AllocateMemoryAddr-\w+\.html\?theme=light#fn=k_proj$/);

@@ -37,15 +37,23 @@ export function measureWidth() {
   measuredWidth = cardsWidth();
 }
 
+/** Lays the open cards out again after the window is resized, or the
+ * cards' width changes without a resize: a frame laid out after the page
+ * started (a notebook's srcdoc frame can start 0 px wide, and gets its
+ * width with no resize event). */
 export function relayoutOnResize() {
   let timer = 0;
-  window.addEventListener('resize', () => {
+  const relayout = () => {
     clearTimeout(timer);
     timer = setTimeout(() => {
       measuredWidth = 0;
       for (const card of page.cards) if (card.state.open) card.layout();
     }, 100);
-  });
+  };
+  window.addEventListener('resize', relayout);
+  new ResizeObserver(() => {
+    if (measuredWidth && cardsWidth() !== measuredWidth) relayout();
+  }).observe(document.querySelector('main'));
 }
 
 
