@@ -129,6 +129,17 @@ describe('two dumps dropped', () => {
 });
 
 describe('an edited copy of a real dump', () => {
+  test('a window made narrower lays both maps out again, in its width', async () => {
+    const page = await compared([dump35, dump41], { width: 1400, height: 900 });
+    const right = () => page.evaluate(() => Math.max(...[...document.querySelectorAll('.compare-card.open .lane-head')]
+      .map((h) => h.getBoundingClientRect().right)));
+    assert.ok(await right() <= 1400, String(await right()));
+    await page.setViewportSize({ width: 900, height: 900 });
+    await page.waitForFunction(() => Math.max(...[...document.querySelectorAll('.compare-card.open .lane-head')]
+      .map((h) => h.getBoundingClientRect().right)) <= innerWidth);
+    await finish(page);
+  });
+
   test('moved and resized: marked, the pill grows, hover lights the counterpart and shows where it was', async () => {
     const page = await compared([dump41, edited()]);
     const card = page.locator('.compare-card[data-function="silu"]');

@@ -375,6 +375,11 @@ export class CompareView {
     this.appendRest = appendRest;
   }
 
+  /** Lays the open cards' maps out again: the page's width changed. */
+  layoutOpen() {
+    for (const card of this.made) if (card?.open && card.body) for (const side of Object.values(card.sides)) side?.layout();
+  }
+
   /** Appends the cards render() left for later, now. */
   complete() {
     this.appendRest?.();

@@ -48,6 +48,7 @@ export function relayoutOnResize() {
     timer = setTimeout(() => {
       measuredWidth = 0;
       for (const card of page.cards) if (card.state.open) card.layout();
+      page.compareView?.layoutOpen();
     }, 100);
   };
   window.addEventListener('resize', relayout);
