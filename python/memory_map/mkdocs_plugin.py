@@ -14,7 +14,9 @@ dump's page (memory-map's offline page with the dump's model in it) is
 written to ``assets/memory-map/`` in the site, so a map works under any
 sub-path and from ``file://``; a small script tells each map the site's
 palette (MkDocs Material's dark ``slate`` scheme included). A block that
-cannot be shown stops the build with its file and line.
+cannot be shown stops the build with its file and line. Which blocks are
+fences is Markdown's call where pymdownx.superfences is installed (a
+custom fence); else a line scanner decides (blocks_of).
 """
 
 import hashlib
@@ -70,37 +72,58 @@ def _width(indent):
     return len(indent.expandtabs(4))
 
 
-def _opens_fence(line, previous):
+def _opens_fence(line, context):
     """The fence ``line`` opens, as a regex match, or None: backticks with a
     backtick after them are inline code (CommonMark), and a line indented 4
-    or more opens a fence only inside a container (see _CONTAINER)."""
+    or more opens a fence only inside a container (_CONTAINER): the nearest
+    line before it that is less indented and a container or unindented
+    (``context``, see _Context) must be a container."""
     opener = _FENCE.match(line)
     if not opener or (opener.group("mark")[0] == "`" and "`" in opener.group("rest")):
         return None
     width = _width(opener.group("indent"))
     if width < 4:
         return opener
-    for before in reversed(previous):
-        indent = _width(re.match(r"[ \t]*", before).group(0))
-        if not before.strip() or indent >= width:
-            continue
-        if _CONTAINER.match(before):
-            return opener
-        if indent == 0:
-            return None
-    return None
+    return opener if context.container_under(width) else None
 
 
-def blocks_of(markdown, src_path):
+class _Context:
+    """The lines a fence's indent is judged by: containers and unindented
+    lines, each hiding those before it indented as far or further (so a
+    look-up costs the nesting's depth, not the page's length)."""
+
+    def __init__(self):
+        self.stack = []  # (indent, is a container), indents rising
+
+    def add(self, line):
+        if not line.strip():
+            return
+        indent = _width(re.match(r"[ \t]*", line).group(0))
+        container = bool(_CONTAINER.match(line))
+        if not container and indent:
+            return
+        while self.stack and self.stack[-1][0] >= indent:
+            self.stack.pop()
+        self.stack.append((indent, container))
+
+    def container_under(self, width):
+        for indent, container in reversed(self.stack):
+            if indent < width:
+                return container
+        return False
+
+
+def blocks_of(markdown, src_path, read=True):
     """The markdown's lines, with each ``memory-map`` block as a Block in
-    place of its lines; blocks inside other fences or indented code (a
-    block shown as an example) are left as they are."""
+    place of its lines (its lines read unless ``read`` is false); blocks
+    inside other fences or indented code (a block shown as an example)
+    are left as they are. A block left open fails."""
     lines = markdown.split("\n")
-    out, block, fence = [], None, None
+    out, block, fence, context = [], None, None, _Context()
     for number, line in enumerate(lines, 1):
         if fence:
             closing = re.match(r"^[ \t]*%s%s*[ \t]*$" % (re.escape(fence), re.escape(fence[0])), line.rstrip("\r"))
-            if block is not None and not closing:
+            if block is not None and not closing and read:
                 block.read(line)
             elif block is None:
                 out.append(line)
@@ -110,7 +133,8 @@ def blocks_of(markdown, src_path):
                     out.append(block)
                 block = None
             continue
-        opener = _opens_fence(line.rstrip("\r"), lines[: number - 1])
+        opener = _opens_fence(line.rstrip("\r"), context)
+        context.add(line.rstrip("\r"))
         if opener:
             fence = opener.group("mark")
             if opener.group("info") == "memory-map":
@@ -120,6 +144,44 @@ def blocks_of(markdown, src_path):
     if block is not None:
         block.fail("the block is not closed")
     return out
+
+
+_PLACEHOLDER = re.compile(r'<div class="memory-map-block" data-block="(\d+)"></div>')
+_COMMENT = re.compile(r"(<!--.*?-->)", re.S)
+_OPENER = re.compile(r"^[ \t>]*(?:`{3,}|~{3,})[ \t]*memory-map[ \t]*$")
+
+
+class PageBlocks:
+    """The page being converted, and the blocks superfences handed over
+    from it (framed once the page is converted)."""
+
+    def __init__(self, page, config, markdown, src_path):
+        self.page = page
+        self.config = config
+        self.src_path = src_path
+        self.lines = [line.rstrip("\r") for line in markdown.split("\n")]
+        self.openers = [i for i, line in enumerate(self.lines) if _OPENER.match(line)]
+        self.blocks = []  # (where, source) of each block superfences handed over
+
+    def where(self, source):
+        """``page.md:LINE`` of the next opener whose block begins as
+        ``source`` does (Markdown hands a block over without its line)."""
+        first = next((line.strip() for line in source.split("\n") if line.strip()), "")
+        for at, i in enumerate(self.openers):
+            following = next((l.lstrip(" \t>").strip() for l in self.lines[i + 1 :] if l.lstrip(" \t>").strip()), "")
+            if following == first:
+                del self.openers[at]
+                return "%s:%d" % (self.src_path, i + 1)
+        return self.src_path
+
+
+def _superfences_here():
+    """Whether pymdown-extensions is installed (MkDocs Material needs it)."""
+    try:
+        import pymdownx.superfences  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 class MemoryMapPlugin(BasePlugin):
@@ -133,6 +195,16 @@ class MemoryMapPlugin(BasePlugin):
     def on_config(self, config):
         self.pages = {}  # a dump's page key -> its file name under ASSETS
         self.stage = None
+        self.current = None
+        # Markdown's own parser decides what is a fence where it can: a
+        # custom fence of pymdownx.superfences (added if the site lacks it).
+        self.by_superfences = _superfences_here()
+        if self.by_superfences:
+            if "pymdownx.superfences" not in config["markdown_extensions"]:
+                config["markdown_extensions"].append("pymdownx.superfences")
+            options = config["mdx_configs"].setdefault("pymdownx.superfences", {})
+            fences = [f for f in options.get("custom_fences", []) if f.get("name") != "memory-map"]
+            options["custom_fences"] = fences + [{"name": "memory-map", "class": "memory-map", "format": self._fence}]
         return config
 
     def on_pre_build(self, config):
@@ -143,10 +215,41 @@ class MemoryMapPlugin(BasePlugin):
         self._drop_stage()
 
     def on_page_markdown(self, markdown, page, config, files):
-        lines = blocks_of(markdown, page.file.src_uri if hasattr(page.file, "src_uri") else page.file.src_path)
+        src_path = page.file.src_uri if hasattr(page.file, "src_uri") else page.file.src_path
+        if self.by_superfences:
+            self.current = PageBlocks(page, config, markdown, src_path)
+            blocks_of(markdown, src_path, read=False)  # a block left open: Markdown would show it as text
+            return markdown
+        lines = blocks_of(markdown, src_path)
         if not any(isinstance(line, Block) for line in lines):
             return markdown
         return "\n".join(self._frame(line, page, config) if isinstance(line, Block) else line for line in lines)
+
+    def _fence(self, source, language, class_name, options, md, **kwargs):
+        """superfences' formatter of a ``memory-map`` block: a placeholder
+        on_page_content makes the frame of. superfences also calls it for
+        blocks it then shows as code (an indented code block), so nothing
+        is done here that such a call must not do."""
+        self.current.blocks.append((self.current.where(source), source))
+        return '<div class="memory-map-block" data-block="%d"></div>' % (len(self.current.blocks) - 1)
+
+    def on_page_content(self, html, page, config, files):
+        current = self.current
+        if current is None or current.page is not page or not current.blocks:
+            return html
+
+        def frame(match):
+            where, source = current.blocks[int(match.group(1))]
+            block = Block(where, "")
+            for line in source.split("\n"):
+                block.read(line)
+            return self._frame(block, page, config)
+
+        # A block in an HTML comment is commented out: no page, no frame.
+        return "".join(
+            _PLACEHOLDER.sub("", part) if part.startswith("<!--") else _PLACEHOLDER.sub(frame, part)
+            for part in _COMMENT.split(html)
+        )
 
     def on_post_page(self, output, page, config):
         # Every page, once the site has a map: MkDocs Material's instant
@@ -217,7 +320,7 @@ class MemoryMapPlugin(BasePlugin):
             except MemoryMapError as error:
                 block.fail(str(error))
         height = block.options.get("height") or self.config["height"]
-        if not re.fullmatch(r"[0-9]+", str(height)):
+        if not re.fullmatch(r"[1-9][0-9]*", str(height)):
             block.fail("height is a number of pixels, not %r" % height)
         src = get_relative_url("%s/%s" % (ASSETS, name), page.url)
         src += "?embed#fn=" + quote(function, safe="") if function else ""

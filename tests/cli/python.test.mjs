@@ -274,6 +274,13 @@ describe('the MkDocs plugin', () => {
     ]);
     assert.match(index, /<code>```memory-map\ndumps\/32_after_AllocateMemoryAddr.py\nfunction: k_proj\n```\n<\/code>/, 'the example inside a fence is left as it is');
     assert.match(index, /<pre><code>```memory-map\ndumps\/no-such-dump.py\n```\n<\/code><\/pre>/, 'and the one in an indented code block');
+    // Markdown decides what is a fence (superfences): a map in a lazily
+    // wrapped list item, a numbered one, a footnote, a definition, a tab,
+    // a block quote; the examples indented as code stay code.
+    const shapes = readFileSync(join(work, 'site', 'shapes', 'index.html'), 'utf8');
+    assert.deepEqual([...shapes.matchAll(/<iframe class="memory-map" title="Memory map of (\w+)"/g)].map((m) => m[1]),
+      ['copy_hidden', 'copy_out', 'down_proj', 'down_seed', 'k_proj', 'dcr_xgamma']); // the footnote's comes last
+    assert.equal([...shapes.matchAll(/<code>```memory-map\ndumps\/no-such-dump.py\n```\n<\/code>/g)].length, 2);
     // The palette script is on every page, for Material's instant navigation.
     assert.match(readFileSync(join(work, 'site', 'about', 'index.html'), 'utf8'), /<script src="\.\.\/assets\/memory-map\/memory-map-theme\.js"><\/script>\n<\/body>/);
     assert.ok(statSync(join(assets, 'memory-map-theme.js')).size > 0);
@@ -285,6 +292,7 @@ describe('the MkDocs plugin', () => {
     ['an unknown option', 'dumps/32_after_AllocateMemoryAddr.py\nfunktion: k_proj', "extra.md:3: memory-map: 'funktion: k_proj' is neither the dump's path nor an option (function, pass, backend, height)"],
     ['a pass the case does not have', `${CASE}\npass: Nope`, `extra.md:3: memory-map: no '*_after_Nope.py' dump under ${CASE}`],
     ['a height that is not a number', 'dumps/32_after_AllocateMemoryAddr.py\nheight: tall', "extra.md:3: memory-map: height is a number of pixels, not 'tall'"],
+    ['a height of 0', 'dumps/32_after_AllocateMemoryAddr.py\nheight: 0', "extra.md:3: memory-map: height is a number of pixels, not '0'"],
   ]) {
     test(`a block it cannot show stops the build with its file and line: ${what}`, () => {
       const { result } = buildSite(`# Extra\n\n\`\`\`memory-map\n${block}\n\`\`\`\n`);
@@ -292,6 +300,28 @@ describe('the MkDocs plugin', () => {
       assert.ok(result.stderr.includes(message), result.stderr);
     });
   }
+
+  test('without superfences, its own scanner: fences, lists, admonitions, tabs; code and inline code left', () => {
+    const cases = {
+      top: '```memory-map\nd.py\n```\n',
+      tilde: '~~~memory-map\nd.py\n~~~\n',
+      crlf: '```memory-map\r\nd.py\r\n```\r\n',
+      admonition: '!!! note\n\n    ```memory-map\n    d.py\n    ```\n',
+      'list item': '- item\n  more\n\n    ```memory-map\n    d.py\n    ```\n',
+      tab: '=== "Tab"\n\n    ```memory-map\n    d.py\n    ```\n',
+      'after inline code': '```text``` and x\n\n```memory-map\nd.py\n```\n',
+      'indented code': 'Example:\n\n    ```memory-map\n    d.py\n    ```\n',
+      'in a fence': '````md\n```memory-map\nd.py\n```\n````\n',
+    };
+    const found = python(`
+from memory_map.mkdocs_plugin import Block, blocks_of
+cases = json.loads(${JSON.stringify(JSON.stringify(cases))})
+print(json.dumps({k: [b.where for b in blocks_of(md, "x.md") if isinstance(b, Block)] for k, md in cases.items()}))`);
+    assert.deepEqual(found, {
+      top: ['x.md:1'], tilde: ['x.md:1'], crlf: ['x.md:1'], admonition: ['x.md:3'], 'list item': ['x.md:4'], tab: ['x.md:3'],
+      'after inline code': ['x.md:3'], 'indented code': [], 'in a fence': [],
+    });
+  });
 
   test('a block left open stops the build', () => {
     const { result } = buildSite('# Extra\n\n```memory-map\ndumps/32_after_AllocateMemoryAddr.py\n');

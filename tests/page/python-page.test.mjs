@@ -144,6 +144,9 @@ describe('a MkDocs site with the memory-map plugin', () => {
     const onIndex = await framesOf(page, 3);
     assert.deepEqual(onIndex.map((f) => [f.cards, f.open, f.embed, f.error]),
       [[38, 'copy_hidden', false, null], [1, 'copy_out', true, null], [1, 'k_proj', true, null]]);
+    await page.goto(`${url}pypto/shapes/`);
+    assert.deepEqual((await framesOf(page, 6)).map((f) => [f.open, f.error]), [['copy_hidden', null], ['copy_out', null],
+      ['down_proj', null], ['down_seed', null], ['k_proj', null], ['dcr_xgamma', null]]);
     stayedAt(page, url);
     assert.deepEqual(page.problems(), []);
     await page.close();
