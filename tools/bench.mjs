@@ -153,10 +153,17 @@ function wrapperBench(runs = 201) {
   const args = [real, '-o', page];
   const binary = join(root, 'build', 'native', 'memory-map');
   const wrapper = join(root, 'tools', 'memory-map');
-  const [direct, through] = timedRuns([{ command: binary, args }, { command: wrapper, args }], runs + 1);
+  return pairedDifference(...timedRuns([{ command: binary, args }, { command: wrapper, args }], runs + 1));
+}
+
+/** What `through` adds over `direct` (timedRuns' two series, the first
+ * run of each dropped): the median of each pair's difference, and its
+ * 10th–90th percentile spread. */
+function pairedDifference(direct, through) {
   const differences = direct.slice(1).map((ms, i) => through[i + 1] - ms);
   const sorted = [...differences].sort((a, b) => a - b);
-  return { ms: median(differences), spread: `${sorted[Math.floor(runs / 10)].toFixed(1)}–${sorted[Math.floor(runs * 9 / 10)].toFixed(1)}` };
+  const at = (share) => sorted[Math.floor(differences.length * share)].toFixed(1);
+  return { ms: median(differences), spread: `${at(0.1)}–${at(0.9)}` };
 }
 
 /** `python -m memory_map` (this platform's wheel, in a fresh venv) over
@@ -171,10 +178,8 @@ function pythonBench(runs = 41) {
     must(venv.python, ['-m', 'memory_map', ...args]); // compiles its .pyc once, as a first run would
     const [direct, through] = timedRuns([{ command: join(root, 'build', 'native', 'memory-map'), args },
       { command: venv.python, args: ['-m', 'memory_map', ...args] }], runs + 1);
-    const differences = direct.slice(1).map((ms, i) => through[i + 1] - ms);
-    const sorted = [...differences].sort((a, b) => a - b);
-    return { ms: median(through.slice(1)), spread: spread(through.slice(1)), added: median(differences),
-      addedSpread: `${sorted[Math.floor(runs / 10)].toFixed(1)}–${sorted[Math.floor(runs * 9 / 10)].toFixed(1)}` };
+    const added = pairedDifference(direct, through);
+    return { ms: median(through.slice(1)), spread: spread(through.slice(1)), added: added.ms, addedSpread: added.spread };
   } finally {
     for (const dir of [made.dir, venv.dir]) rmSync(dir, { recursive: true, force: true });
   }
