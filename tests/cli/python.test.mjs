@@ -13,7 +13,6 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { buildWheels, VERSION } from '../../tools/release.mjs';
-import { PYTHON } from '../../tools/python.mjs';
 import { cli, corpus, root } from '../support/helpers.mjs';
 import { must, venvWith, wheels } from '../support/wheel.mjs';
 
@@ -118,15 +117,12 @@ describe('the wheels', () => {
   });
 
   test('README\'s command, pip pointed at the folder of both, installs this platform\'s', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mm-venv-find-'));
+    const venv = venvWith(['--find-links', made.dir, 'memory-map']);
     try {
-      must(PYTHON, ['-m', 'venv', dir]);
-      must(join(dir, 'bin', 'python'), ['-m', 'pip', 'install', '--no-index', '--no-cache-dir', '--disable-pip-version-check', '--quiet',
-        '--find-links', made.dir, 'memory-map']);
-      const runs = run(join(dir, 'bin', 'python'), ['-c', 'from memory_map._command import command; print(command([])[0][0])']).stdout;
+      const runs = run(venv.python, ['-c', 'from memory_map._command import command; print(command([])[0][0])']).stdout;
       assert.match(runs, /\/memory_map\/_data\/build\/native\/memory-map$/m);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(venv.dir, { recursive: true, force: true });
     }
   });
 

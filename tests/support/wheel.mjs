@@ -24,13 +24,15 @@ export function wheels() {
   return { dir, platform: made.find((w) => !w.endsWith('-any.whl')) ?? null, any: made.find((w) => w.endsWith('-any.whl')) };
 }
 
-/** A fresh venv with `wheel` installed offline: { dir, python, bin(name) }.
+/** A fresh venv with `install` installed offline (a wheel's path, or pip
+ * install's arguments as a list): { dir, python, bin(name) }.
  * `systemSite`: Debian's mkdocs, nbconvert and ipykernel are importable
  * (the plugin and the notebook need them; nothing else does). */
-export function venvWith(wheel, { systemSite = false } = {}) {
+export function venvWith(install, { systemSite = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'mm-venv-'));
   must(PYTHON, ['-m', 'venv', ...(systemSite ? ['--system-site-packages'] : []), dir]);
   const bin = (name) => join(dir, 'bin', name);
-  must(bin('python'), ['-m', 'pip', 'install', '--no-index', '--no-cache-dir', '--disable-pip-version-check', '--quiet', wheel]);
+  must(bin('python'), ['-m', 'pip', 'install', '--no-index', '--no-cache-dir', '--disable-pip-version-check', '--quiet',
+    ...[install].flat()]);
   return { dir, python: bin('python'), bin };
 }
