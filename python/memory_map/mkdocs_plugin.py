@@ -175,6 +175,12 @@ class PageBlocks:
         return self.src_path
 
 
+def _project_dir(config):
+    """The folder of mkdocs.yml: dumps may be named from it, and a dump's
+    page is named by where the dump is within it."""
+    return os.path.dirname(os.path.abspath(config["config_file_path"] or "."))
+
+
 def _superfences_here():
     """Whether pymdown-extensions is installed (MkDocs Material needs it)."""
     try:
@@ -282,7 +288,7 @@ class MemoryMapPlugin(BasePlugin):
         tried = [
             os.path.join(os.path.dirname(page.file.abs_src_path), block.path),
             os.path.join(config["docs_dir"], block.path.lstrip("/")),
-            os.path.join(os.path.dirname(config["config_file_path"] or "."), block.path.lstrip("/")),
+            os.path.join(_project_dir(config), block.path.lstrip("/")),
         ]
         for path in tried:
             if os.path.exists(path):
@@ -290,8 +296,8 @@ class MemoryMapPlugin(BasePlugin):
         block.fail("%s: No such file or directory (looked beside the page, in docs_dir and beside mkdocs.yml)" % block.path)
 
     def _page_for(self, block, page, config):
-        """The site-relative URL of the page showing ``block``'s dump, made
-        once per dump, pass and backend."""
+        """(file name under ASSETS, model) of the page showing ``block``'s
+        dump, made once per dump, pass and backend."""
         path = self._dump_path(block, page, config)
         backend = block.options.get("backend") or self.config["backend"] or None
         pass_name = block.options.get("pass") or None
@@ -302,7 +308,7 @@ class MemoryMapPlugin(BasePlugin):
             except MemoryMapError as error:
                 block.fail(str(error))
             # Named by where the dump is in the project, so two clones make the same site.
-            where = os.path.relpath(key[0], os.path.dirname(os.path.abspath(config["config_file_path"] or ".")))
+            where = os.path.relpath(key[0], _project_dir(config))
             digest = hashlib.sha256(repr((where.replace(os.sep, "/"),) + key[1:]).encode("utf-8")).hexdigest()[:10]
             stem = os.path.splitext(os.path.basename(path.rstrip(os.sep)))[0]
             name = "%s-%s.html" % (re.sub(r"[^A-Za-z0-9_.-]", "_", stem), digest)
